@@ -1,0 +1,165 @@
+// @ts-check
+/**
+ * Builds the bundles into dist/ and copies the tree-sitter WASM files next to them (the
+ * parsers module looks for them beside the bundle, via __dirname).
+ *
+ *   node esbuild.js            build every bundle once
+ *   node esbuild.js --watch    rebuild on change
+ *
+ * A bundle is one entry in BUNDLES; the extension and language server bundles are added there.
+ */
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = __dirname;
+const dist = path.join(root, 'dist');
+
+/**
+ * @typedef {object} Bundle
+ * @property {string} name
+ * @property {string} entry
+ * @property {string} outfile
+ * @property {string} [banner]     first line of the output (a shebang for executables)
+ * @property {boolean} [executable]
+ * @property {string[]} [external] modules the host provides (e.g. 'vscode' for the extension)
+ * @property {string[]} [forbidden] modules that must never reach this bundle
+ */
+
+/** @type {Bundle[]} */
+const BUNDLES = [
+  {
+    name: 'cli',
+    entry: 'src/cli/main.ts',
+    outfile: 'dist/cli.js',
+    banner: '#!/usr/bin/env node',
+    executable: true,
+    forbidden: ['vscode'],
+  },
+  // { name: 'server', entry: 'src/server/main.ts', outfile: 'dist/server.js', forbidden: ['vscode'] },
+  // { name: 'extension', entry: 'src/client/extension.ts', outfile: 'dist/extension.js', external: ['vscode'] },
+];
+
+/** [package-relative source in node_modules, name in dist/] */
+const WASM_FILES = [
+  ['web-tree-sitter/web-tree-sitter.wasm', 'web-tree-sitter.wasm'],
+  ['tree-sitter-python/tree-sitter-python.wasm', 'tree-sitter-python.wasm'],
+  ['tree-sitter-typescript/tree-sitter-typescript.wasm', 'tree-sitter-typescript.wasm'],
+  ['tree-sitter-typescript/tree-sitter-tsx.wasm', 'tree-sitter-tsx.wasm'],
+  ['tree-sitter-javascript/tree-sitter-javascript.wasm', 'tree-sitter-javascript.wasm'],
+];
+
+/**
+ * Fails the build when a forbidden module is imported anywhere in the bundle's graph, naming
+ * the file that imports it.
+ * @param {string} bundle
+ * @param {string[]} modules
+ * @returns {import('esbuild').Plugin}
+ */
+function forbidImports(bundle, modules) {
+  const escaped = modules.map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const filter = new RegExp(`^(?:${escaped.join('|')})(?:/.*)?$`);
+  return {
+    name: 'forbid-imports',
+    setup(build) {
+      build.onResolve({ filter }, (args) => ({
+        errors: [
+          {
+            text: `'${args.path}' must not be imported into the ${bundle} bundle (imported from ${path.relative(root, args.importer) || args.importer})`,
+          },
+        ],
+      }));
+    },
+  };
+}
+
+const IMPORT_META_SHIM = 'prefixlint:import-meta-url';
+
+/**
+ * A virtual module, injected into every bundle, that gives `import.meta.url` a value in CJS.
+ * @returns {import('esbuild').Plugin}
+ */
+function importMetaShim() {
+  return {
+    name: 'import-meta-url',
+    setup(build) {
+      build.onResolve({ filter: /^prefixlint:import-meta-url$/ }, (args) => ({ path: args.path, namespace: 'shim' }));
+      build.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({
+        contents: "export const import_meta_url = require('node:url').pathToFileURL(__filename).href;",
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * @param {Bundle} b
+ * @returns {import('esbuild').BuildOptions}
+ */
+function buildOptions(b) {
+  return {
+    absWorkingDir: root,
+    entryPoints: [b.entry],
+    outfile: b.outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    // The ESM builds first: some packages' UMD "main" hides its requires from the bundler.
+    mainFields: ['module', 'main'],
+    external: b.external ?? [],
+    banner: b.banner ? { js: b.banner } : undefined,
+    // ESM dependencies (web-tree-sitter) ask `import.meta.url` where they are; in the CJS
+    // bundle that is the bundle file itself.
+    define: { 'import.meta.url': 'import_meta_url' },
+    inject: [IMPORT_META_SHIM],
+    plugins: [importMetaShim(), ...(b.forbidden?.length ? [forbidImports(b.name, b.forbidden)] : [])],
+    logLevel: 'warning',
+  };
+}
+
+function copyWasm() {
+  fs.mkdirSync(dist, { recursive: true });
+  for (const [from, to] of WASM_FILES) {
+    const src = require.resolve(from, { paths: [root] });
+    fs.copyFileSync(src, path.join(dist, to));
+  }
+}
+
+/** @param {Bundle} b */
+function finish(b) {
+  if (b.executable) fs.chmodSync(path.join(root, b.outfile), 0o755);
+}
+
+async function main() {
+  const watch = process.argv.includes('--watch');
+  copyWasm();
+  if (watch) {
+    for (const b of BUNDLES) {
+      const ctx = await esbuild.context({
+        ...buildOptions(b),
+        plugins: [
+          ...(buildOptions(b).plugins ?? []),
+          { name: 'finish', setup: (build) => build.onEnd((r) => (r.errors.length ? undefined : finish(b))) },
+        ],
+      });
+      await ctx.watch();
+    }
+    console.log('watching for changes...');
+    return;
+  }
+  for (const b of BUNDLES) {
+    await esbuild.build(buildOptions(b));
+    finish(b);
+  }
+}
+
+module.exports = { BUNDLES, WASM_FILES, buildOptions, forbidImports };
+
+if (require.main === module) {
+  main().catch(() => {
+    // esbuild has already printed the errors.
+    process.exitCode = 1;
+  });
+}

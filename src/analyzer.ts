@@ -1,0 +1,160 @@
+/**
+ * The engine's entry point for every surface (CLI, language server): parses files, builds
+ * the request model through the language front ends and runs the rules. It touches no file
+ * system itself; a SourceHost reads other workspace files when a value is imported.
+ */
+import type { Diagnostic } from './core/diagnostic';
+import type { KnownNames } from './core/knownNames';
+import type { LanguageId, RequestCall } from './core/model';
+import type { Rule } from './core/rule';
+import { applyFixes } from './core/fix';
+import { loadKnownNames } from './core/knownNames';
+import type { ReportInput, RuleContext } from './core/rule';
+import type { Loc } from './core/span';
+import { Evaluator } from './lang/evaluate';
+import { SyntaxEditBuilder } from './lang/edits';
+import { Parsers, languageForPath } from './lang/parsers';
+import { findRequestCalls } from './lang/requests';
+import { Workspace } from './lang/workspace';
+import { allRules } from './rules';
+
+export interface SourceHost {
+  /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
+  readFile(absPath: string): string | undefined;
+}
+
+export interface AnalyzeOptions {
+  /** Rules to run; all registered rules by default. */
+  rules?: readonly Rule[];
+  known?: KnownNames;
+}
+
+export interface FileResult {
+  file: string;
+  language: LanguageId;
+  diagnostics: Diagnostic[];
+  calls: RequestCall[];
+  /** Set when the file could not be analysed (or only partly): one line for the user. */
+  notice?: string;
+}
+
+export interface AnalyzerOptions extends AnalyzeOptions {
+  /** Folder with the tree-sitter WASM files (defaults to the bundle's folder, then node_modules). */
+  wasmDir?: string;
+  host?: SourceHost;
+}
+
+const NO_FILES: SourceHost = { readFile: () => undefined };
+
+export class Analyzer {
+  private readonly workspace: Workspace;
+  private readonly rules: readonly Rule[];
+  private readonly known: KnownNames;
+
+  private constructor(
+    readonly parsers: Parsers,
+    opts: AnalyzerOptions,
+  ) {
+    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES);
+    this.rules = opts.rules ?? allRules;
+    this.known = opts.known ?? loadKnownNames();
+  }
+
+  static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
+    return new Analyzer(await Parsers.load(opts.wasmDir), opts);
+  }
+
+  /** Drops what is cached for a file (its text changed on disk or in an editor). */
+  invalidate(file: string): void {
+    this.workspace.invalidate(file);
+  }
+
+  /** True when the text parses without syntax errors. */
+  parsesCleanly(file: string, text: string, language?: LanguageId): boolean {
+    const lang = language ?? languageForPath(file);
+    if (!lang) return true;
+    const tree = this.parsers.parse(lang, text);
+    try {
+      return !tree.rootNode.hasError;
+    } finally {
+      tree.delete();
+    }
+  }
+
+  analyze(file: string, text: string, language?: LanguageId): FileResult {
+    const lang = language ?? languageForPath(file) ?? 'python';
+    try {
+      const unit = this.workspace.setText(file, text, lang);
+      const evaluator = new Evaluator();
+      const calls = findRequestCalls(unit, evaluator);
+      const edits = new SyntaxEditBuilder(unit);
+      const diagnostics: Diagnostic[] = [];
+      const seen = new Set<string>();
+      const textOf = (at: Loc) => {
+        const u = at.file === file ? unit : this.workspace.get(at.file);
+        return u ? u.text.slice(at.start, at.end) : '';
+      };
+      for (const rule of this.rules) {
+        const ctx: RuleContext = {
+          file,
+          language: lang,
+          known: this.known,
+          edits,
+          textOf,
+          report: (input: ReportInput) => {
+            if (input.at.file !== file) return;
+            const key = `${rule.meta.id}:${input.at.start}:${input.at.end}:${input.message}`;
+            if (seen.has(key)) return;
+            seen.add(key);
+            diagnostics.push({
+              ruleId: rule.meta.id,
+              severity: input.severity ?? rule.meta.severity,
+              message: input.message,
+              at: input.at,
+              fix: input.fix && input.fix.edits.length ? input.fix : undefined,
+              related: input.related ?? [],
+            });
+          },
+        };
+        for (const call of calls) rule.check(call, ctx);
+      }
+      diagnostics.sort((a, b) => a.at.start - b.at.start || a.at.end - b.at.end || a.ruleId.localeCompare(b.ruleId));
+      const notice = unit.tree.rootNode.hasError ? 'has syntax errors; analysed what could be parsed' : undefined;
+      return { file, language: lang, diagnostics, calls, notice };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return { file, language: lang, diagnostics: [], calls: [], notice: `internal error while analysing: ${message.split('\n')[0]}` };
+    }
+  }
+}
+
+export interface FixAllResult {
+  text: string;
+  /** Fixes applied over all passes. */
+  applied: number;
+  passes: number;
+}
+
+/**
+ * Applies fixes to a fixpoint: analyse, apply every non-overlapping fix, repeat (fixes that
+ * overlapped an applied one get their turn in the next pass). Never returns a text that
+ * parses with errors when the input did not.
+ */
+export function fixAll(analyzer: Analyzer, file: string, text: string, opts: { unsafe?: boolean; language?: LanguageId; maxPasses?: number } = {}): FixAllResult {
+  const cleanBefore = analyzer.parsesCleanly(file, text, opts.language);
+  let current = text;
+  let applied = 0;
+  let passes = 0;
+  for (; passes < (opts.maxPasses ?? 10); passes++) {
+    const result = analyzer.analyze(file, current, opts.language);
+    const fixes = result.diagnostics.flatMap((d) => (d.fix && (opts.unsafe || d.fix.applicability === 'safe') ? [d.fix] : []));
+    if (!fixes.length) break;
+    const next = applyFixes(current, fixes);
+    if (!next.applied || next.text === current) break;
+    if (cleanBefore && !analyzer.parsesCleanly(file, next.text, opts.language)) break;
+    current = next.text;
+    applied += next.applied;
+  }
+  if (current !== text) analyzer.analyze(file, current, opts.language);
+  return { text: current, applied, passes };
+}

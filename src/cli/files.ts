@@ -1,0 +1,198 @@
+/**
+ * Which files `prefixlint check` looks at: the paths and globs given (default: the current
+ * folder), walked recursively, minus what .gitignore files and the default excludes leave out.
+ *
+ * - A file named explicitly is always checked (also when ignored), if its type is supported.
+ * - Directories are walked; files and folders that a .gitignore ignores are skipped. The
+ *   .gitignore files of the folders above a path count too, up to the repository root (the
+ *   nearest folder with `.git`), or up to the current folder outside a repository.
+ * - Globs (tinyglobby syntax) are matched from the current folder; their matches pass the same
+ *   .gitignore and default-exclude filters as a walk.
+ * - A path that does not exist is a usage error; a glob that matches nothing is a warning.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ignore from 'ignore';
+import type { Ignore } from 'ignore';
+import { globSync, isDynamicPattern } from 'tinyglobby';
+
+export const SOURCE_EXTENSIONS = ['.py', '.pyi', '.ts', '.mts', '.cts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.ipynb'];
+
+/** Folders never walked into (a path given explicitly inside one is still checked). */
+export const DEFAULT_EXCLUDED_DIRS = ['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__', '.ipynb_checkpoints'];
+
+export interface Discovery {
+  /** Absolute paths, sorted, without duplicates. */
+  files: string[];
+  /** Paths given explicitly that are not checked, with the reason. */
+  skipped: Array<{ file: string; reason: string }>;
+  /** Usage errors: paths that do not exist. */
+  errors: string[];
+  /** Globs that matched no file. */
+  warnings: string[];
+}
+
+export function isSourceFile(file: string): boolean {
+  return SOURCE_EXTENSIONS.includes(path.extname(file).toLowerCase());
+}
+
+export function discoverFiles(args: readonly string[], cwd: string): Discovery {
+  const found = new Set<string>();
+  const out: Discovery = { files: [], skipped: [], errors: [], warnings: [] };
+  const filter = new GitIgnoreFilter(cwd);
+  const excluded = new Set(DEFAULT_EXCLUDED_DIRS);
+
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const abs = path.join(dir, entry.name);
+      // Symbolic links to files are followed; links to folders are not (no cycles).
+      const isDir = entry.isDirectory();
+      const isFile = entry.isFile() || (entry.isSymbolicLink() && isSourceFile(abs));
+      if (isDir) {
+        if (!excluded.has(entry.name) && !filter.ignored(abs, true)) walk(abs);
+      } else if (isFile && isSourceFile(abs) && !filter.ignored(abs, false)) {
+        found.add(abs);
+      }
+    }
+  };
+
+  for (const arg of args.length ? args : ['.']) {
+    const abs = path.resolve(cwd, arg);
+    const stat = statOrUndefined(abs);
+    if (stat?.isDirectory()) {
+      walk(abs);
+    } else if (stat) {
+      if (isSourceFile(abs)) found.add(abs);
+      else out.skipped.push({ file: abs, reason: 'unsupported file type' });
+    } else if (isDynamicPattern(arg)) {
+      const matches = globSync(arg, {
+        cwd,
+        absolute: true,
+        onlyFiles: true,
+        ignore: DEFAULT_EXCLUDED_DIRS.map((d) => `**/${d}/**`),
+      });
+      const kept = matches.map((m) => path.resolve(m)).filter((m) => isSourceFile(m) && !filter.ignored(m, false));
+      if (kept.length === 0) out.warnings.push(`${arg}: no files matched`);
+      for (const m of kept) found.add(m);
+    } else {
+      out.errors.push(`${arg}: no such file or directory`);
+    }
+  }
+  out.files = [...found].sort();
+  return out;
+}
+
+function statOrUndefined(abs: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(abs);
+  } catch {
+    // A dangling symbolic link given explicitly still exists; reading it reports why it fails.
+    try {
+      return fs.lstatSync(abs);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Answers "does git ignore this path?" from the .gitignore files between a path and its root,
+ * loading each folder's rules once. Deeper files override shallower ones (`!pattern` works
+ * across files), and nothing inside an ignored folder is seen.
+ */
+export class GitIgnoreFilter {
+  private readonly rules = new Map<string, Ignore | null>();
+  private readonly roots = new Map<string, string>();
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(private readonly cwd: string) {}
+
+  ignored(abs: string, isDir: boolean): boolean {
+    const key = isDir ? abs + path.sep : abs;
+    let v = this.verdicts.get(key);
+    if (v === undefined) {
+      v = this.compute(abs, isDir);
+      this.verdicts.set(key, v);
+    }
+    return v;
+  }
+
+  private compute(abs: string, isDir: boolean): boolean {
+    const parent = path.dirname(abs);
+    const root = this.rootOf(parent);
+    if (!isInside(abs, root) || abs === root) return false;
+    if (parent !== root && this.ignored(parent, true)) return true;
+    let ignored = false;
+    for (const dir of chain(root, parent)) {
+      const ig = this.rulesOf(dir, dir === root);
+      if (!ig) continue;
+      const rel = toPosix(path.relative(dir, abs)) + (isDir ? '/' : '');
+      const r = ig.test(rel);
+      if (r.ignored) ignored = true;
+      else if (r.unignored) ignored = false;
+    }
+    return ignored;
+  }
+
+  /** The nearest folder holding `.git`; outside a repository the current folder (or the folder itself). */
+  private rootOf(dir: string): string {
+    return this.gitRoot(dir) || (isInside(dir, this.cwd) ? this.cwd : dir);
+  }
+
+  private gitRoot(dir: string): string {
+    let root = this.roots.get(dir);
+    if (root === undefined) {
+      const up = path.dirname(dir);
+      if (fs.existsSync(path.join(dir, '.git'))) root = dir;
+      else root = up === dir ? '' : this.gitRoot(up);
+      this.roots.set(dir, root);
+    }
+    return root;
+  }
+
+  private rulesOf(dir: string, isRoot: boolean): Ignore | null {
+    let ig = this.rules.get(dir);
+    if (ig === undefined) {
+      const texts = [readText(path.join(dir, '.gitignore'))];
+      if (isRoot) texts.unshift(readText(path.join(dir, '.git', 'info', 'exclude')));
+      const present = texts.filter((t): t is string => t !== undefined);
+      ig = present.length ? ignore() : null;
+      for (const t of present) ig?.add(t);
+      this.rules.set(dir, ig);
+    }
+    return ig;
+  }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Folders from `root` down to `dir`, both included. */
+function chain(root: string, dir: string): string[] {
+  const dirs: string[] = [];
+  for (let d = dir; ; d = path.dirname(d)) {
+    dirs.push(d);
+    if (d === root || path.dirname(d) === d) break;
+  }
+  return dirs.reverse();
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+export function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}

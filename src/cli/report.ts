@@ -1,0 +1,173 @@
+/**
+ * What `prefixlint check` prints: findings as text (ruff/eslint style) or JSON, and the summary.
+ * Lines and columns are 1-based; columns count UTF-16 code units; an end column points just
+ * past the last character.
+ */
+import * as path from 'node:path';
+import type { Severity } from '../core/diagnostic';
+import { docsUrl } from '../core/rule';
+import type { FileOutcome, Finding, PlacedEdit } from './check';
+import type { Colors } from './color';
+import type { Place } from './document';
+import { toPosix } from './files';
+
+export function displayPath(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return toPosix(rel === '' ? path.basename(file) : rel);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+const SEVERITY_COLOR: Record<Severity, keyof Pick<Colors, 'red' | 'yellow' | 'cyan'>> = {
+  error: 'red',
+  warning: 'yellow',
+  info: 'cyan',
+};
+
+function cellSuffix(p: Place): string {
+  return p.cell ? ` (cell index ${p.cell.index}, line ${p.cell.line + 1})` : '';
+}
+
+/** One line per finding, e.g. `src/app.py:12:5: volatile-system-prompt [*] The system prompt ...`. */
+export function formatFindings(outcomes: readonly FileOutcome[], cwd: string, c: Colors): string[] {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    const file = displayPath(o.file, cwd);
+    for (const f of o.findings) {
+      const d = f.diagnostic;
+      const where = `${c.bold(file)}${c.dim(`:${f.start.line + 1}:${f.start.column + 1}:`)}`;
+      const id = c[SEVERITY_COLOR[d.severity]](c.bold(d.ruleId));
+      const marker = f.fix ? ` ${c.cyan('[*]')}` : '';
+      lines.push(`${where} ${id}${marker} ${d.message}${c.dim(cellSuffix(f.start))}`);
+    }
+  }
+  return lines;
+}
+
+export interface Totals {
+  problems: number;
+  bySeverity: Record<Severity, number>;
+  files: number;
+  /** Findings with a safe fix (`--fix` applies it). */
+  safeFixes: number;
+  /** Findings with an unsafe fix (`--fix --unsafe-fixes` applies it). */
+  unsafeFixes: number;
+  fixed: number;
+  fixedFiles: number;
+}
+
+export function totals(outcomes: readonly FileOutcome[]): Totals {
+  const t: Totals = { problems: 0, bySeverity: { error: 0, warning: 0, info: 0 }, files: 0, safeFixes: 0, unsafeFixes: 0, fixed: 0, fixedFiles: 0 };
+  for (const o of outcomes) {
+    if (o.findings.length) t.files++;
+    if (o.fixed) {
+      t.fixed += o.fixed;
+      t.fixedFiles++;
+    }
+    for (const f of o.findings) {
+      t.problems++;
+      t.bySeverity[f.diagnostic.severity]++;
+      if (f.fixApplicability === 'safe') t.safeFixes++;
+      if (f.fixApplicability === 'unsafe') t.unsafeFixes++;
+    }
+  }
+  return t;
+}
+
+export function formatSummary(t: Totals, c: Colors): string[] {
+  const lines: string[] = [];
+  if (t.fixed) lines.push(c.green(`Fixed ${plural(t.fixed, 'problem')} in ${plural(t.fixedFiles, 'file')}.`));
+  if (t.problems === 0) {
+    lines.push(c.green('All checks passed.'));
+    return lines;
+  }
+  const s = t.bySeverity;
+  let line = `Found ${plural(t.problems, 'problem')} (${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${plural(s.info, 'info')}) in ${plural(t.files, 'file')}.`;
+  if (t.safeFixes) line += ` ${t.safeFixes} fixable with --fix.`;
+  if (t.unsafeFixes) line += ` ${t.unsafeFixes} ${t.safeFixes ? 'more ' : ''}fixable with --fix --unsafe-fixes.`;
+  lines.push(c.bold(line));
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------------
+
+export interface JsonEdit {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  newText: string;
+  cell?: number;
+  cellLine?: number;
+  cellColumn?: number;
+  cellEndLine?: number;
+  cellEndColumn?: number;
+}
+
+export interface JsonFinding {
+  ruleId: string;
+  severity: Severity;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  url: string;
+  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
+  cell?: number;
+  cellLine?: number;
+  cellColumn?: number;
+  cellEndLine?: number;
+  cellEndColumn?: number;
+}
+
+/** Positions of a range: in the file, and for notebooks in the cell (the end clamped to the start's cell). */
+function rangeFields(start: Place, end: Place) {
+  const fields = { line: start.line + 1, column: start.column + 1, endLine: end.line + 1, endColumn: end.column + 1 };
+  if (!start.cell) return fields;
+  const sameCell = end.cell && end.cell.index === start.cell.index;
+  return {
+    ...fields,
+    cell: start.cell.index,
+    cellLine: start.cell.line + 1,
+    cellColumn: start.cell.column + 1,
+    cellEndLine: (sameCell ? end.cell!.line : start.cell.line) + 1,
+    cellEndColumn: (sameCell ? end.cell!.column : start.cell.column) + 1,
+  };
+}
+
+function jsonEdit(e: PlacedEdit): JsonEdit {
+  return { ...rangeFields(e.start, e.end), newText: e.newText };
+}
+
+export function toJson(outcomes: readonly FileOutcome[], cwd: string): JsonFinding[] {
+  const out: JsonFinding[] = [];
+  for (const o of outcomes) {
+    const file = displayPath(o.file, cwd);
+    for (const f of o.findings) out.push(jsonFinding(f, file));
+  }
+  return out;
+}
+
+function jsonFinding(f: Finding, file: string): JsonFinding {
+  const d = f.diagnostic;
+  const { line, column, endLine, endColumn, ...cell } = rangeFields(f.start, f.end);
+  return {
+    ruleId: d.ruleId,
+    severity: d.severity,
+    file,
+    line,
+    column,
+    endLine,
+    endColumn,
+    message: d.message,
+    url: docsUrl(d.ruleId),
+    fix: f.fix ? { title: f.fix.title, applicability: f.fix.applicability, edits: f.fix.edits.map(jsonEdit) } : null,
+    ...cell,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The rule registry as the CLI shows it: selection by id or group, the `rules` table, and the
+ * `explain` page (a header from the metadata, then the rule's docs).
+ */
+import { closeNames } from '../core/knownNames';
+import { docsUrl } from '../core/rule';
+import type { Rule } from '../core/rule';
+import type { Colors } from './color';
+import { renderMarkdown } from './markdown';
+
+/** Splits repeated, comma-separated option values: `--select a,b --select c` -> [a, b, c]. */
+export function splitList(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+function unknownName(name: string, option: string, rules: readonly Rule[]): string {
+  const ids = rules.map((r) => r.meta.id);
+  const close = closeNames(name, ids, Math.max(2, Math.floor(name.length / 3)));
+  const hint = close.length ? ` (did you mean '${close[0]}'?)` : '';
+  return `unknown rule '${name}' in ${option}${hint}; 'prefixlint rules' lists them`;
+}
+
+/**
+ * The rules to run: all, or those `--select` names, minus those `--ignore` names. A name is a
+ * rule id or a group (`cache`, `context`, `api`, `state`).
+ */
+export function selectRules(
+  rules: readonly Rule[],
+  select: readonly string[],
+  ignore: readonly string[],
+): { rules: Rule[] } | { error: string } {
+  const groups = new Set(rules.map((r) => r.meta.group as string));
+  const matches = (r: Rule, names: readonly string[]) => names.some((n) => n === r.meta.id || n === r.meta.group);
+  for (const [option, names] of [
+    ['--select', select],
+    ['--ignore', ignore],
+  ] as const) {
+    for (const n of names) if (!groups.has(n) && !rules.some((r) => r.meta.id === n)) return { error: unknownName(n, option, rules) };
+  }
+  return { rules: rules.filter((r) => (select.length === 0 || matches(r, select)) && !matches(r, ignore)) };
+}
+
+export function findRule(rules: readonly Rule[], id: string): Rule | { error: string } {
+  const rule = rules.find((r) => r.meta.id === id);
+  if (rule) return rule;
+  const close = closeNames(id, rules.map((r) => r.meta.id), Math.max(2, Math.floor(id.length / 3)));
+  return { error: `unknown rule '${id}'${close.length ? ` (did you mean '${close[0]}'?)` : ''}; 'prefixlint rules' lists them` };
+}
+
+export function rulesTable(rules: readonly Rule[], c: Colors): string {
+  const header = ['RULE', 'GROUP', 'SEVERITY', 'FIX', 'SUMMARY'];
+  const rows = [...rules]
+    .sort((a, b) => a.meta.group.localeCompare(b.meta.group) || a.meta.id.localeCompare(b.meta.id))
+    .map((r) => [r.meta.id, r.meta.group, r.meta.severity, r.meta.fix, r.meta.summary]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [c.bold(line(header)), ...rows.map(line)].join('\n') + '\n';
+}
+
+export function rulesJson(rules: readonly Rule[]): string {
+  const list = rules.map((r) => ({
+    id: r.meta.id,
+    group: r.meta.group,
+    severity: r.meta.severity,
+    fix: r.meta.fix,
+    summary: r.meta.summary,
+    url: docsUrl(r.meta.id),
+  }));
+  return JSON.stringify(list, null, 2) + '\n';
+}
+
+/** `prefixlint explain <id>`: a header from the metadata, then the docs. */
+export function explainRule(rule: Rule, c: Colors): string {
+  const m = rule.meta;
+  const fix = m.fix === 'none' ? 'none' : `${m.fix} available`;
+  const header = [
+    c.bold(m.id),
+    m.summary,
+    '',
+    `${c.dim('group:')} ${m.group}   ${c.dim('severity:')} ${m.severity}   ${c.dim('fix:')} ${fix}`,
+    `${c.dim('docs:')} ${docsUrl(m.id)}`,
+    '',
+  ];
+  return header.join('\n') + '\n' + renderMarkdown(m.docs, c);
+}

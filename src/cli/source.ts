@@ -1,0 +1,85 @@
+/**
+ * Reading source files from disk: the checks every file passes before it is analysed, and the
+ * SourceHost through which the analyzer reads the other files of the workspace.
+ */
+import * as fs from 'node:fs';
+import type { SourceHost } from '../analyzer';
+
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+const BINARY_SNIFF_BYTES = 8 * 1024;
+
+export interface SourceText {
+  /** The decoded text, without a byte order mark. */
+  text: string;
+  /** The file started with a UTF-8 byte order mark; it is written back when the file is fixed. */
+  bom: boolean;
+}
+
+export type ReadResult = SourceText | { skipped: string };
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Reads a file as UTF-8 source text, or says in a few words why it is skipped. */
+export function readSource(absPath: string): ReadResult {
+  let buffer: Buffer;
+  try {
+    const stat = fs.statSync(absPath);
+    if (!stat.isFile()) return { skipped: 'not a regular file' };
+    if (stat.size > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+    buffer = fs.readFileSync(absPath);
+  } catch (err) {
+    return { skipped: `cannot read (${describeError(err)})` };
+  }
+  if (buffer.length > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+  if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { skipped: 'binary file' };
+  let text: string;
+  try {
+    text = decoder.decode(buffer);
+  } catch {
+    return { skipped: 'not valid UTF-8' };
+  }
+  const bom = text.charCodeAt(0) === 0xfeff;
+  return { text: bom ? text.slice(1) : text, bom };
+}
+
+export function describeError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    default:
+      return e?.message ?? String(err);
+  }
+}
+
+/** Reads files once and keeps them; the analyzer reads imported files through it. */
+export class DiskHost implements SourceHost {
+  private readonly cache = new Map<string, ReadResult>();
+
+  read(absPath: string): ReadResult {
+    let r = this.cache.get(absPath);
+    if (!r) {
+      r = readSource(absPath);
+      this.cache.set(absPath, r);
+    }
+    return r;
+  }
+
+  readFile(absPath: string): string | undefined {
+    const r = this.read(absPath);
+    return 'text' in r ? r.text : undefined;
+  }
+
+  /** Writes a fixed file (keeping its byte order mark) and remembers the new text. */
+  write(absPath: string, source: SourceText): void {
+    fs.writeFileSync(absPath, (source.bom ? '\ufeff' : '') + source.text, 'utf8');
+    this.cache.set(absPath, source);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The request model: one language-neutral record per call that builds a Messages API
+ * request. Rules read this, never the syntax tree, so one rule serves every language.
+ */
+import type { Loc } from './span';
+import type { ObjValue, Value } from './value';
+
+export type LanguageId = 'python' | 'typescript' | 'tsx' | 'javascript';
+
+export type RequestMethod = 'create' | 'stream' | 'parse' | 'count_tokens' | 'batch' | 'tool_runner';
+
+export type Section = 'tools' | 'system' | 'messages';
+
+/** One block of the rendered prompt, in render order tools -> system -> messages. */
+export interface PrefixBlock {
+  section: Section;
+  /** JSON path in the request body, e.g. `system[0]`, `messages[2].content[1]`. */
+  path: string;
+  value: Value;
+  role?: string;
+  cacheControl?: Value;
+}
+
+export interface RequestCall {
+  file: string;
+  language: LanguageId;
+  /** The whole call expression. */
+  at: Loc;
+  /** The callee, e.g. `client.beta.messages.create`. */
+  callee: Loc;
+  calleeText: string;
+  method: RequestMethod;
+  /** Called through the `beta` namespace. */
+  beta: boolean;
+  /** Where the parameters are written: the keyword list or the object literal, for fixes. */
+  argsAt?: Loc;
+  /** Every parameter of the request, merged from keywords, literals, `**params` and spreads. */
+  params: ObjValue;
+  /** Beta names from `extra_headers`/`headers` options and the client's default headers. */
+  headerBetas: Value[];
+  /** False when the client's default headers could not be seen (passed in, built elsewhere). */
+  clientHeadersKnown: boolean;
+  /** For batch requests: which entry of `requests` this is. */
+  batchIndex?: number;
+}
+
+/** Render-ordered blocks of a request: each tool, each system block, each message content block. */
+export function prefixBlocks(call: RequestCall): PrefixBlock[] {
+  const blocks: PrefixBlock[] = [];
+  const params = call.params;
+  const field = (k: string) => {
+    for (let i = params.entries.length - 1; i >= 0; i--) if (params.entries[i].key === k) return params.entries[i].value;
+    return undefined;
+  };
+  const cc = (v: Value) => (v.kind === 'obj' ? v.entries.find((e) => e.key === 'cache_control')?.value : undefined);
+
+  const tools = field('tools');
+  if (tools?.kind === 'list') {
+    tools.items.forEach((t, i) => blocks.push({ section: 'tools', path: `tools[${i}]`, value: t, cacheControl: cc(t) }));
+  } else if (tools) {
+    blocks.push({ section: 'tools', path: 'tools', value: tools });
+  }
+
+  const system = field('system');
+  if (system?.kind === 'list') {
+    system.items.forEach((b, i) => blocks.push({ section: 'system', path: `system[${i}]`, value: b, cacheControl: cc(b) }));
+  } else if (system) {
+    blocks.push({ section: 'system', path: 'system', value: system });
+  }
+
+  const messages = field('messages');
+  if (messages?.kind === 'list') {
+    messages.items.forEach((m, i) => {
+      const role = m.kind === 'obj' ? m.entries.find((e) => e.key === 'role')?.value : undefined;
+      const roleText = role?.kind === 'str' && role.complete ? role.text : undefined;
+      const content = m.kind === 'obj' ? m.entries.find((e) => e.key === 'content')?.value : undefined;
+      if (content?.kind === 'list') {
+        content.items.forEach((b, j) =>
+          blocks.push({ section: 'messages', path: `messages[${i}].content[${j}]`, value: b, role: roleText, cacheControl: cc(b) }),
+        );
+      } else {
+        blocks.push({ section: 'messages', path: `messages[${i}]`, value: content ?? m, role: roleText });
+      }
+    });
+  } else if (messages) {
+    blocks.push({ section: 'messages', path: 'messages', value: messages });
+  }
+  return blocks;
+}
+
+export function param(call: RequestCall, key: string): Value | undefined {
+  const entries = call.params.entries;
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].key === key) return entries[i].value;
+  return undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * A rule is one file: metadata, messages, fix title, docs text, the check and the fix.
+ */
+import type { Diagnostic, Related, Severity } from './diagnostic';
+import type { EditBuilder } from './edits';
+import type { Fix } from './fix';
+import type { KnownNames } from './knownNames';
+import type { RequestCall } from './model';
+import type { Loc } from './span';
+import type { LanguageId } from './model';
+
+export type RuleGroup = 'cache' | 'context' | 'api' | 'state';
+
+export interface RuleMeta {
+  /** Kebab-case, names the mistake; equals the file name and the fixture folder. */
+  id: string;
+  group: RuleGroup;
+  severity: Severity;
+  /** Whether the rule offers a fix: always, sometimes (depends on the code), or none. */
+  fix: 'always' | 'sometimes' | 'none';
+  /** One sentence for `prefixlint rules` and the docs header. */
+  summary: string;
+  /**
+   * Markdown with, in this order: `## What it does`, `## Why is this bad?`, `## Example`,
+   * `## Use instead`, and `## Fix safety` when any fix can be unsafe.
+   */
+  docs: string;
+}
+
+export interface ReportInput {
+  message: string;
+  at: Loc;
+  fix?: Fix;
+  related?: Related[];
+  severity?: Severity;
+}
+
+export interface RuleContext {
+  readonly file: string;
+  readonly language: LanguageId;
+  readonly known: KnownNames;
+  readonly edits: EditBuilder;
+  /** The source text of a location in any analysed file (for messages). */
+  textOf(at: Loc): string;
+  report(input: ReportInput): void;
+}
+
+export interface Rule {
+  meta: RuleMeta;
+  /** Called once for each request call site. */
+  check(call: RequestCall, ctx: RuleContext): void;
+}
+
+export function defineRule(rule: Rule): Rule {
+  return rule;
+}
+
+
+/** The one place that decides where a rule's page lives. */
+export function docsUrl(id: string): string {
+  return `https://prefixlint.dev/rules/${id}`;
+}
+
+export type { Diagnostic };

@@ -1,0 +1,242 @@
+/**
+ * The language-neutral abstract value that both front ends produce when they resolve an
+ * expression. It keeps what rules need and nothing syntactic: resolved text where it is
+ * known, list items and object entries, and the taints that say why its bytes may differ
+ * between two calls of the same code.
+ */
+import type { Loc } from './span';
+
+/** How a value can change between two calls of the same code, strongest first. */
+export type TaintClass = 'clock' | 'random' | 'unordered' | 'per-request' | 'environment';
+
+/** The stability class of a whole value (rules.md "What volatile means"). */
+export type Stability = 'constant' | TaintClass | 'unknown';
+
+export type TaintKind =
+  | 'clock-call'
+  | 'random-call'
+  | 'set-iteration'
+  | 'unsorted-listing'
+  | 'unsorted-json'
+  | 'unordered-keys'
+  | 'parameter'
+  | 'loop-variable'
+  | 'retrieval'
+  | 'environment';
+
+export interface Taint {
+  cls: TaintClass;
+  kind: TaintKind;
+  /** The expression that produces the volatility, e.g. the `datetime.now()` call. */
+  at: Loc;
+  /** Its source text, shortened for messages. */
+  text: string;
+  /** Assignments followed from where the value is used back to `at`, outermost first. */
+  chain: Loc[];
+  /**
+   * The outermost interpolation (f-string field, template substitution, format argument,
+   * concatenation operand) through which the tainted value enters a string. Fixes that
+   * move a volatile value out of a string start here.
+   */
+  embed?: Loc;
+  /** Where a sorting fix applies: the json.dumps call, or the iterated expression. */
+  fixAt?: Loc;
+}
+
+/** A cut of a list by count (`messages[-5:]`, `pop(0)`), recorded on the list it produces. */
+export interface Trim {
+  kind: 'slice' | 'mutation';
+  at: Loc;
+  text: string;
+  /** The surrounding code already cuts at a user turn or repairs tool pairs. */
+  guarded: boolean;
+}
+
+interface ValueBase {
+  /** Where this value was written (after following names to their definition). */
+  at?: Loc;
+  taints: Taint[];
+  trims?: Trim[];
+}
+
+export interface StrValue extends ValueBase {
+  kind: 'str';
+  /** The resolved text; unresolved parts are replaced by HOLE. */
+  text: string;
+  /** True when every part of the text is known. */
+  complete: boolean;
+  /** True when the value is written as a single plain string literal. */
+  literal?: boolean;
+}
+
+export interface ListValue extends ValueBase {
+  kind: 'list';
+  items: Value[];
+  /** False when items may exist that were not seen (unknown spreads, appends in loops). */
+  complete: boolean;
+  /** Built from a set: iteration order differs per process for strings. */
+  isSet?: boolean;
+}
+
+export interface Entry {
+  key: string;
+  keyAt?: Loc;
+  /** The value expression as written in this literal or call (before names are followed). */
+  valueAt?: Loc;
+  value: Value;
+}
+
+export interface ObjValue extends ValueBase {
+  kind: 'obj';
+  entries: Entry[];
+  complete: boolean;
+}
+
+export interface ScalarValue extends ValueBase {
+  kind: 'num' | 'bool' | 'null';
+  value: number | boolean | null;
+}
+
+export interface UnknownValue extends ValueBase {
+  kind: 'unknown';
+  /** What the front end knows about it, for hovers: "parameter user_id", "call to load()". */
+  note?: string;
+}
+
+export type Value = StrValue | ListValue | ObjValue | ScalarValue | UnknownValue;
+
+/** Marks an unresolved part inside StrValue.text. */
+export const HOLE = '\u{FFFC}';
+
+const CLASS_RANK: Record<TaintClass, number> = {
+  clock: 5,
+  random: 4,
+  unordered: 3,
+  'per-request': 2,
+  environment: 1,
+};
+
+export function strongest(taints: readonly Taint[]): Taint | undefined {
+  let best: Taint | undefined;
+  for (const t of taints) if (!best || CLASS_RANK[t.cls] > CLASS_RANK[best.cls]) best = t;
+  return best;
+}
+
+export function isComplete(v: Value): boolean {
+  switch (v.kind) {
+    case 'str':
+      return v.complete;
+    case 'list':
+      return v.complete && v.items.every(isComplete);
+    case 'obj':
+      return v.complete && v.entries.every((e) => isComplete(e.value));
+    case 'unknown':
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** All taints inside a value, its items and entries included. */
+export function allTaints(v: Value, out: Taint[] = []): Taint[] {
+  out.push(...v.taints);
+  if (v.kind === 'list') for (const item of v.items) allTaints(item, out);
+  if (v.kind === 'obj') for (const e of v.entries) allTaints(e.value, out);
+  return out;
+}
+
+export function stabilityOf(v: Value): Stability {
+  const t = strongest(allTaints(v));
+  if (t) return t.cls;
+  return isComplete(v) ? 'constant' : 'unknown';
+}
+
+export function getEntry(v: Value | undefined, key: string): Value | undefined {
+  if (!v || v.kind !== 'obj') return undefined;
+  for (let i = v.entries.length - 1; i >= 0; i--) if (v.entries[i].key === key) return v.entries[i].value;
+  return undefined;
+}
+
+export function getEntryRecord(v: Value | undefined, key: string): Entry | undefined {
+  if (!v || v.kind !== 'obj') return undefined;
+  for (let i = v.entries.length - 1; i >= 0; i--) if (v.entries[i].key === key) return v.entries[i];
+  return undefined;
+}
+
+/** The string value of a key when it is fully known. */
+export function getString(v: Value | undefined, key: string): string | undefined {
+  const e = getEntry(v, key);
+  return e && e.kind === 'str' && e.complete ? e.text : undefined;
+}
+
+export function unknown(at?: Loc, note?: string, taints: Taint[] = []): UnknownValue {
+  return { kind: 'unknown', at, note, taints };
+}
+
+export function str(text: string, at?: Loc, literal = false): StrValue {
+  return { kind: 'str', text, complete: true, literal, at, taints: [] };
+}
+
+/** Adds an assignment step to the chain of every taint (outermost first). */
+export function withChainStep(v: Value, step: Loc): Value {
+  const prefix = (t: Taint): Taint => ({ ...t, chain: [step, ...t.chain] });
+  return mapTaints(v, prefix);
+}
+
+export function mapTaints(v: Value, f: (t: Taint) => Taint): Value {
+  const taints = v.taints.map(f);
+  switch (v.kind) {
+    case 'list':
+      return { ...v, taints, items: v.items.map((i) => mapTaints(i, f)) };
+    case 'obj':
+      return { ...v, taints, entries: v.entries.map((e) => ({ ...e, value: mapTaints(e.value, f) })) };
+    default:
+      return { ...v, taints };
+  }
+}
+
+/** The taints of a value flattened onto one value: what a string built from it inherits. */
+export function flattenTaints(v: Value): Taint[] {
+  return allTaints(v);
+}
+
+/** Concatenates string-ish parts into one string value, keeping taints and holes. */
+export function concatStrings(parts: Value[], at?: Loc): StrValue {
+  let text = '';
+  let complete = true;
+  const taints: Taint[] = [];
+  for (const p of parts) {
+    if (p.kind === 'str') {
+      text += p.text;
+      complete &&= p.complete;
+    } else if (p.kind === 'num' || p.kind === 'bool') {
+      text += String(p.value);
+    } else {
+      text += HOLE;
+      complete = false;
+    }
+    taints.push(...flattenTaints(p));
+  }
+  return { kind: 'str', text, complete, at, taints };
+}
+
+/** Joins two alternatives (conditional expressions, branches) into one value. */
+export function union(a: Value, b: Value, at?: Loc): Value {
+  if (a.kind === 'str' && b.kind === 'str' && a.text === b.text && a.complete && b.complete) {
+    return { ...a, taints: [...a.taints, ...b.taints], at: at ?? a.at };
+  }
+  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values' };
+}
+
+/** Removes the 'unordered' taints, e.g. after `sorted(...)`. */
+export function withoutUnordered(v: Value): Value {
+  const keep = (ts: Taint[]) => ts.filter((t) => t.cls !== 'unordered');
+  switch (v.kind) {
+    case 'list':
+      return { ...v, isSet: false, taints: keep(v.taints), items: v.items.map(withoutUnordered) };
+    case 'obj':
+      return { ...v, taints: keep(v.taints), entries: v.entries.map((e) => ({ ...e, value: withoutUnordered(e.value) })) };
+    default:
+      return { ...v, taints: keep(v.taints) };
+  }
+}

@@ -1,0 +1,865 @@
+/**
+ * Value resolution: turns an expression into an abstract Value by following names to their
+ * bindings (in this file or an imported one), inlining simple functions, and recognising the
+ * library calls that make a value change between requests.
+ */
+import type { Loc } from '../core/span';
+import type { ListValue, ObjValue, StrValue, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
+import { HOLE, allTaints, concatStrings, unknown, union, withChainStep, withoutUnordered } from '../core/value';
+import type { Node } from './parsers';
+import { classifyJs, classifyPython, JS_GLOBALS, PYTHON_BUILTINS, RETRIEVAL_NAME, TURN_GUARD } from './sources';
+import type { SourceKind } from './sources';
+import type { Arg, Binding, Expr } from './syntax';
+import type { FileUnit, Scope } from './workspace';
+
+/** What a name refers to when it is not plain data. Opaque to the core (kept in UnknownValue.ref). */
+export type Ref =
+  | { kind: 'external'; name: string }
+  | { kind: 'external-instance'; name: string; unit: FileUnit; call: Node; args: Arg[] }
+  | { kind: 'module'; unit: FileUnit }
+  | { kind: 'function'; unit: FileUnit; node: Node; self?: Ref }
+  | { kind: 'class'; unit: FileUnit; node: Node }
+  | { kind: 'instance'; unit: FileUnit; cls: Node };
+
+type RefValue = Value & { ref?: Ref };
+
+export function refOf(v: Value | undefined): Ref | undefined {
+  return v ? (v as RefValue).ref : undefined;
+}
+
+function withRef(ref: Ref, at?: Loc, taints: Taint[] = []): Value {
+  const v: RefValue = { kind: 'unknown', at, taints, note: ref.kind };
+  v.ref = ref;
+  return v;
+}
+
+type Env = Map<string, Value>;
+
+const MAX_INLINE_DEPTH = 6;
+const MAX_EVAL_DEPTH = 200;
+
+function shorten(text: string, max = 60): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > max ? one.slice(0, max - 1) + '…' : one;
+}
+
+export class Evaluator {
+  private readonly memo = new Map<string, Value>();
+  private readonly inProgress = new Set<string>();
+  private inlineDepth = 0;
+  private evalDepth = 0;
+
+  /** Evaluates an expression node of `unit`. */
+  eval(unit: FileUnit, node: Node, env?: Env): Value {
+    const key = `${unit.file}\u0000${node.id}`;
+    if (!env) {
+      const hit = this.memo.get(key);
+      if (hit) return hit;
+    }
+    if (this.inProgress.has(key) || this.evalDepth > MAX_EVAL_DEPTH) return unknown(unit.loc(node), 'recursive');
+    this.inProgress.add(key);
+    this.evalDepth++;
+    try {
+      const v = this.evalUncached(unit, node, env);
+      if (!env) this.memo.set(key, v);
+      return v;
+    } finally {
+      this.evalDepth--;
+      this.inProgress.delete(key);
+    }
+  }
+
+  private evalUncached(unit: FileUnit, node: Node, env?: Env): Value {
+    const e: Expr = unit.adapter.expr(node);
+    const at = unit.loc(node);
+    switch (e.k) {
+      case 'str':
+        return { kind: 'str', text: e.value, complete: true, literal: true, at, taints: [] };
+      case 'num':
+        return { kind: 'num', value: e.value, at, taints: [] };
+      case 'bool':
+        return { kind: 'bool', value: e.value, at, taints: [] };
+      case 'null':
+        return { kind: 'null', value: null, at, taints: [] };
+      case 'template': {
+        const parts: Value[] = e.parts.map((p) => ('text' in p ? { kind: 'str', text: p.text, complete: true, taints: [] } : this.embed(unit, p.expr, p.whole, env)));
+        return concatStrings(parts, at);
+      }
+      case 'wrap':
+        return { ...this.eval(unit, e.inner, env), at };
+      case 'ident':
+        return this.lookup(unit, node, e.name, env);
+      case 'self':
+        return this.selfValue(unit, node, env);
+      case 'member':
+        return this.member(unit, this.eval(unit, e.object, env), e.prop, node, env);
+      case 'index':
+        return this.index(unit, e.object, e.index, node, env);
+      case 'slice':
+        return this.slice(unit, e.object, e.lower, node, env);
+      case 'call':
+        return this.call(unit, node, e.callee, e.args, env, false);
+      case 'new':
+        return this.call(unit, node, e.callee, e.args, env, true);
+      case 'list':
+        return this.list(unit, e.items, !!e.set, at, env);
+      case 'dict':
+        return this.dict(unit, e.entries, at, env);
+      case 'binary':
+        return this.binary(unit, e.op, e.left, e.right, at, env);
+      case 'cond':
+        return e.options.map((o) => this.eval(unit, o, env)).reduce((a, b) => union(a, b, at));
+      case 'neg': {
+        const v = this.eval(unit, e.arg, env);
+        return v.kind === 'num' ? { ...v, value: -(v.value as number), at } : unknown(at, 'negated value', allTaints(v));
+      }
+      case 'comprehension':
+        return this.comprehension(unit, e, at, env);
+      case 'func':
+        return withRef({ kind: 'function', unit, node }, at);
+      default:
+        return unknown(at);
+    }
+  }
+
+  /** A value interpolated into a string: its taints remember the interpolation site. */
+  private embed(unit: FileUnit, expr: Node, whole: Node, env?: Env): Value {
+    const v = this.eval(unit, expr, env);
+    const embedAt = unit.loc(whole);
+    const mark = (t: Taint): Taint => ({ ...t, embed: embedAt });
+    const taints = allTaints(v).map(mark);
+    if (v.kind === 'str') return { ...v, taints };
+    if (v.kind === 'num' || v.kind === 'bool') return { ...v, taints };
+    return { kind: 'unknown', at: v.at, taints };
+  }
+
+  // ---- names ----
+
+  lookup(unit: FileUnit, use: Node, name: string, env?: Env): Value {
+    if (env?.has(name)) return env.get(name)!;
+    const found = this.findBinding(unit, use, name);
+    if (!found) return this.global(unit, use, name);
+    return this.bindingValue(unit, found.scope, found.binding, use, found.crossed, env);
+  }
+
+  findBinding(unit: FileUnit, use: Node, name: string): { scope: Scope; binding: Binding; crossed: boolean } | undefined {
+    let scope: Scope | undefined = unit.scopeOf(use);
+    let crossed = false;
+    while (scope) {
+      const isClassScope = unit.adapter.isClass(scope.node);
+      if (!(isClassScope && crossed)) {
+        const list = scope.bindings.get(name);
+        if (list && list.length) {
+          const usable = list.filter((b) => !(b.value && b.value.startIndex <= use.startIndex && use.endIndex <= b.value.endIndex && b.kind !== 'loop' && b.kind !== 'function'));
+          const base = usable.filter((b) => b.kind !== 'aug');
+          let pick: Binding | undefined;
+          if (!crossed && scope.node.type !== 'module' && scope.node.type !== 'program') {
+            const before = base.filter((b) => b.nameNode.startIndex < use.startIndex);
+            pick = before[before.length - 1] ?? base.find((b) => b.kind === 'function' || b.kind === 'class' || b.kind === 'import');
+          } else if (!crossed) {
+            const before = base.filter((b) => b.nameNode.startIndex < use.startIndex);
+            pick = before[before.length - 1] ?? base.find((b) => b.kind === 'function' || b.kind === 'class' || b.kind === 'import');
+          } else {
+            pick = base[base.length - 1];
+          }
+          if (pick) return { scope, binding: pick, crossed };
+          if (list.some((b) => b.kind === 'param')) return undefined;
+        }
+      }
+      if (unit.adapter.isFunction(scope.node)) crossed = true;
+      scope = scope.parent;
+    }
+    return undefined;
+  }
+
+  private global(unit: FileUnit, use: Node, name: string): Value {
+    const at = unit.loc(use);
+    if (unit.language === 'python') {
+      if (PYTHON_BUILTINS.has(name)) return withRef({ kind: 'external', name: `builtins.${name}` }, at);
+    } else if (JS_GLOBALS.has(name)) {
+      return withRef({ kind: 'external', name }, at);
+    }
+    return unknown(at, `unresolved name ${name}`);
+  }
+
+  private bindingValue(unit: FileUnit, scope: Scope, b: Binding, use: Node, crossed: boolean, env?: Env): Value {
+    const step = unit.loc(b.at);
+    let v: Value;
+    switch (b.kind) {
+      case 'assign': {
+        if (!b.value) return unknown(unit.loc(b.nameNode));
+        // Locals of a function being inlined may use its parameters.
+        v = this.eval(unit, b.value, scope.parent ? env : undefined);
+        if (b.key !== undefined) v = this.member(unit, v, b.key, b.nameNode, env);
+        break;
+      }
+      case 'param':
+        return unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [
+          { cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] },
+        ]);
+      case 'loop': {
+        if (!b.value) return unknown(unit.loc(b.nameNode));
+        const iter = this.eval(unit, b.value, undefined);
+        v = this.itemOf(iter, unit.loc(b.nameNode));
+        break;
+      }
+      case 'import':
+        v = this.importValue(unit, b);
+        break;
+      case 'function':
+        return withRef({ kind: 'function', unit, node: b.value! }, unit.loc(b.nameNode));
+      case 'class':
+        return withRef({ kind: 'class', unit, node: b.value! }, unit.loc(b.nameNode));
+      default:
+        return unknown(unit.loc(b.nameNode), `${b.name} (not followed)`);
+    }
+    // Augmented assignments and in-place list changes between the binding and the use.
+    const limit = crossed ? Infinity : use.startIndex;
+    const augs = (scope.bindings.get(b.name) ?? []).filter((a) => a.kind === 'aug' && a.nameNode.startIndex > b.nameNode.startIndex && a.nameNode.startIndex < limit);
+    for (const a of augs) {
+      const rhs = this.eval(unit, a.value!, undefined);
+      v = this.combine(a.op ?? '+', v, rhs, unit.loc(a.at), unit.loc(a.value!));
+    }
+    const mutations = (scope.mutations.get(b.name) ?? []).filter((m) => m.node.startIndex > b.nameNode.startIndex && m.node.startIndex < limit);
+    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown')) v = this.applyMutations(unit, scope, v, mutations);
+    return withChainStep(v, step);
+  }
+
+  private importValue(unit: FileUnit, b: Binding): Value {
+    const { module, name } = b.importFrom!;
+    const at = unit.loc(b.nameNode);
+    if (unit.language !== 'python' && !module.startsWith('.') && name === '*' ) return withRef({ kind: 'external', name: module }, at);
+    const target = unit.workspace.resolveModule(unit, module);
+    if (target) {
+      if (name === '*') return withRef({ kind: 'module', unit: target }, at);
+      const exported = this.exportValue(target, name);
+      if (exported) return exported;
+      if (unit.language === 'python') {
+        const sub = unit.workspace.resolveModule(unit, `${module}${module.endsWith('.') ? '' : '.'}${name}`);
+        if (sub) return withRef({ kind: 'module', unit: sub }, at);
+      }
+      return unknown(at, `${name} from ${module}`);
+    }
+    if (module.startsWith('.')) return unknown(at, `${name} from ${module}`);
+    if (name === '*') return withRef({ kind: 'external', name: module }, at);
+    return withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
+  }
+
+  /** A module-level name of a workspace file, following re-exports. */
+  exportValue(unit: FileUnit, name: string, seen = new Set<string>()): Value | undefined {
+    if (seen.has(unit.file)) return undefined;
+    seen.add(unit.file);
+    const root = unit.tree.rootNode;
+    if (name === 'default' && unit.language !== 'python') {
+      for (const s of root.namedChildren) {
+        if (s?.type !== 'export_statement' || !s.children.some((c) => c?.type === 'default')) continue;
+        const v = s.childForFieldName('value') ?? s.childForFieldName('declaration');
+        if (v) return this.eval(unit, v);
+      }
+    }
+    const list = unit.module.bindings.get(name)?.filter((b) => b.kind !== 'aug');
+    if (list && list.length) {
+      const b = list[list.length - 1];
+      return this.bindingValue(unit, unit.module, b, root, true);
+    }
+    if (unit.language === 'python') return undefined;
+    // `export { a as b } from './x'` and `export * from './x'`.
+    for (const s of root.namedChildren) {
+      if (s?.type !== 'export_statement') continue;
+      const source = s.childForFieldName('source');
+      if (!source) continue;
+      const spec = source.text.slice(1, -1);
+      const clause = s.namedChildren.find((c) => c?.type === 'export_clause');
+      const target = unit.workspace.resolveModule(unit, spec);
+      if (!target) continue;
+      if (clause) {
+        for (const spec2 of clause.namedChildren) {
+          if (spec2?.type !== 'export_specifier') continue;
+          const orig = spec2.childForFieldName('name')?.text;
+          const alias = spec2.childForFieldName('alias')?.text ?? orig;
+          if (alias === name && orig) return this.exportValue(target, orig, seen);
+        }
+      } else {
+        const v = this.exportValue(target, name, seen);
+        if (v) return v;
+      }
+    }
+    return undefined;
+  }
+
+  private selfValue(unit: FileUnit, node: Node, env?: Env): Value {
+    if (env?.has('<self>')) return env.get('<self>')!;
+    const cls = unit.enclosingClass(node);
+    return cls ? withRef({ kind: 'instance', unit, cls }, unit.loc(node)) : unknown(unit.loc(node));
+  }
+
+  // ---- members, indexes, slices ----
+
+  member(unit: FileUnit, obj: Value, prop: string, node: Node, env?: Env): Value {
+    const at = unit.loc(node);
+    const ref = refOf(obj);
+    if (ref) {
+      switch (ref.kind) {
+        case 'external':
+          return withRef({ kind: 'external', name: `${ref.name}.${prop}` }, at);
+        case 'module': {
+          const v = this.exportValue(ref.unit, prop);
+          if (v) return v;
+          return unknown(at, `${prop} (not found)`);
+        }
+        case 'instance':
+        case 'class': {
+          const members = ref.unit.classMembers(ref.kind === 'instance' ? ref.cls : ref.node);
+          const defs = members.get(prop);
+          if (!defs || !defs.length) return unknown(at, `attribute ${prop}`);
+          const fn = defs.find((d) => ref.unit.adapter.isFunction(d));
+          if (fn) return withRef({ kind: 'function', unit: ref.unit, node: fn, self: ref }, at);
+          const values = defs.map((d) => this.eval(ref.unit, d));
+          return values.reduce((a, b) => union(a, b, at));
+        }
+        default:
+          break;
+      }
+    }
+    if (obj.kind === 'obj') {
+      const entry = [...obj.entries].reverse().find((e) => e.key === prop);
+      if (entry) return entry.value;
+      return unknown(at, `key ${prop}`, obj.complete ? [] : obj.taints);
+    }
+    if (obj.kind === 'list' && prop === 'length') return unknown(at, 'length', []);
+    return unknown(at, `attribute ${prop}`, allTaints(obj));
+  }
+
+  private index(unit: FileUnit, objNode: Node, indexNode: Node, node: Node, env?: Env): Value {
+    const obj = this.eval(unit, objNode, env);
+    const idx = this.eval(unit, indexNode, env);
+    const at = unit.loc(node);
+    const ref = refOf(obj);
+    if (ref?.kind === 'external') {
+      const name = `${ref.name}[]`;
+      if (/^os\.environ/.test(ref.name) || /^process\.env/.test(ref.name)) {
+        return unknown(at, name, [this.taint('environment', 'environment', unit, node)]);
+      }
+    }
+    if (obj.kind === 'obj' && idx.kind === 'str' && idx.complete) return this.member(unit, obj, idx.text, node, env);
+    if (obj.kind === 'list' && idx.kind === 'num' && obj.complete) {
+      const i = (idx.value as number) < 0 ? obj.items.length + (idx.value as number) : (idx.value as number);
+      if (obj.items[i]) return obj.items[i];
+    }
+    if (obj.kind === 'obj' && idx.kind !== 'str') {
+      // Lookup by a computed key: any entry may come out.
+      return unknown(at, 'computed key', [...allTaints(idx), ...obj.entries.flatMap((e) => allTaints(e.value))]);
+    }
+    return unknown(at, 'element', [...allTaints(obj), ...allTaints(idx)]);
+  }
+
+  private slice(unit: FileUnit, objNode: Node, lower: Node | undefined, node: Node, env?: Env): Value {
+    const obj = this.eval(unit, objNode, env);
+    const at = unit.loc(node);
+    if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
+    const out: ListValue =
+      obj.kind === 'list'
+        ? { ...obj, at, complete: false, trims: [...(obj.trims ?? [])] }
+        : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
+    if (lower && this.isCount(unit, lower, env)) out.trims!.push(this.trim(unit, 'slice', node));
+    return out;
+  }
+
+  /** A bound that counts messages (a literal, `-k`, a constant or parameter), not a computed turn boundary. */
+  private isCount(unit: FileUnit, bound: Node, env?: Env): boolean {
+    const e = unit.adapter.expr(bound);
+    if (e.k === 'num' || e.k === 'neg') return true;
+    if (e.k === 'ident' || e.k === 'member') {
+      const v = this.eval(unit, bound, env);
+      if (v.kind === 'num') return true;
+      if (v.taints.some((t) => t.kind === 'parameter')) return true;
+      return /^[A-Z][A-Z0-9_]*$/.test(e.k === 'ident' ? e.name : e.prop);
+    }
+    return false;
+  }
+
+  private trim(unit: FileUnit, kind: Trim['kind'], node: Node): Trim {
+    const fn = unit.enclosingFunction(node);
+    const guarded = TURN_GUARD.test(fn.text);
+    return { kind, at: unit.loc(node), text: shorten(node.text), guarded };
+  }
+
+  // ---- literals ----
+
+  private list(unit: FileUnit, items: Array<{ value: Node; spread?: boolean }>, isSet: boolean, at: Loc, env?: Env): ListValue {
+    const out: ListValue = { kind: 'list', items: [], complete: true, isSet, at, taints: [], trims: [] };
+    for (const item of items) {
+      const v = this.eval(unit, item.value, env);
+      if (!item.spread) {
+        out.items.push(v);
+        continue;
+      }
+      const ordered = this.ordered(unit, v, item.value);
+      if (ordered.kind === 'list') {
+        out.items.push(...ordered.items);
+        out.complete &&= ordered.complete;
+        out.taints.push(...ordered.taints);
+        out.trims!.push(...(ordered.trims ?? []));
+      } else {
+        out.complete = false;
+        out.taints.push(...allTaints(ordered));
+      }
+    }
+    return out;
+  }
+
+  private dict(unit: FileUnit, entries: import('./syntax').DictEntry[], at: Loc, env?: Env): ObjValue {
+    const out: ObjValue = { kind: 'obj', entries: [], complete: true, at, taints: [] };
+    for (const e of entries) {
+      if (e.spread) {
+        const v = this.eval(unit, e.value, env);
+        if (v.kind === 'obj') {
+          out.entries.push(...v.entries);
+          out.complete &&= v.complete;
+          out.taints.push(...v.taints);
+        } else {
+          out.complete = false;
+          out.taints.push(...allTaints(v));
+        }
+        continue;
+      }
+      const value = this.eval(unit, e.value, env);
+      if (e.key !== undefined) {
+        out.entries.push({ key: e.key, keyAt: e.keyNode ? unit.loc(e.keyNode) : undefined, valueAt: unit.loc(e.value), value });
+      } else {
+        const k = e.computedKey ? this.eval(unit, e.computedKey, env) : undefined;
+        if (k && k.kind === 'str' && k.complete) out.entries.push({ key: k.text, keyAt: unit.loc(e.computedKey!), valueAt: unit.loc(e.value), value });
+        else {
+          out.complete = false;
+          out.taints.push(...(k ? allTaints(k) : []), ...allTaints(value));
+        }
+      }
+    }
+    return out;
+  }
+
+  private binary(unit: FileUnit, op: string, leftNode: Node, rightNode: Node, at: Loc, env?: Env): Value {
+    const left = this.eval(unit, leftNode, env);
+    const right = this.eval(unit, rightNode, env);
+    if (op === '%' && left.kind === 'str') {
+      // printf-style formatting: each argument is interpolated.
+      const args = right.kind === 'list' ? right.items : [right];
+      const marked = args.map((a) => this.markEmbed(a, a.at ?? unit.loc(rightNode)));
+      return concatStrings([left, ...marked.map((a) => ({ ...a, text: HOLE }) as Value)], at);
+    }
+    return this.combine(op, left, right, at, unit.loc(rightNode), unit.loc(leftNode));
+  }
+
+  /** Concatenation and formatting keep an interpolation site found further in. */
+  private markEmbed(v: Value, embedAt: Loc): Value {
+    const taints = allTaints(v).map((t) => ({ ...t, embed: t.embed ?? embedAt }));
+    return { ...v, taints } as Value;
+  }
+
+  private combine(op: string, left: Value, right: Value, at: Loc, rightAt: Loc, leftAt?: Loc): Value {
+    if (op === '+' || op === '+=') {
+      const isStr = (v: Value) => v.kind === 'str';
+      if (isStr(left) || isStr(right)) {
+        const l = left.kind === 'str' && left.literal ? left : leftAt ? this.markEmbed(left, leftAt) : left;
+        const r = right.kind === 'str' && right.literal ? right : this.markEmbed(right, rightAt);
+        return concatStrings([l, r], at);
+      }
+      if (left.kind === 'list' && right.kind === 'list') {
+        return {
+          kind: 'list',
+          items: [...left.items, ...right.items],
+          complete: left.complete && right.complete,
+          at,
+          taints: [...left.taints, ...right.taints],
+          trims: [...(left.trims ?? []), ...(right.trims ?? [])],
+          isSet: false,
+        };
+      }
+      if (left.kind === 'num' && right.kind === 'num') return { kind: 'num', value: (left.value as number) + (right.value as number), at, taints: [] };
+    }
+    if (op === '|' && left.kind === 'obj' && right.kind === 'obj') {
+      return { kind: 'obj', entries: [...left.entries, ...right.entries], complete: left.complete && right.complete, at, taints: [...left.taints, ...right.taints] };
+    }
+    if (op === '-' || op === '*' || op === '/') {
+      if (left.kind === 'num' && right.kind === 'num') {
+        const a = left.value as number;
+        const b = right.value as number;
+        return { kind: 'num', value: op === '-' ? a - b : op === '*' ? a * b : a / b, at, taints: [] };
+      }
+    }
+    const trims = [...(left.trims ?? []), ...(right.trims ?? [])];
+    return { kind: 'unknown', at, taints: [...allTaints(left), ...allTaints(right)], ...(trims.length ? { trims } : {}) };
+  }
+
+  private comprehension(unit: FileUnit, e: Extract<Expr, { k: 'comprehension' }>, at: Loc, env?: Env): Value {
+    const iter = this.eval(unit, e.iter, env);
+    const ordered = this.ordered(unit, iter, e.iter);
+    const element = this.eval(unit, e.element, env);
+    const taints = [...ordered.taints];
+    if (e.dict) {
+      const key = e.key ? this.eval(unit, e.key, env) : undefined;
+      return { kind: 'obj', entries: [], complete: false, at, taints: [...taints, ...allTaints(element), ...(key ? allTaints(key) : [])] };
+    }
+    return { kind: 'list', items: [element], complete: false, isSet: !!e.set, at, taints, trims: ordered.kind === 'list' ? ordered.trims : undefined };
+  }
+
+  /**
+   * The value of an iteration over `v` as an ordered list: iterating a set of strings gets an
+   * 'unordered' taint placed at the iterated expression (where `sorted(...)` would go).
+   */
+  ordered(unit: FileUnit, v: Value, iterNode: Node): Value {
+    if (v.kind !== 'list' || !v.isSet) return v;
+    if (v.complete && v.items.length && v.items.every((i) => i.kind === 'num' || i.kind === 'bool')) return { ...v, isSet: false };
+    const t: Taint = { cls: 'unordered', kind: 'set-iteration', at: unit.loc(iterNode), text: shorten(iterNode.text), chain: [], fixAt: unit.loc(iterNode) };
+    return { ...v, isSet: false, taints: [...v.taints, t] };
+  }
+
+  private itemOf(iter: Value, at: Loc): Value {
+    if (iter.kind === 'list' && iter.items.length) {
+      const item = iter.items.reduce((a, b) => union(a, b, at));
+      return iter.complete ? item : { kind: 'unknown', at, taints: [...allTaints(item), ...iter.taints.filter((t) => t.cls !== 'unordered')] };
+    }
+    const taints = allTaints(iter).filter((t) => t.cls !== 'unordered');
+    return unknown(at, 'loop item', taints);
+  }
+
+  private applyMutations(unit: FileUnit, scope: Scope, base: Value, mutations: import('./syntax').Mutation[]): Value {
+    let v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
+    for (const m of mutations) {
+      const loop = unit.adapter.enclosingLoop(m.node, scope.node);
+      switch (m.method) {
+        case 'append':
+        case 'push':
+        case 'insert':
+        case 'unshift': {
+          const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
+          const vals = argNodes.map((a) => this.eval(unit, a));
+          if (m.method === 'insert' || m.method === 'unshift') v.items.unshift(...vals);
+          else v.items.push(...vals);
+          if (loop) {
+            v.complete = false;
+            const iter = this.ordered(unit, this.eval(unit, loop.iter), loop.iter);
+            v.taints.push(...iter.taints.filter((t) => t.cls === 'unordered'));
+          }
+          break;
+        }
+        case 'extend': {
+          const arg = m.args[0];
+          if (!arg) break;
+          const o = this.ordered(unit, this.eval(unit, arg), arg);
+          if (o.kind === 'list') {
+            v.items.push(...o.items);
+            v.complete &&= o.complete && !loop;
+            v.taints.push(...o.taints);
+          } else {
+            v.complete = false;
+            v.taints.push(...allTaints(o));
+          }
+          break;
+        }
+        case 'pop': {
+          const arg = m.args[0];
+          const a = arg ? unit.adapter.expr(arg) : undefined;
+          if (a && a.k === 'num' && a.value === 0) v.trims!.push(this.trim(unit, 'mutation', m.node));
+          v.complete = false;
+          break;
+        }
+        case 'shift':
+          v.trims!.push(this.trim(unit, 'mutation', m.node));
+          v.complete = false;
+          break;
+        case 'splice': {
+          const first = m.args[0] ? unit.adapter.expr(m.args[0]) : undefined;
+          if (first && first.k === 'num' && first.value === 0 && m.args.length >= 2) v.trims!.push(this.trim(unit, 'mutation', m.node));
+          v.complete = false;
+          break;
+        }
+        case 'del-slice': {
+          const target = m.node;
+          const e = unit.adapter.expr(target);
+          if (e.k === 'slice' && (e.upper || e.lower)) {
+            const bound = e.upper ?? e.lower!;
+            if (this.isCount(unit, bound)) v.trims!.push(this.trim(unit, 'mutation', target));
+          }
+          v.complete = false;
+          break;
+        }
+        default:
+          v.complete = false;
+      }
+    }
+    return v;
+  }
+
+  // ---- calls ----
+
+  private call(unit: FileUnit, node: Node, calleeNode: Node, args: Arg[], env: Env | undefined, isNew: boolean): Value {
+    const at = unit.loc(node);
+    const calleeExpr = unit.adapter.expr(calleeNode);
+    // Methods on a receiver value (`"-".join(x)`, `now.isoformat()`, `arr.slice(-5)`).
+    if (calleeExpr.k === 'member') {
+      const receiver = this.eval(unit, calleeExpr.object, env);
+      const rref = refOf(receiver);
+      if (!rref || rref.kind === 'instance' || rref.kind === 'external-instance') {
+        const special = this.method(unit, receiver, calleeExpr.prop, args, node, calleeExpr.object, env);
+        if (special) return special;
+      }
+      const fn = this.member(unit, receiver, calleeExpr.prop, calleeNode, env);
+      return this.apply(unit, fn, node, args, env, isNew, calleeExpr.prop);
+    }
+    const fn = this.eval(unit, calleeNode, env);
+    return this.apply(unit, fn, node, args, env, isNew, calleeExpr.k === 'ident' ? calleeExpr.name : undefined);
+  }
+
+  private apply(unit: FileUnit, fn: Value, node: Node, args: Arg[], env: Env | undefined, isNew: boolean, shortName?: string): Value {
+    const at = unit.loc(node);
+    const ref = refOf(fn);
+    if (ref?.kind === 'external') {
+      const kind = unit.language === 'python' ? classifyPython(ref.name) : classifyJs(ref.name);
+      if (kind) return this.source(unit, kind, ref.name, node, args, env, isNew);
+      return withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at);
+    }
+    if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
+    if (ref?.kind === 'class') return withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
+    if (shortName && RETRIEVAL_NAME.test(shortName)) {
+      return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
+    }
+    return unknown(at, shortName ? `result of ${shortName}()` : 'call result');
+  }
+
+  private argValues(unit: FileUnit, args: Arg[], env?: Env): Value[] {
+    return args.filter((a) => !a.name && !a.spread).map((a) => this.eval(unit, a.value, env));
+  }
+
+  private kwarg(args: Arg[], name: string): Arg | undefined {
+    return args.find((a) => a.name === name);
+  }
+
+  private taint(cls: TaintClass, kind: TaintKind, unit: FileUnit, node: Node, fixAt?: Loc): Taint {
+    return { cls, kind, at: unit.loc(node), text: shorten(node.text), chain: [], fixAt };
+  }
+
+  private source(unit: FileUnit, kind: SourceKind, name: string, node: Node, args: Arg[], env: Env | undefined, isNew: boolean): Value {
+    const at = unit.loc(node);
+    const positional = () => this.argValues(unit, args, env);
+    switch (kind) {
+      case 'clock':
+        if (name === 'dayjs' || name === 'moment' || name.endsWith('.default')) {
+          if (args.length) return unknown(at, name, positional().flatMap((v) => allTaints(v)));
+        }
+        return unknown(at, `${name}()`, [this.taint('clock', 'clock-call', unit, node)]);
+      case 'date-ctor': {
+        if (isNew && args.length === 0) return unknown(at, 'new Date()', [this.taint('clock', 'clock-call', unit, node)]);
+        if (!isNew) return unknown(at, 'Date()', [this.taint('clock', 'clock-call', unit, node)]);
+        return unknown(at, 'date', positional().flatMap((v) => allTaints(v)));
+      }
+      case 'random':
+        return unknown(at, `${name}()`, [this.taint('random', 'random-call', unit, node)]);
+      case 'environment':
+        return unknown(at, `${name}()`, [this.taint('environment', 'environment', unit, node)]);
+      case 'listing':
+        return { kind: 'list', items: [], complete: false, at, taints: [this.taint('unordered', 'unsorted-listing', unit, node, at)] };
+      case 'sorted': {
+        const arg = args[0];
+        if (!arg) return unknown(at);
+        const v = this.eval(unit, arg.value, env);
+        const clean = withoutUnordered(v);
+        return clean.kind === 'list' ? { ...clean, at } : { kind: 'list', items: [], complete: false, at, taints: allTaints(clean) };
+      }
+      case 'set': {
+        const arg = args[0];
+        if (!arg) return { kind: 'list', items: [], complete: true, isSet: true, at, taints: [] };
+        const v = this.eval(unit, arg.value, env);
+        return v.kind === 'list' ? { ...v, isSet: true, at } : { kind: 'list', items: [], complete: false, isSet: true, at, taints: allTaints(v) };
+      }
+      case 'to-list': {
+        const arg = args[0];
+        if (!arg) return { kind: 'list', items: [], complete: true, at, taints: [] };
+        const v = this.ordered(unit, this.eval(unit, arg.value, env), arg.value);
+        return v.kind === 'list' ? { ...v, at } : { kind: 'list', items: [], complete: false, at, taints: allTaints(v) };
+      }
+      case 'passthrough': {
+        const vals = positional();
+        if (vals.length === 1 && vals[0].kind === 'str') return { ...vals[0], at };
+        if (name === 'builtins.dict' && args.every((a) => a.name || a.spread === 'dict')) {
+          return this.dict(unit, args.map((a) => (a.name ? { key: a.name, keyNode: a.nameNode, value: a.value } : { value: a.value, spread: true })), at, env);
+        }
+        return unknown(at, name, vals.flatMap((v) => allTaints(v)));
+      }
+      case 'json-dumps': {
+        const arg = args.find((a) => !a.name);
+        if (!arg) return unknown(at);
+        const v = this.eval(unit, arg.value, env);
+        const sortKeys = this.kwarg(args, 'sort_keys');
+        const sorted = sortKeys ? this.eval(unit, sortKeys.value, env) : undefined;
+        if (sorted?.kind === 'bool' && sorted.value === true) {
+          return { kind: 'str', text: HOLE, complete: false, at, taints: allTaints(withoutUnordered(v)) };
+        }
+        if (this.fixedOrder(v)) {
+          return { kind: 'str', text: HOLE, complete: false, at, taints: allTaints(v) };
+        }
+        const taints = allTaints(v).filter((t) => t.cls !== 'unordered');
+        taints.push(this.taint('unordered', 'unsorted-json', unit, node, at));
+        return { kind: 'str', text: HOLE, complete: false, at, taints };
+      }
+      case 'json-stringify': {
+        const arg = args[0];
+        if (!arg) return unknown(at);
+        const v = this.eval(unit, arg.value, env);
+        const all = allTaints(v);
+        if (!all.some((t) => t.cls === 'unordered')) return { kind: 'str', text: HOLE, complete: false, at, taints: all };
+        return { kind: 'str', text: HOLE, complete: false, at, taints: [...all.filter((t) => t.cls !== 'unordered'), this.taint('unordered', 'unsorted-json', unit, node)] };
+      }
+      case 'object-keys':
+      case 'object-entries': {
+        const arg = args[0];
+        const v = arg ? this.eval(unit, arg.value, env) : undefined;
+        return { kind: 'list', items: [], complete: false, at, taints: v ? allTaints(v) : [] };
+      }
+      case 'object-from-entries': {
+        const arg = args[0];
+        const v = arg ? this.eval(unit, arg.value, env) : undefined;
+        return { kind: 'obj', entries: [], complete: false, at, taints: v ? allTaints(v) : [] };
+      }
+      case 'require': {
+        const arg = args[0];
+        const spec = arg ? this.eval(unit, arg.value, env) : undefined;
+        if (spec?.kind === 'str' && spec.complete) {
+          const target = unit.workspace.resolveModule(unit, spec.text);
+          return target ? withRef({ kind: 'module', unit: target }, at) : withRef({ kind: 'external', name: spec.text }, at);
+        }
+        return unknown(at);
+      }
+      default:
+        return unknown(at);
+    }
+  }
+
+  /** A value whose serialisation has a fixed key order: built from literals, not at run time. */
+  private fixedOrder(v: Value): boolean {
+    switch (v.kind) {
+      case 'str':
+      case 'num':
+      case 'bool':
+      case 'null':
+        return true;
+      case 'list':
+        return v.complete && !v.isSet && !v.taints.some((t) => t.cls === 'unordered' || t.cls === 'per-request') && v.items.every((i) => this.fixedOrder(i));
+      case 'obj':
+        return v.complete && !v.taints.some((t) => t.cls === 'unordered' || t.cls === 'per-request') && v.entries.every((e) => this.fixedOrder(e.value));
+      default:
+        return false;
+    }
+  }
+
+  /** Methods of built-in values that keep or combine what their receiver carries. */
+  private method(unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, receiverNode: Node, env?: Env): Value | undefined {
+    const at = unit.loc(node);
+    const rtaints = allTaints(receiver);
+    if (receiver.kind === 'str' && prop === 'join' && unit.language === 'python') {
+      const arg = args[0];
+      if (!arg) return undefined;
+      const items = this.ordered(unit, this.eval(unit, arg.value, env), arg.value);
+      if (items.kind === 'list' && items.complete && receiver.complete) {
+        const parts: Value[] = [];
+        items.items.forEach((it, i) => {
+          if (i > 0) parts.push(receiver);
+          parts.push(this.markEmbed(it, unit.loc(arg.value)));
+        });
+        const s = concatStrings(parts, at);
+        return { ...s, taints: [...s.taints, ...items.taints.map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) }))] };
+      }
+      return { kind: 'str', text: HOLE, complete: false, at, taints: allTaints(items).map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) })) };
+    }
+    if (receiver.kind === 'str' && prop === 'format' && unit.language === 'python') {
+      const vals = args.map((a) => this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value)));
+      return { kind: 'str', text: receiver.text + HOLE, complete: false, at, taints: [...receiver.taints, ...vals.flatMap((v) => allTaints(v))] };
+    }
+    if (receiver.kind === 'list' && unit.language !== 'python') {
+      switch (prop) {
+        case 'join': {
+          const sep = args[0] ? this.eval(unit, args[0].value, env) : ({ kind: 'str', text: ',', complete: true, taints: [] } as StrValue);
+          if (receiver.complete && sep.kind === 'str') {
+            const parts: Value[] = [];
+            receiver.items.forEach((it, i) => {
+              if (i > 0) parts.push(sep);
+              parts.push(it);
+            });
+            const s = concatStrings(parts, at);
+            return { ...s, taints: [...s.taints, ...receiver.taints] };
+          }
+          return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints };
+        }
+        case 'sort':
+        case 'toSorted': {
+          const clean = withoutUnordered(receiver);
+          return { ...clean, at };
+        }
+        case 'slice': {
+          const out: ListValue = { ...receiver, at, complete: false, trims: [...(receiver.trims ?? [])] };
+          if (args[0] && this.isCount(unit, args[0].value, env)) out.trims!.push(this.trim(unit, 'slice', node));
+          return out;
+        }
+        case 'concat': {
+          let out: Value = receiver;
+          for (const a of args) out = this.combine('+', out, this.eval(unit, a.value, env), at, unit.loc(a.value));
+          return out;
+        }
+        case 'map':
+        case 'flatMap':
+        case 'filter': {
+          return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
+        }
+        default:
+          break;
+      }
+    }
+    if (receiver.kind === 'list' && unit.language === 'python' && prop === 'copy') return { ...receiver, at };
+    if (receiver.kind === 'obj' && unit.language === 'python' && (prop === 'items' || prop === 'keys' || prop === 'values')) {
+      return { kind: 'list', items: [], complete: false, at, taints: rtaints };
+    }
+    if (receiver.kind === 'obj' && unit.language === 'python' && prop === 'get') {
+      const key = args[0] ? this.eval(unit, args[0].value, env) : undefined;
+      if (key?.kind === 'str' && key.complete) return this.member(unit, receiver, key.text, node, env);
+      return undefined;
+    }
+    // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
+    if (receiver.kind === 'unknown' && !refOf(receiver) && rtaints.length) {
+      return unknown(at, `${prop}()`, rtaints);
+    }
+    if (receiver.kind === 'str' && !receiver.literal) {
+      return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints };
+    }
+    void receiverNode;
+    return undefined;
+  }
+
+  /** Inlines a simple function: binds arguments to parameters and evaluates its returns. */
+  private inline(unit: FileUnit, ref: Extract<Ref, { kind: 'function' }>, node: Node, args: Arg[], env?: Env): Value {
+    const at = unit.loc(node);
+    if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
+    const info = ref.unit.adapter.functionInfo(ref.node);
+    if (!info.returns.length) return unknown(at, 'function without a return value');
+    const inner: Env = new Map();
+    if (ref.self) inner.set('<self>', withRef(ref.self, at));
+    const positional = args.filter((a) => !a.name && !a.spread);
+    for (const p of info.params) {
+      if (p.rest || p.kwrest) continue;
+      const byName = args.find((a) => a.name === p.name);
+      const byPos = p.index >= 0 ? positional[p.index] : undefined;
+      const arg = byName ?? byPos;
+      if (arg) inner.set(p.name, this.eval(unit, arg.value, env));
+      else if (p.default) inner.set(p.name, this.eval(ref.unit, p.default));
+    }
+    this.inlineDepth++;
+    try {
+      const values = info.returns.map((r) => this.eval(ref.unit, r, inner));
+      const v = values.length === 1 ? values[0] : values.reduce((a, b) => union(a, b, at));
+      return withChainStep({ ...v, at: v.at ?? at } as Value, at);
+    } finally {
+      this.inlineDepth--;
+    }
+  }
+}
+
+export type { Entry };

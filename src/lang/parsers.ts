@@ -1,0 +1,99 @@
+/**
+ * The only module that imports web-tree-sitter. Loads the runtime and the grammar WASM
+ * files once, from the folder next to the bundle (dist/) or from node_modules in development.
+ */
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { Language, Parser } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
+import type { LanguageId } from '../core/model';
+
+export type { Node, Tree };
+
+const GRAMMAR_FILES: Record<LanguageId, { pkg: string; file: string }> = {
+  python: { pkg: 'tree-sitter-python', file: 'tree-sitter-python.wasm' },
+  typescript: { pkg: 'tree-sitter-typescript', file: 'tree-sitter-typescript.wasm' },
+  tsx: { pkg: 'tree-sitter-typescript', file: 'tree-sitter-tsx.wasm' },
+  javascript: { pkg: 'tree-sitter-javascript', file: 'tree-sitter-javascript.wasm' },
+};
+
+function packageDir(pkg: string): string | undefined {
+  // Works in the CJS bundle (require) and under the test runner (resolution from the project).
+  const req = typeof require === 'function' ? require : createRequire(path.join(process.cwd(), 'index.js'));
+  let entry: string;
+  try {
+    entry = req.resolve(pkg);
+  } catch {
+    return undefined;
+  }
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && path.basename(dir) === pkg.split('/').pop()) return dir;
+  }
+  return undefined;
+}
+
+function findWasm(pkg: string, file: string, wasmDir?: string): string {
+  const candidates: string[] = [];
+  if (wasmDir) candidates.push(path.join(wasmDir, file));
+  if (typeof __dirname !== 'undefined') candidates.push(path.join(__dirname, file));
+  const dir = packageDir(pkg);
+  if (dir) candidates.push(path.join(dir, file));
+  for (const c of candidates) if (fs.existsSync(c)) return c;
+  throw new Error(`cannot find ${file} (looked in ${candidates.join(', ')})`);
+}
+
+export class Parsers {
+  private readonly parsers = new Map<LanguageId, Parser>();
+
+  private constructor(private readonly languages: Map<LanguageId, Language>) {}
+
+  static async load(wasmDir?: string): Promise<Parsers> {
+    const runtime = findWasm('web-tree-sitter', 'web-tree-sitter.wasm', wasmDir);
+    await Parser.init({ locateFile: () => runtime });
+    const languages = new Map<LanguageId, Language>();
+    for (const [id, g] of Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>) {
+      languages.set(id, await Language.load(findWasm(g.pkg, g.file, wasmDir)));
+    }
+    return new Parsers(languages);
+  }
+
+  parser(lang: LanguageId): Parser {
+    let p = this.parsers.get(lang);
+    if (!p) {
+      p = new Parser();
+      p.setLanguage(this.languages.get(lang)!);
+      this.parsers.set(lang, p);
+    }
+    return p;
+  }
+
+  /** Parses text; with `old` (already edited to match) tree-sitter reuses unchanged subtrees. */
+  parse(lang: LanguageId, text: string, old?: Tree): Tree {
+    const tree = this.parser(lang).parse(text, old ?? null);
+    if (!tree) throw new Error(`the ${lang} parser gave no tree`);
+    return tree;
+  }
+}
+
+export function languageForPath(file: string): LanguageId | undefined {
+  const ext = path.extname(file).toLowerCase();
+  switch (ext) {
+    case '.py':
+    case '.pyi':
+      return 'python';
+    case '.ts':
+    case '.mts':
+    case '.cts':
+      return 'typescript';
+    case '.tsx':
+      return 'tsx';
+    case '.js':
+    case '.jsx':
+    case '.mjs':
+    case '.cjs':
+      return 'javascript';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,482 @@
+/** Python syntax (tree-sitter-python) in the normalised form of ../syntax.ts. */
+import type { Node } from '../parsers';
+import { walk } from '../walk';
+import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
+
+const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+const FUNCTIONS = new Set(['function_definition', 'lambda']);
+const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+
+const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
+
+function decodeEscape(seq: string): string {
+  const c = seq[1];
+  if (c in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[c];
+  if (c === 'x' || c === 'u' || c === 'U') return String.fromCodePoint(parseInt(seq.slice(2), 16) || 0xfffd);
+  if (c === 'N') return '\uFFFD';
+  return seq;
+}
+
+function stringPrefix(str: Node): string {
+  const start = str.children.find((c) => c.type === 'string_start');
+  return (start?.text ?? '').replace(/["']+$/, '').toLowerCase();
+}
+
+/** Parts of one `string` node: literal text and interpolations. */
+function stringParts(str: Node): TemplatePart[] {
+  const prefix = stringPrefix(str);
+  const raw = prefix.includes('r');
+  const parts: TemplatePart[] = [];
+  for (const child of str.children) {
+    if (child.type === 'string_content') {
+      if (raw) {
+        parts.push({ text: child.text });
+        continue;
+      }
+      // Decode escape sequences inside the content.
+      let text = '';
+      let pos = child.startIndex;
+      for (const esc of child.children) {
+        if (esc.type !== 'escape_sequence') continue;
+        text += sliceText(child, pos, esc.startIndex);
+        text += decodeEscape(esc.text);
+        pos = esc.endIndex;
+      }
+      text += sliceText(child, pos, child.endIndex);
+      parts.push({ text });
+    } else if (child.type === 'escape_sequence') {
+      parts.push({ text: decodeEscape(child.text) });
+    } else if (child.type === 'interpolation') {
+      const expr = child.childForFieldName('expression');
+      if (expr) parts.push({ expr, whole: child });
+    }
+  }
+  // `{{` and `}}` in f-strings stand for single braces.
+  if (prefix.includes('f')) for (const p of parts) if ('text' in p) p.text = p.text.replace(/\{\{/g, '{').replace(/\}\}/g, '}');
+  return parts;
+}
+
+function sliceText(node: Node, start: number, end: number): string {
+  return node.text.slice(start - node.startIndex, end - node.startIndex);
+}
+
+function args(list: Node | null): Arg[] {
+  if (!list) return [];
+  if (list.type === 'generator_expression') return [{ value: list }];
+  const out: Arg[] = [];
+  for (const a of list.namedChildren) {
+    if (!a) continue;
+    if (a.type === 'keyword_argument') {
+      const name = a.childForFieldName('name');
+      const value = a.childForFieldName('value');
+      if (name && value) out.push({ name: name.text, nameNode: name, value });
+    } else if (a.type === 'list_splat') {
+      const v = a.namedChildren[0];
+      if (v) out.push({ value: v, spread: 'list' });
+    } else if (a.type === 'dictionary_splat') {
+      const v = a.namedChildren[0];
+      if (v) out.push({ value: v, spread: 'dict' });
+    } else if (a.type !== 'comment') {
+      out.push({ value: a });
+    }
+  }
+  return out;
+}
+
+function named(node: Node): Node[] {
+  return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+}
+
+export const pythonAdapter: Adapter = {
+  family: 'python',
+
+  expr(node: Node): Expr {
+    switch (node.type) {
+      case 'string': {
+        const parts = stringParts(node);
+        if (stringPrefix(node).includes('f')) return { k: 'template', parts };
+        return { k: 'str', value: parts.map((p) => ('text' in p ? p.text : '')).join('') };
+      }
+      case 'concatenated_string': {
+        const parts: TemplatePart[] = [];
+        for (const s of named(node)) {
+          if (s.type !== 'string') continue;
+          if (stringPrefix(s).includes('f')) parts.push(...stringParts(s));
+          else parts.push({ text: stringParts(s).map((p) => ('text' in p ? p.text : '')).join('') });
+        }
+        return { k: 'template', parts };
+      }
+      case 'integer':
+      case 'float': {
+        const v = Number(node.text.replace(/_/g, ''));
+        return Number.isFinite(v) ? { k: 'num', value: v } : { k: 'other' };
+      }
+      case 'true':
+        return { k: 'bool', value: true };
+      case 'false':
+        return { k: 'bool', value: false };
+      case 'none':
+        return { k: 'null' };
+      case 'identifier':
+        return node.text === 'self' ? { k: 'self' } : { k: 'ident', name: node.text };
+      case 'attribute': {
+        const object = node.childForFieldName('object');
+        const attr = node.childForFieldName('attribute');
+        return object && attr ? { k: 'member', object, prop: attr.text } : { k: 'other' };
+      }
+      case 'subscript': {
+        const object = node.childForFieldName('value');
+        const sub = node.childForFieldName('subscript');
+        if (!object || !sub) return { k: 'other' };
+        if (sub.type === 'slice') {
+          let lower: Node | undefined;
+          let upper: Node | undefined;
+          let colons = 0;
+          for (const c of sub.children) {
+            if (!c) continue;
+            if (c.type === ':') colons++;
+            else if (c.isNamed && c.type !== 'comment') {
+              if (colons === 0) lower = c;
+              else if (colons === 1) upper = c;
+            }
+          }
+          return { k: 'slice', object, lower, upper };
+        }
+        return { k: 'index', object, index: sub };
+      }
+      case 'call': {
+        const callee = node.childForFieldName('function');
+        return callee ? { k: 'call', callee, args: args(node.childForFieldName('arguments')) } : { k: 'other' };
+      }
+      case 'list':
+      case 'tuple':
+      case 'set':
+        return {
+          k: 'list',
+          set: node.type === 'set',
+          items: named(node).map((c) => (c.type === 'list_splat' ? { value: c.namedChildren[0] ?? c, spread: true } : { value: c })),
+        };
+      case 'dictionary': {
+        const entries: DictEntry[] = [];
+        for (const c of named(node)) {
+          if (c.type === 'pair') {
+            const key = c.childForFieldName('key');
+            const value = c.childForFieldName('value');
+            if (!key || !value) continue;
+            const ke = key.type === 'string' ? pythonAdapter.expr(key) : undefined;
+            if (ke && ke.k === 'str') entries.push({ key: ke.value, keyNode: key, value });
+            else entries.push({ computedKey: key, value });
+          } else if (c.type === 'dictionary_splat') {
+            const v = c.namedChildren[0];
+            if (v) entries.push({ value: v, spread: true });
+          }
+        }
+        return { k: 'dict', entries };
+      }
+      case 'binary_operator': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        const op = node.childForFieldName('operator');
+        return left && right && op ? { k: 'binary', op: op.text, left, right } : { k: 'other' };
+      }
+      case 'boolean_operator': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        return left && right ? { k: 'cond', options: [left, right] } : { k: 'other' };
+      }
+      case 'conditional_expression': {
+        const parts = named(node);
+        return parts.length === 3 ? { k: 'cond', options: [parts[0], parts[2]] } : { k: 'other' };
+      }
+      case 'parenthesized_expression':
+      case 'await': {
+        const inner = named(node)[0];
+        return inner ? { k: 'wrap', inner } : { k: 'other' };
+      }
+      case 'unary_operator': {
+        const arg = node.childForFieldName('argument');
+        const op = node.childForFieldName('operator')?.text;
+        if (arg && (arg.type === 'integer' || arg.type === 'float')) {
+          const v = Number(arg.text.replace(/_/g, ''));
+          return { k: 'num', value: op === '-' ? -v : v };
+        }
+        if (arg && op === '-') return { k: 'neg', arg };
+        return { k: 'other' };
+      }
+      case 'list_comprehension':
+      case 'set_comprehension':
+      case 'generator_expression':
+      case 'dictionary_comprehension': {
+        const body = node.childForFieldName('body');
+        const clause = named(node).find((c) => c.type === 'for_in_clause');
+        const iter = clause?.childForFieldName('right');
+        const target = clause?.childForFieldName('left');
+        if (!body || !iter || !target) return { k: 'other' };
+        if (node.type === 'dictionary_comprehension' && body.type === 'pair') {
+          const key = body.childForFieldName('key');
+          const value = body.childForFieldName('value');
+          if (key && value) return { k: 'comprehension', element: value, key, iter, target, dict: true };
+        }
+        return { k: 'comprehension', element: body, iter, target, set: node.type === 'set_comprehension' };
+      }
+      case 'lambda':
+        return { k: 'func' };
+      default:
+        return { k: 'other' };
+    }
+  },
+
+  isScope: (n) => SCOPES.has(n.type),
+  isFunction: (n) => FUNCTIONS.has(n.type),
+  isClass: (n) => n.type === 'class_definition',
+  isCall: (n) => n.type === 'call',
+
+  declares(node: Node): Binding[] {
+    switch (node.type) {
+      case 'assignment': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        if (left?.type === 'identifier') return [{ name: left.text, kind: 'assign', at: stmt(node), nameNode: left, value: right ?? undefined }];
+        if (left && (left.type === 'pattern_list' || left.type === 'tuple_pattern' || left.type === 'list_pattern')) {
+          return named(left).filter((c) => c.type === 'identifier').map((c) => ({ name: c.text, kind: 'opaque', at: stmt(node), nameNode: c }));
+        }
+        return [];
+      }
+      case 'augmented_assignment': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        const op = node.childForFieldName('operator');
+        if (left?.type === 'identifier' && right) return [{ name: left.text, kind: 'aug', at: stmt(node), nameNode: left, value: right, op: op?.text }];
+        return [];
+      }
+      case 'named_expression': {
+        const name = node.childForFieldName('name');
+        const value = node.childForFieldName('value');
+        return name ? [{ name: name.text, kind: 'assign', at: node, nameNode: name, value: value ?? undefined }] : [];
+      }
+      case 'for_statement':
+      case 'for_in_clause': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        if (left?.type === 'identifier') return [{ name: left.text, kind: 'loop', at: node, nameNode: left, value: right ?? undefined }];
+        if (left) {
+          return named(left).filter((c) => c.type === 'identifier').map((c) => ({ name: c.text, kind: 'opaque', at: node, nameNode: c }));
+        }
+        return [];
+      }
+      case 'as_pattern': {
+        const alias = node.childForFieldName('alias');
+        const id = alias?.type === 'as_pattern_target' ? alias.namedChildren[0] : alias;
+        return id && id.type === 'identifier' ? [{ name: id.text, kind: 'opaque', at: node, nameNode: id }] : [];
+      }
+      case 'function_definition':
+      case 'class_definition': {
+        const name = node.childForFieldName('name');
+        const at = node.parent?.type === 'decorated_definition' ? node.parent : node;
+        return name ? [{ name: name.text, kind: node.type === 'class_definition' ? 'class' : 'function', at, nameNode: name, value: node }] : [];
+      }
+      case 'import_statement': {
+        const out: Binding[] = [];
+        for (const n of node.childrenForFieldName('name')) {
+          if (!n) continue;
+          if (n.type === 'aliased_import') {
+            const mod = n.childForFieldName('name');
+            const alias = n.childForFieldName('alias');
+            if (mod && alias) out.push({ name: alias.text, kind: 'import', at: node, nameNode: alias, importFrom: { module: mod.text, name: '*' } });
+          } else if (n.type === 'dotted_name') {
+            const first = n.namedChildren[0];
+            // `import a.b` binds `a`, the top package.
+            if (first) out.push({ name: first.text, kind: 'import', at: node, nameNode: first, importFrom: { module: first.text, name: '*' } });
+          }
+        }
+        return out;
+      }
+      case 'import_from_statement': {
+        const mod = node.childForFieldName('module_name');
+        if (!mod) return [];
+        const module = mod.text;
+        const out: Binding[] = [];
+        for (const n of node.childrenForFieldName('name')) {
+          if (!n) continue;
+          if (n.type === 'aliased_import') {
+            const name = n.childForFieldName('name');
+            const alias = n.childForFieldName('alias');
+            if (name && alias) out.push({ name: alias.text, kind: 'import', at: node, nameNode: alias, importFrom: { module, name: name.text } });
+          } else if (n.type === 'dotted_name') {
+            out.push({ name: n.text, kind: 'import', at: node, nameNode: n, importFrom: { module, name: n.text } });
+          }
+        }
+        return out;
+      }
+      default:
+        return [];
+    }
+  },
+
+  params(scope: Node): Binding[] {
+    if (scope.type !== 'function_definition' && scope.type !== 'lambda') return [];
+    const info = pythonAdapter.functionInfo(scope);
+    const list = scope.childForFieldName('parameters');
+    const out: Binding[] = [];
+    if (!list) return out;
+    for (const p of info.params) {
+      const nameNode = findIdentifier(list, p.name) ?? list;
+      out.push({ name: p.name, kind: 'param', at: nameNode, nameNode, paramIndex: p.index, rest: p.rest || p.kwrest });
+    }
+    return out;
+  },
+
+  mutation(node: Node): Mutation | undefined {
+    if (node.type === 'delete_statement') {
+      const target = named(node)[0];
+      if (target?.type === 'subscript') {
+        const obj = target.childForFieldName('value');
+        const sub = target.childForFieldName('subscript');
+        if (obj?.type === 'identifier' && sub?.type === 'slice') return { name: obj.text, method: 'del-slice', node: target, args: [sub] };
+      }
+      return undefined;
+    }
+    if (node.type !== 'call') return undefined;
+    const callee = node.childForFieldName('function');
+    if (callee?.type !== 'attribute') return undefined;
+    const obj = callee.childForFieldName('object');
+    const method = callee.childForFieldName('attribute')?.text;
+    if (obj?.type !== 'identifier' || !method) return undefined;
+    if (!['append', 'extend', 'insert', 'pop', 'clear', 'remove'].includes(method)) return undefined;
+    return { name: obj.text, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
+  },
+
+  functionInfo(fn: Node): FunctionInfo {
+    const params: FunctionInfo['params'] = [];
+    const list = fn.childForFieldName('parameters');
+    let index = 0;
+    for (const p of list ? named(list) : []) {
+      switch (p.type) {
+        case 'identifier':
+          if (p.text !== 'self' && p.text !== 'cls') params.push({ name: p.text, index: index++ });
+          else index++;
+          break;
+        case 'default_parameter':
+        case 'typed_default_parameter': {
+          const n = p.childForFieldName('name');
+          const d = p.childForFieldName('value');
+          if (n) params.push({ name: n.text, index: index++, default: d ?? undefined });
+          break;
+        }
+        case 'typed_parameter': {
+          const id = named(p)[0];
+          if (id?.type === 'identifier') {
+            if (id.text !== 'self' && id.text !== 'cls') params.push({ name: id.text, index: index++ });
+            else index++;
+          } else if (id?.type === 'list_splat_pattern') params.push({ name: named(id)[0]?.text ?? '', index: index++, rest: true });
+          else if (id?.type === 'dictionary_splat_pattern') params.push({ name: named(id)[0]?.text ?? '', index: -1, kwrest: true });
+          break;
+        }
+        case 'list_splat_pattern':
+          params.push({ name: named(p)[0]?.text ?? '', index: index++, rest: true });
+          break;
+        case 'dictionary_splat_pattern':
+          params.push({ name: named(p)[0]?.text ?? '', index: -1, kwrest: true });
+          break;
+        default:
+          break;
+      }
+    }
+    const returns: Node[] = [];
+    if (fn.type === 'lambda') {
+      const body = fn.childForFieldName('body');
+      if (body) returns.push(body);
+    } else {
+      const body = fn.childForFieldName('body');
+      if (body) collectReturns(body, returns);
+    }
+    // Methods: `self` is the first positional parameter and is not counted by callers.
+    return { params, returns };
+  },
+
+  classMembers(cls: Node): Map<string, Node[]> {
+    const out = new Map<string, Node[]>();
+    const add = (name: string, n: Node) => {
+      const list = out.get(name) ?? [];
+      list.push(n);
+      out.set(name, list);
+    };
+    const body = cls.childForFieldName('body');
+    if (!body) return out;
+    for (const stmtNode of named(body)) {
+      const inner = stmtNode.type === 'expression_statement' ? named(stmtNode)[0] : stmtNode;
+      if (!inner) continue;
+      if (inner.type === 'assignment') {
+        const left = inner.childForFieldName('left');
+        const right = inner.childForFieldName('right');
+        if (left?.type === 'identifier' && right) add(left.text, right);
+      } else if (inner.type === 'function_definition' || inner.type === 'decorated_definition') {
+        const fn = inner.type === 'decorated_definition' ? inner.childForFieldName('definition') : inner;
+        const name = fn?.childForFieldName('name');
+        if (fn && name) {
+          add(name.text, fn);
+          // `self.x = value` anywhere in the method body.
+          walk(fn, (n) => {
+            if (n.type !== 'assignment') return;
+            const left = n.childForFieldName('left');
+            const right = n.childForFieldName('right');
+            if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && right) {
+              const attr = left.childForFieldName('attribute');
+              if (attr) add(attr.text, right);
+            }
+          });
+        }
+      }
+    }
+    return out;
+  },
+
+  enclosingLoop(node: Node, stopAt: Node) {
+    for (let n: Node | null = node.parent; n && n.id !== stopAt.id; n = n.parent) {
+      if (n.type === 'for_statement') {
+        const iter = n.childForFieldName('right');
+        const body = n.childForFieldName('body');
+        if (iter && body && body.startIndex <= node.startIndex) return { loop: n, iter };
+      }
+      if (FUNCTIONS.has(n.type)) return undefined;
+      if (COMPREHENSIONS.has(n.type)) {
+        const clause = named(n).find((c) => c.type === 'for_in_clause');
+        const iter = clause?.childForFieldName('right');
+        if (iter) return { loop: n, iter };
+      }
+    }
+    return undefined;
+  },
+
+  stringLiteralRange(node: Node) {
+    if (node.type !== 'string') return undefined;
+    const start = node.children.find((c) => c.type === 'string_start');
+    const end = node.children.find((c) => c.type === 'string_end');
+    return start && end ? { start: start.endIndex, end: end.startIndex } : undefined;
+  },
+};
+
+function stmt(node: Node): Node {
+  return node.parent?.type === 'expression_statement' ? node.parent : node;
+}
+
+function findIdentifier(root: Node, name: string): Node | undefined {
+  let found: Node | undefined;
+  walk(root, (n) => {
+    if (!found && n.type === 'identifier' && n.text === name) found = n;
+  });
+  return found;
+}
+
+function collectReturns(node: Node, out: Node[]): void {
+  for (const c of named(node)) {
+    if (c.type === 'function_definition' || c.type === 'class_definition' || c.type === 'lambda') continue;
+    if (c.type === 'return_statement') {
+      const v = named(c)[0];
+      if (v) out.push(v);
+      continue;
+    }
+    collectReturns(c, out);
+  }
+}
+

@@ -1,0 +1,194 @@
+/**
+ * Finds the calls that build Messages API requests in a file and builds the request model
+ * for each: `messages.create/stream/parse/count_tokens`, their `beta.` forms, raw-response
+ * wrappers, batches (`requests[].params`) and tool runners.
+ */
+import type { RequestCall, RequestMethod } from '../core/model';
+import type { ObjValue, Value } from '../core/value';
+import { allTaints, getEntry } from '../core/value';
+import type { Evaluator } from './evaluate';
+import { refOf } from './evaluate';
+import type { Node } from './parsers';
+import type { Arg } from './syntax';
+import type { FileUnit } from './workspace';
+
+const METHODS: Record<string, RequestMethod> = {
+  create: 'create',
+  stream: 'stream',
+  parse: 'parse',
+  count_tokens: 'count_tokens',
+  countTokens: 'count_tokens',
+  tool_runner: 'tool_runner',
+  toolRunner: 'tool_runner',
+};
+
+const WRAPPERS = new Set(['with_raw_response', 'with_streaming_response']);
+
+interface CalleeShape {
+  method: RequestMethod;
+  beta: boolean;
+  /** The expression the `.messages` (or `.beta`) chain hangs off: the client. */
+  receiver?: Node;
+}
+
+/** `client.beta.messages.with_raw_response.create` -> create, beta, receiver `client`. */
+function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
+  const segments: string[] = [];
+  const objects: Node[] = [];
+  let n: Node | undefined = callee;
+  while (n) {
+    const e = unit.adapter.expr(n);
+    if (e.k === 'member') {
+      segments.unshift(e.prop);
+      objects.unshift(e.object);
+      n = e.object;
+    } else if (e.k === 'wrap') {
+      n = e.inner;
+    } else break;
+  }
+  let j = segments.length - 1;
+  const skipWrappers = () => {
+    while (j >= 0 && WRAPPERS.has(segments[j])) j--;
+  };
+  const last = segments[j];
+  let method: RequestMethod | undefined = METHODS[last];
+  if (!method) return undefined;
+  j--;
+  skipWrappers();
+  if (last === 'create' && segments[j] === 'batches') {
+    method = 'batch';
+    j--;
+  }
+  skipWrappers();
+  if (segments[j] !== 'messages') return undefined;
+  j--;
+  if (segments[j] === 'prompt_caching' || segments[j] === 'promptCaching') j--;
+  let beta = false;
+  if (segments[j] === 'beta') {
+    beta = true;
+    j--;
+  }
+  // The client: the object of the earliest segment that belongs to the pattern.
+  return { method, beta, receiver: objects[j + 1] };
+}
+
+function isAnthropicName(name: string): boolean {
+  return /^anthropic(\.|$)/.test(name) || name.startsWith('@anthropic-ai/');
+}
+
+export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
+  const out: RequestCall[] = [];
+  const importsAnthropic = unit.importsAnthropic;
+  for (const node of unit.calls) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call') continue;
+    const shape = calleeShape(unit, e.callee);
+    if (!shape) continue;
+    const client = shape.receiver ? ev.eval(unit, shape.receiver) : undefined;
+    const cref = refOf(client);
+    const clientName = cref?.kind === 'external-instance' ? cref.name : undefined;
+    if (clientName && !isAnthropicName(clientName)) continue;
+    if (!clientName && !importsAnthropic) continue;
+
+    const { params, argsAt } = buildParams(unit, ev, e.args);
+    if (shape.method !== 'batch' && !looksLikeMessagesParams(params)) continue;
+
+    const headerBetas: Value[] = [];
+    let clientHeadersKnown = false;
+    if (cref?.kind === 'external-instance') {
+      clientHeadersKnown = true;
+      const opts = clientOptions(cref.unit, ev, cref.args);
+      const headers = getEntry(opts, 'default_headers') ?? getEntry(opts, 'defaultHeaders');
+      if (headers) {
+        const h = getEntry(headers, 'anthropic-beta');
+        if (h) headerBetas.push(h);
+        else if (headers.kind !== 'obj' || !headers.complete) clientHeadersKnown = false;
+      }
+      if (opts.kind === 'obj' && !opts.complete) clientHeadersKnown = false;
+    }
+    // Per-call headers: Python `extra_headers=`, TS second argument `{ headers: {...} }`.
+    const extra = getEntry(params, 'extra_headers');
+    if (extra) {
+      const h = getEntry(extra, 'anthropic-beta');
+      if (h) headerBetas.push(h);
+    }
+    if (unit.language !== 'python') {
+      const optsArg = e.args.filter((a) => !a.spread)[1];
+      if (optsArg) {
+        const opts = ev.eval(unit, optsArg.value);
+        const h = getEntry(getEntry(opts, 'headers'), 'anthropic-beta');
+        if (h) headerBetas.push(h);
+      }
+    }
+
+    const base = {
+      file: unit.file,
+      language: unit.language,
+      at: unit.loc(node),
+      callee: unit.loc(e.callee),
+      calleeText: e.callee.text.replace(/\s+/g, ''),
+      method: shape.method,
+      beta: shape.beta,
+      argsAt,
+      headerBetas,
+      clientHeadersKnown,
+    };
+    if (shape.method === 'batch') {
+      const requests = getEntry(params, 'requests');
+      if (requests?.kind === 'list') {
+        requests.items.forEach((r, batchIndex) => {
+          const p = getEntry(r, 'params');
+          if (p?.kind === 'obj') out.push({ ...base, params: p, batchIndex, argsAt: p.at });
+        });
+      }
+      continue;
+    }
+    out.push({ ...base, params });
+  }
+  return out;
+}
+
+function buildParams(unit: FileUnit, ev: Evaluator, args: Arg[]): { params: ObjValue; argsAt?: RequestCall['argsAt'] } {
+  if (unit.language === 'python') {
+    const params: ObjValue = { kind: 'obj', entries: [], complete: true, taints: [] };
+    for (const a of args) {
+      if (a.name) {
+        params.entries.push({ key: a.name, keyAt: a.nameNode ? unit.loc(a.nameNode) : undefined, valueAt: unit.loc(a.value), value: ev.eval(unit, a.value) });
+      } else if (a.spread === 'dict') {
+        const v = ev.eval(unit, a.value);
+        if (v.kind === 'obj') {
+          params.entries.push(...v.entries);
+          params.complete &&= v.complete;
+        } else {
+          params.complete = false;
+          params.taints.push(...allTaints(v));
+        }
+      }
+    }
+    const argList = args[0]?.value.parent;
+    return { params, argsAt: argList ? unit.loc(argList) : undefined };
+  }
+  const first = args.find((a) => !a.spread);
+  if (!first) return { params: { kind: 'obj', entries: [], complete: false, taints: [] } };
+  const v = ev.eval(unit, first.value);
+  if (v.kind === 'obj') return { params: v, argsAt: first.value.type === 'object' ? unit.loc(first.value) : undefined };
+  return { params: { kind: 'obj', entries: [], complete: false, taints: allTaints(v) } };
+}
+
+/** Guards against other libraries' `messages.create` (Twilio's takes `to`, `from_`, `body`). */
+function looksLikeMessagesParams(params: ObjValue): boolean {
+  const keys = new Set(params.entries.map((e) => e.key));
+  if (keys.has('messages') || keys.has('model') || keys.has('max_tokens') || keys.has('system')) return true;
+  return !params.complete && params.entries.length === 0;
+}
+
+function clientOptions(unit: FileUnit, ev: Evaluator, args: Arg[]): Value {
+  if (unit.language === 'python') {
+    const entries = args.filter((a) => a.name).map((a) => ({ key: a.name!, value: ev.eval(unit, a.value) }));
+    const complete = !args.some((a) => a.spread);
+    return { kind: 'obj', entries, complete, taints: [] };
+  }
+  const first = args[0];
+  if (!first) return { kind: 'obj', entries: [], complete: true, taints: [] };
+  return ev.eval(unit, first.value);
+}

@@ -1,0 +1,107 @@
+/**
+ * A small normalised view of expressions and bindings that each language adapter produces
+ * from its tree-sitter tree, so that value resolution is written once for all languages.
+ */
+import type { Node } from './parsers';
+
+export interface Arg {
+  /** Keyword name (Python `name=value`). */
+  name?: string;
+  nameNode?: Node;
+  value: Node;
+  /** `*x` / `...x` (list) or `**x` (dict). */
+  spread?: 'list' | 'dict';
+}
+
+export interface DictEntry {
+  /** Static key, when it is written as a name or a string literal. */
+  key?: string;
+  keyNode?: Node;
+  /** Computed key expression (`[k]: v`, `{k: v}` with a variable key in Python). */
+  computedKey?: Node;
+  value: Node;
+  spread?: boolean;
+}
+
+export type TemplatePart = { text: string } | { expr: Node; whole: Node };
+
+export type Expr =
+  | { k: 'str'; value: string }
+  | { k: 'num'; value: number }
+  | { k: 'bool'; value: boolean }
+  | { k: 'null' }
+  | { k: 'template'; parts: TemplatePart[] }
+  | { k: 'ident'; name: string }
+  | { k: 'self' }
+  | { k: 'member'; object: Node; prop: string }
+  | { k: 'index'; object: Node; index: Node }
+  | { k: 'slice'; object: Node; lower?: Node; upper?: Node }
+  | { k: 'call'; callee: Node; args: Arg[] }
+  | { k: 'new'; callee: Node; args: Arg[] }
+  | { k: 'list'; items: Array<{ value: Node; spread?: boolean }>; set?: boolean }
+  | { k: 'dict'; entries: DictEntry[] }
+  | { k: 'binary'; op: string; left: Node; right: Node }
+  | { k: 'cond'; options: Node[] }
+  /** Unary minus on something that is not a number literal (`-k`). */
+  | { k: 'neg'; arg: Node }
+  | { k: 'wrap'; inner: Node }
+  | { k: 'comprehension'; element: Node; key?: Node; iter: Node; target: Node; set?: boolean; dict?: boolean }
+  | { k: 'func' }
+  | { k: 'other' };
+
+export type BindingKind = 'assign' | 'aug' | 'param' | 'loop' | 'import' | 'function' | 'class' | 'opaque';
+
+export interface Binding {
+  name: string;
+  kind: BindingKind;
+  /** The whole binding statement or declarator: the chain step shown to the user. */
+  at: Node;
+  /** The name node itself. */
+  nameNode: Node;
+  /** assign/aug: the right-hand side; loop: the iterable; function/class: the definition. */
+  value?: Node;
+  /** Destructuring: `const { a } = obj` binds `a` to `obj.a`. */
+  key?: string;
+  op?: string;
+  importFrom?: { module: string; name: string };
+  paramIndex?: number;
+  rest?: boolean;
+}
+
+export interface Mutation {
+  name: string;
+  /** append, extend, insert, pop, shift, splice, unshift, push, del-slice, ... */
+  method: string;
+  node: Node;
+  args: Node[];
+}
+
+export interface FunctionInfo {
+  params: Array<{ name: string; index: number; rest?: boolean; kwrest?: boolean; default?: Node }>;
+  returns: Node[];
+}
+
+export interface Adapter {
+  readonly family: 'python' | 'js';
+  expr(node: Node): Expr;
+  /** Nodes that open a scope for bindings. */
+  isScope(node: Node): boolean;
+  /** Function-like scopes (their locals are not visible to callers). */
+  isFunction(node: Node): boolean;
+  isClass(node: Node): boolean;
+  /** Bindings this node introduces in the scope it stands in. */
+  declares(node: Node): Binding[];
+  /** Bindings a scope node introduces inside itself (parameters). */
+  params(scope: Node): Binding[];
+  /** A statement that changes a list in place (`x.append(...)`, `del x[:2]`, `x.shift()`). */
+  mutation(node: Node): Mutation | undefined;
+  functionInfo(fn: Node): FunctionInfo;
+  /** Class-level names: fields, class attributes, `self.x = ...` / `this.x = ...`, methods. */
+  classMembers(cls: Node): Map<string, Node[]>;
+  /** Call nodes (including `new`) anywhere under root. */
+  isCall(node: Node): boolean;
+  /** The loop node (for/for-of/comprehension) whose iteration encloses `node`, and its iterable. */
+  enclosingLoop(node: Node, stopAt: Node): { loop: Node; iter: Node } | undefined;
+  /** The module specifier of an import, normalised. */
+  stringLiteralRange(node: Node): { start: number; end: number } | undefined;
+}

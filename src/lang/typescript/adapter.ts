@@ -1,0 +1,384 @@
+/** TypeScript, TSX and JavaScript syntax (tree-sitter-typescript / -javascript) in the normalised form. */
+import type { Node } from '../parsers';
+import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
+import { walk } from '../walk';
+
+const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
+const SCOPES = new Set(['program', ...FUNCTIONS, 'class_declaration', 'class']);
+const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '`': '`', '0': '\0', b: '\b', f: '\f', v: '\v', $: '$', '\n': '' };
+
+function decodeEscape(seq: string): string {
+  const c = seq[1];
+  if (c in ESCAPES) return ESCAPES[c];
+  if (c === 'x') return String.fromCharCode(parseInt(seq.slice(2), 16) || 0xfffd);
+  if (c === 'u') return String.fromCodePoint(parseInt(seq.slice(2).replace(/[{}]/g, ''), 16) || 0xfffd);
+  return seq.slice(1);
+}
+
+function named(node: Node): Node[] {
+  return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+}
+
+function stringText(node: Node): string {
+  let out = '';
+  for (const c of node.namedChildren) {
+    if (!c) continue;
+    if (c.type === 'string_fragment') out += c.text;
+    else if (c.type === 'escape_sequence') out += decodeEscape(c.text);
+  }
+  return out;
+}
+
+function args(list: Node | null): Arg[] {
+  if (!list) return [];
+  if (list.type === 'template_string') return [{ value: list }];
+  return named(list).map((a) => (a.type === 'spread_element' ? { value: named(a)[0] ?? a, spread: 'list' as const } : { value: a }));
+}
+
+function propertyKey(key: Node): { key?: string; computed?: Node } {
+  switch (key.type) {
+    case 'property_identifier':
+    case 'identifier':
+    case 'private_property_identifier':
+      return { key: key.text };
+    case 'string':
+      return { key: stringText(key) };
+    case 'number':
+      return { key: String(Number(key.text)) };
+    case 'computed_property_name': {
+      const inner = named(key)[0];
+      if (inner?.type === 'string') return { key: stringText(inner) };
+      return { computed: inner ?? key };
+    }
+    default:
+      return { computed: key };
+  }
+}
+
+export const typescriptAdapter: Adapter = {
+  family: 'js',
+
+  expr(node: Node): Expr {
+    if (WRAPPERS.has(node.type)) {
+      const inner = node.type === 'type_assertion' ? named(node)[named(node).length - 1] : named(node)[0];
+      return inner ? { k: 'wrap', inner } : { k: 'other' };
+    }
+    switch (node.type) {
+      case 'string':
+        return { k: 'str', value: stringText(node) };
+      case 'template_string': {
+        const parts: TemplatePart[] = [];
+        for (const c of node.namedChildren) {
+          if (!c) continue;
+          if (c.type === 'string_fragment') parts.push({ text: c.text });
+          else if (c.type === 'escape_sequence') parts.push({ text: decodeEscape(c.text) });
+          else if (c.type === 'template_substitution') {
+            const e = named(c)[0];
+            if (e) parts.push({ expr: e, whole: c });
+          }
+        }
+        return { k: 'template', parts };
+      }
+      case 'number': {
+        const v = Number(node.text.replace(/_/g, ''));
+        return Number.isFinite(v) ? { k: 'num', value: v } : { k: 'other' };
+      }
+      case 'true':
+        return { k: 'bool', value: true };
+      case 'false':
+        return { k: 'bool', value: false };
+      case 'null':
+      case 'undefined':
+        return { k: 'null' };
+      case 'identifier':
+      case 'shorthand_property_identifier':
+        return node.text === 'undefined' ? { k: 'null' } : { k: 'ident', name: node.text };
+      case 'this':
+        return { k: 'self' };
+      case 'member_expression': {
+        const object = node.childForFieldName('object');
+        const prop = node.childForFieldName('property');
+        return object && prop ? { k: 'member', object, prop: prop.text.replace(/^#/, '') } : { k: 'other' };
+      }
+      case 'subscript_expression': {
+        const object = node.childForFieldName('object');
+        const index = node.childForFieldName('index');
+        return object && index ? { k: 'index', object, index } : { k: 'other' };
+      }
+      case 'call_expression': {
+        const callee = node.childForFieldName('function');
+        return callee ? { k: 'call', callee, args: args(node.childForFieldName('arguments')) } : { k: 'other' };
+      }
+      case 'new_expression': {
+        const callee = node.childForFieldName('constructor');
+        return callee ? { k: 'new', callee, args: args(node.childForFieldName('arguments')) } : { k: 'other' };
+      }
+      case 'array':
+        return { k: 'list', items: named(node).map((c) => (c.type === 'spread_element' ? { value: named(c)[0] ?? c, spread: true } : { value: c })) };
+      case 'object': {
+        const entries: DictEntry[] = [];
+        for (const c of named(node)) {
+          if (c.type === 'pair') {
+            const key = c.childForFieldName('key');
+            const value = c.childForFieldName('value');
+            if (!key || !value) continue;
+            const k = propertyKey(key);
+            entries.push(k.key !== undefined ? { key: k.key, keyNode: key, value } : { computedKey: k.computed, value });
+          } else if (c.type === 'shorthand_property_identifier') {
+            entries.push({ key: c.text, keyNode: c, value: c });
+          } else if (c.type === 'spread_element') {
+            const v = named(c)[0];
+            if (v) entries.push({ value: v, spread: true });
+          }
+        }
+        return { k: 'dict', entries };
+      }
+      case 'binary_expression': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        const op = node.childForFieldName('operator');
+        if (!left || !right || !op) return { k: 'other' };
+        if (op.text === '||' || op.text === '??') return { k: 'cond', options: [left, right] };
+        return { k: 'binary', op: op.text, left, right };
+      }
+      case 'ternary_expression': {
+        const a = node.childForFieldName('consequence');
+        const b = node.childForFieldName('alternative');
+        return a && b ? { k: 'cond', options: [a, b] } : { k: 'other' };
+      }
+      case 'unary_expression': {
+        const arg = node.childForFieldName('argument');
+        const op = node.childForFieldName('operator')?.text;
+        if (arg?.type === 'number' && (op === '-' || op === '+')) {
+          const v = Number(arg.text);
+          return { k: 'num', value: op === '-' ? -v : v };
+        }
+        if (arg && op === '-') return { k: 'neg', arg };
+        return { k: 'other' };
+      }
+      case 'arrow_function':
+      case 'function_expression':
+      case 'function':
+        return { k: 'func' };
+      default:
+        return { k: 'other' };
+    }
+  },
+
+  isScope: (n) => SCOPES.has(n.type),
+  isFunction: (n) => FUNCTIONS.has(n.type),
+  isClass: (n) => n.type === 'class_declaration' || n.type === 'class',
+  isCall: (n) => n.type === 'call_expression' || n.type === 'new_expression',
+
+  declares(node: Node): Binding[] {
+    switch (node.type) {
+      case 'variable_declarator': {
+        const name = node.childForFieldName('name');
+        const value = node.childForFieldName('value') ?? undefined;
+        const at = node.parent && (node.parent.type === 'lexical_declaration' || node.parent.type === 'variable_declaration') ? node.parent : node;
+        if (name?.type === 'identifier') return [{ name: name.text, kind: 'assign', at, nameNode: name, value }];
+        if (name?.type === 'object_pattern') {
+          const out: Binding[] = [];
+          for (const p of named(name)) {
+            if (p.type === 'shorthand_property_identifier_pattern') out.push({ name: p.text, kind: 'assign', at, nameNode: p, value, key: p.text });
+            else if (p.type === 'pair_pattern') {
+              const k = p.childForFieldName('key');
+              const v = p.childForFieldName('value');
+              if (k && v?.type === 'identifier') out.push({ name: v.text, kind: 'assign', at, nameNode: v, value, key: propertyKey(k).key });
+            } else if (p.type === 'object_assignment_pattern') {
+              const l = p.childForFieldName('left');
+              if (l) out.push({ name: l.text, kind: 'opaque', at, nameNode: l });
+            }
+          }
+          return out;
+        }
+        if (name?.type === 'array_pattern') {
+          return named(name).filter((c) => c.type === 'identifier').map((c) => ({ name: c.text, kind: 'opaque', at, nameNode: c }));
+        }
+        return [];
+      }
+      case 'assignment_expression': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        if (left?.type === 'identifier') return [{ name: left.text, kind: 'assign', at: stmt(node), nameNode: left, value: right ?? undefined }];
+        return [];
+      }
+      case 'augmented_assignment_expression': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        const op = node.childForFieldName('operator');
+        if (left?.type === 'identifier' && right) return [{ name: left.text, kind: 'aug', at: stmt(node), nameNode: left, value: right, op: op?.text.replace(/=$/, '') }];
+        return [];
+      }
+      case 'for_in_statement': {
+        const left = node.childForFieldName('left');
+        const right = node.childForFieldName('right');
+        const isOf = node.childForFieldName('operator')?.text === 'of';
+        if (left?.type === 'identifier') return [{ name: left.text, kind: isOf ? 'loop' : 'opaque', at: node, nameNode: left, value: right ?? undefined }];
+        if (left) {
+          const ids: Node[] = [];
+          walk(left, (n) => {
+            if (n.type === 'identifier' || n.type === 'shorthand_property_identifier_pattern') ids.push(n);
+          });
+          return ids.map((c) => ({ name: c.text, kind: 'opaque', at: node, nameNode: c }));
+        }
+        return [];
+      }
+      case 'catch_clause': {
+        const p = node.childForFieldName('parameter');
+        return p?.type === 'identifier' ? [{ name: p.text, kind: 'opaque', at: node, nameNode: p }] : [];
+      }
+      case 'function_declaration':
+      case 'generator_function_declaration':
+      case 'class_declaration': {
+        const name = node.childForFieldName('name');
+        return name ? [{ name: name.text, kind: node.type === 'class_declaration' ? 'class' : 'function', at: node, nameNode: name, value: node }] : [];
+      }
+      case 'import_statement': {
+        const source = node.childForFieldName('source');
+        if (!source) return [];
+        const module = stringText(source);
+        const clause = named(node).find((c) => c.type === 'import_clause');
+        if (!clause) return [];
+        const out: Binding[] = [];
+        for (const c of named(clause)) {
+          if (c.type === 'identifier') out.push({ name: c.text, kind: 'import', at: node, nameNode: c, importFrom: { module, name: 'default' } });
+          else if (c.type === 'namespace_import') {
+            const id = named(c)[0];
+            if (id) out.push({ name: id.text, kind: 'import', at: node, nameNode: id, importFrom: { module, name: '*' } });
+          } else if (c.type === 'named_imports') {
+            for (const s of named(c)) {
+              if (s.type !== 'import_specifier') continue;
+              const name = s.childForFieldName('name');
+              const alias = s.childForFieldName('alias') ?? name;
+              if (name && alias) out.push({ name: alias.text, kind: 'import', at: node, nameNode: alias, importFrom: { module, name: name.type === 'string' ? stringText(name) : name.text } });
+            }
+          }
+        }
+        return out;
+      }
+      default:
+        return [];
+    }
+  },
+
+  params(scope: Node): Binding[] {
+    if (!FUNCTIONS.has(scope.type)) return [];
+    const list = scope.childForFieldName('parameters') ?? scope.childForFieldName('parameter');
+    if (!list) return [];
+    if (list.type === 'identifier') return [{ name: list.text, kind: 'param', at: list, nameNode: list, paramIndex: 0 }];
+    const out: Binding[] = [];
+    let index = 0;
+    for (const p of named(list)) {
+      const pattern = p.type === 'required_parameter' || p.type === 'optional_parameter' ? p.childForFieldName('pattern') : p;
+      const i = index++;
+      if (!pattern) continue;
+      const ids: Node[] = [];
+      if (pattern.type === 'identifier') ids.push(pattern);
+      else
+        walk(pattern, (n) => {
+          if (n.type === 'identifier' || n.type === 'shorthand_property_identifier_pattern') ids.push(n);
+        });
+      for (const id of ids) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: i, rest: pattern.type === 'rest_pattern' });
+    }
+    return out;
+  },
+
+  mutation(node: Node): Mutation | undefined {
+    if (node.type !== 'call_expression') return undefined;
+    const callee = node.childForFieldName('function');
+    if (callee?.type !== 'member_expression') return undefined;
+    const obj = callee.childForFieldName('object');
+    const method = callee.childForFieldName('property')?.text;
+    if (obj?.type !== 'identifier' || !method) return undefined;
+    if (!['push', 'unshift', 'shift', 'splice', 'pop'].includes(method)) return undefined;
+    return { name: obj.text, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
+  },
+
+  functionInfo(fn: Node): FunctionInfo {
+    const params: FunctionInfo['params'] = [];
+    for (const b of typescriptAdapter.params(fn)) params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest });
+    const returns: Node[] = [];
+    const body = fn.childForFieldName('body');
+    if (body && body.type !== 'statement_block') returns.push(body);
+    else if (body) collectReturns(body, returns);
+    return { params, returns };
+  },
+
+  classMembers(cls: Node): Map<string, Node[]> {
+    const out = new Map<string, Node[]>();
+    const add = (name: string, n: Node) => {
+      const list = out.get(name) ?? [];
+      list.push(n);
+      out.set(name, list);
+    };
+    const body = cls.childForFieldName('body');
+    if (!body) return out;
+    for (const m of named(body)) {
+      if (m.type === 'public_field_definition' || m.type === 'field_definition') {
+        const name = m.childForFieldName('name') ?? m.childForFieldName('property');
+        const value = m.childForFieldName('value');
+        if (name && value) add(name.text.replace(/^#/, ''), value);
+      } else if (m.type === 'method_definition') {
+        const name = m.childForFieldName('name');
+        if (name) add(name.text.replace(/^#/, ''), m);
+        walk(m, (n) => {
+          if (n.type !== 'assignment_expression') return;
+          const left = n.childForFieldName('left');
+          const right = n.childForFieldName('right');
+          if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this' && right) {
+            const prop = left.childForFieldName('property');
+            if (prop) add(prop.text.replace(/^#/, ''), right);
+          }
+        });
+      }
+    }
+    return out;
+  },
+
+  enclosingLoop(node: Node, stopAt: Node) {
+    for (let n: Node | null = node.parent; n && n.id !== stopAt.id; n = n.parent) {
+      if (n.type === 'for_in_statement') {
+        const iter = n.childForFieldName('right');
+        const body = n.childForFieldName('body');
+        if (iter && body && body.startIndex <= node.startIndex) return { loop: n, iter };
+      }
+      if (FUNCTIONS.has(n.type)) {
+        // A callback passed to `.forEach`/`.map` iterates its receiver.
+        const call = n.parent?.parent;
+        if (n.parent?.type === 'arguments' && call?.type === 'call_expression') {
+          const callee = call.childForFieldName('function');
+          if (callee?.type === 'member_expression' && ['forEach', 'map', 'flatMap'].includes(callee.childForFieldName('property')?.text ?? '')) {
+            const iter = callee.childForFieldName('object');
+            if (iter) return { loop: call, iter };
+          }
+        }
+        return undefined;
+      }
+    }
+    return undefined;
+  },
+
+  stringLiteralRange(node: Node) {
+    if (node.type !== 'string' && node.type !== 'template_string') return undefined;
+    return { start: node.startIndex + 1, end: node.endIndex - 1 };
+  },
+};
+
+function stmt(node: Node): Node {
+  return node.parent?.type === 'expression_statement' ? node.parent : node;
+}
+
+function collectReturns(node: Node, out: Node[]): void {
+  for (const c of named(node)) {
+    if (FUNCTIONS.has(c.type) || c.type === 'class_declaration') continue;
+    if (c.type === 'return_statement') {
+      const v = named(c)[0];
+      if (v) out.push(v);
+      continue;
+    }
+    collectReturns(c, out);
+  }
+}

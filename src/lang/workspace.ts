@@ -1,0 +1,218 @@
+/**
+ * Parsed files and their scope indexes, shared across a run so that each file is parsed
+ * once, and import resolution between files of the same workspace.
+ */
+import * as path from 'node:path';
+import type { LanguageId } from '../core/model';
+import type { Loc } from '../core/span';
+import type { SourceHost } from '../analyzer';
+import type { Node, Parsers, Tree } from './parsers';
+import { languageForPath } from './parsers';
+import { pythonAdapter } from './python/adapter';
+import { typescriptAdapter } from './typescript/adapter';
+import type { Adapter, Binding, Mutation } from './syntax';
+import { walk } from './walk';
+
+export interface Scope {
+  node: Node;
+  parent?: Scope;
+  bindings: Map<string, Binding[]>;
+  mutations: Map<string, Mutation[]>;
+}
+
+export class FileUnit {
+  readonly adapter: Adapter;
+  readonly scopes = new Map<number, Scope>();
+  readonly calls: Node[] = [];
+  readonly module: Scope;
+  private classMemberCache = new Map<number, Map<string, Node[]>>();
+
+  constructor(
+    readonly workspace: Workspace,
+    readonly file: string,
+    readonly language: LanguageId,
+    readonly text: string,
+    readonly tree: Tree,
+  ) {
+    this.adapter = language === 'python' ? pythonAdapter : typescriptAdapter;
+    this.module = this.index();
+  }
+
+  /** One pass over the tree: scopes, their bindings and list mutations, and call nodes. */
+  private index(): Scope {
+    const root = this.tree.rootNode;
+    const moduleScope: Scope = { node: root, bindings: new Map(), mutations: new Map() };
+    this.scopes.set(root.id, moduleScope);
+    const stack: Scope[] = [moduleScope];
+    const adapter = this.adapter;
+    walk(root, (node) => {
+      if (node.id === root.id) return;
+      while (stack.length > 1) {
+        const top = stack[stack.length - 1].node;
+        if (top.startIndex <= node.startIndex && node.endIndex <= top.endIndex && node.id !== top.id) break;
+        stack.pop();
+      }
+      const current = stack[stack.length - 1];
+      for (const b of adapter.declares(node)) add(current.bindings, b.name, b);
+      const m = adapter.mutation(node);
+      if (m) add(current.mutations, m.name, m);
+      if (adapter.isCall(node)) this.calls.push(node);
+      if (adapter.isScope(node)) {
+        const scope: Scope = { node, parent: current, bindings: new Map(), mutations: new Map() };
+        for (const b of adapter.params(node)) add(scope.bindings, b.name, b);
+        this.scopes.set(node.id, scope);
+        stack.push(scope);
+      }
+    });
+    return moduleScope;
+  }
+
+  scopeOf(node: Node): Scope {
+    for (let n: Node | null = node.parent; n; n = n.parent) {
+      const s = this.scopes.get(n.id);
+      if (s) return s;
+    }
+    return this.module;
+  }
+
+  /** The scope a scope-node opens (function/class/module). */
+  scopeFor(scopeNode: Node): Scope | undefined {
+    return this.scopes.get(scopeNode.id);
+  }
+
+  loc(node: { startIndex: number; endIndex: number }): Loc {
+    return { file: this.file, start: node.startIndex, end: node.endIndex };
+  }
+
+  classMembers(cls: Node): Map<string, Node[]> {
+    let m = this.classMemberCache.get(cls.id);
+    if (!m) {
+      m = this.adapter.classMembers(cls);
+      this.classMemberCache.set(cls.id, m);
+    }
+    return m;
+  }
+
+  /** The nearest enclosing function (or the module) of a node. */
+  enclosingFunction(node: Node): Node {
+    for (let n: Node | null = node.parent; n; n = n.parent) if (this.adapter.isFunction(n)) return n;
+    return this.tree.rootNode;
+  }
+
+  enclosingClass(node: Node): Node | undefined {
+    for (let n: Node | null = node.parent; n; n = n.parent) if (this.adapter.isClass(n)) return n;
+    return undefined;
+  }
+
+  /** True when the file imports the Anthropic SDK (or one of its platform clients). */
+  get importsAnthropic(): boolean {
+    for (const list of this.module.bindings.values()) {
+      for (const b of list) if (b.importFrom && isAnthropic(b.importFrom.module)) return true;
+    }
+    // Imports inside functions, and `require('@anthropic-ai/sdk')`.
+    return /(^|\n)\s*(import\s+anthropic|from\s+anthropic[\s.])|@anthropic-ai\//.test(this.text);
+  }
+}
+
+function isAnthropic(module: string): boolean {
+  return /^anthropic(\.|$)/.test(module) || module.startsWith('@anthropic-ai/');
+}
+
+function add<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+export class Workspace {
+  private readonly units = new Map<string, FileUnit | null>();
+  /** Files whose text was given directly (open editor buffers, the file being linted). */
+  private readonly overlays = new Map<string, string>();
+
+  constructor(
+    readonly parsers: Parsers,
+    readonly host: SourceHost,
+  ) {}
+
+  /** Sets the text of a file (and drops the parse of it and of every file, since imports may change). */
+  setText(file: string, text: string, language?: LanguageId): FileUnit {
+    const old = this.units.get(file);
+    if (old && old.text === text && (!language || old.language === language)) return old;
+    this.overlays.set(file, text);
+    this.units.delete(file);
+    return this.parseUnit(file, text, language ?? languageForPath(file) ?? 'python');
+  }
+
+  invalidate(file: string): void {
+    this.overlays.delete(file);
+    this.units.delete(file);
+  }
+
+  get(file: string): FileUnit | undefined {
+    if (this.units.has(file)) return this.units.get(file) ?? undefined;
+    const language = languageForPath(file);
+    const text = this.overlays.get(file) ?? this.host.readFile(file);
+    if (!language || text === undefined) {
+      this.units.set(file, null);
+      return undefined;
+    }
+    return this.parseUnit(file, text, language);
+  }
+
+  private parseUnit(file: string, text: string, language: LanguageId): FileUnit {
+    const tree = this.parsers.parse(language, text);
+    const unit = new FileUnit(this, file, language, text, tree);
+    this.units.set(file, unit);
+    return unit;
+  }
+
+  /** Resolves an import specifier written in `from` to a workspace file, if there is one. */
+  resolveModule(from: FileUnit, spec: string): FileUnit | undefined {
+    const dir = path.dirname(from.file);
+    if (from.language === 'python') {
+      const m = /^(\.*)(.*)$/.exec(spec)!;
+      const dots = m[1].length;
+      const rest = m[2] ? m[2].split('.') : [];
+      const bases: string[] = [];
+      if (dots > 0) {
+        let base = dir;
+        for (let i = 1; i < dots; i++) base = path.dirname(base);
+        bases.push(base);
+      } else {
+        // Package-local absolute imports: try the file's folder and its parents.
+        let base = dir;
+        for (let i = 0; i < 6; i++) {
+          bases.push(base);
+          const up = path.dirname(base);
+          if (up === base) break;
+          base = up;
+        }
+      }
+      for (const base of bases) {
+        const p = path.join(base, ...rest);
+        for (const candidate of rest.length ? [p + '.py', path.join(p, '__init__.py')] : [path.join(p, '__init__.py')]) {
+          const unit = this.get(candidate);
+          if (unit) return unit;
+        }
+      }
+      return undefined;
+    }
+    if (!spec.startsWith('.')) return undefined;
+    const target = path.resolve(dir, spec);
+    const candidates = [target, ...TS_EXTENSIONS.map((e) => target + e), ...TS_EXTENSIONS.map((e) => path.join(target, 'index' + e))];
+    // ESM TypeScript writes './x.js' for './x.ts'.
+    const ext = path.extname(target);
+    if (ext === '.js' || ext === '.mjs' || ext === '.cjs' || ext === '.jsx') {
+      const stem = target.slice(0, -ext.length);
+      candidates.push(...TS_EXTENSIONS.map((e) => stem + e));
+    }
+    for (const c of candidates) {
+      if (!languageForPath(c)) continue;
+      const unit = this.get(c);
+      if (unit) return unit;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,63 @@
+/** Small helpers shared by rules: where to report, and how to describe a taint. */
+import type { Related } from '../core/diagnostic';
+import type { RequestCall } from '../core/model';
+import type { RuleContext } from '../core/rule';
+import type { Loc } from '../core/span';
+import type { Entry, Taint } from '../core/value';
+import { getEntryRecord } from '../core/value';
+
+/** The first location that lies in the analysed file. */
+export function inFile(ctx: RuleContext, ...locs: Array<Loc | undefined>): Loc | undefined {
+  return locs.find((l): l is Loc => !!l && l.file === ctx.file);
+}
+
+export function paramEntry(call: RequestCall, key: string): Entry | undefined {
+  return getEntryRecord(call.params, key);
+}
+
+/** Where a parameter is written at the call site: its value expression, else its key. */
+export function paramSite(call: RequestCall, key: string): Loc | undefined {
+  const e = paramEntry(call, key);
+  return e?.valueAt ?? e?.keyAt;
+}
+
+const CLASS_WORDS: Record<string, string> = {
+  clock: 'the current time',
+  random: 'a random value',
+  unordered: 'an unordered value',
+  'per-request': 'per-request data',
+  environment: 'an environment value',
+};
+
+export function describe(t: Taint): string {
+  return `${CLASS_WORDS[t.cls]} (\`${t.text}\`)`;
+}
+
+/** Related locations: where the value was produced and each assignment followed to it. */
+export function relatedFor(ctx: RuleContext, t: Taint, reportedAt: Loc): Related[] {
+  const out: Related[] = [];
+  const same = (a: Loc, b: Loc) => a.file === b.file && a.start === b.start && a.end === b.end;
+  if (!same(t.at, reportedAt)) out.push({ at: t.at, message: `\`${t.text}\` is produced here` });
+  for (const step of t.chain) {
+    if (same(step, reportedAt) || same(step, t.at)) continue;
+    const text = ctx.textOf(step).split(/\r?\n/)[0].trim();
+    out.push({ at: step, message: `assigned here: \`${text.length > 70 ? text.slice(0, 69) + '…' : text}\`` });
+  }
+  return out;
+}
+
+/** One taint per production site. */
+export function uniqueTaints(taints: Taint[]): Taint[] {
+  const seen = new Set<string>();
+  return taints.filter((t) => {
+    const k = `${t.at.file}:${t.at.start}:${t.at.end}:${t.kind}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Requests whose prefix can be cached (count_tokens only counts). */
+export function caches(call: RequestCall): boolean {
+  return call.method !== 'count_tokens';
+}

@@ -1,0 +1,135 @@
+import { param } from '../core/model';
+import { defineRule } from '../core/rule';
+import type { Fix } from '../core/fix';
+import type { RequestCall } from '../core/model';
+import type { RuleContext } from '../core/rule';
+import type { Loc } from '../core/span';
+import type { Taint, Value } from '../core/value';
+import { allTaints, getEntryRecord } from '../core/value';
+import { caches, describe, inFile, paramSite, relatedFor, uniqueTaints } from './util';
+
+export default defineRule({
+  meta: {
+    id: 'volatile-system-prompt',
+    group: 'cache',
+    severity: 'error',
+    fix: 'sometimes',
+    summary: 'A clock or random value inside the system prompt rewrites the cached prefix on every call.',
+    docs: `## What it does
+Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks).
+
+## Why is this bad?
+Prompt caching reuses a prefix only when every byte before the breakpoint is identical, in the order tools → system → messages. A timestamp in the system prompt changes those bytes on every call, so every request pays full price (and a cache write) and nothing is ever read back. There is no error: the bill just stays high.
+
+## Example
+\`\`\`python
+from datetime import datetime
+import anthropic
+
+client = anthropic.Anthropic()
+
+def answer(question):
+    return client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        system=f"You are a support agent. Current time: {datetime.now()}",
+        messages=[{"role": "user", "content": question}],
+    )
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+export async function answer(question: string) {
+  return client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    system: \`You are a support agent. Current time: \${new Date().toISOString()}\`,
+    messages: [{ role: 'user', content: question }],
+  });
+}
+\`\`\`
+
+## Use instead
+Keep \`system\` fixed and put the time in the newest user turn, after the cached prefix:
+\`\`\`python
+from datetime import datetime
+import anthropic
+
+client = anthropic.Anthropic()
+
+def answer(question):
+    return client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        system="You are a support agent.",
+        messages=[{"role": "user", "content": f"[time: {datetime.now()}] " + question}],
+    )
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+export async function answer(question: string) {
+  return client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    system: 'You are a support agent.',
+    messages: [{ role: 'user', content: \`[time: \${new Date().toISOString()}] \` + question }],
+  });
+}
+\`\`\`
+
+## Fix safety
+The fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and prefixes the last user message with \`[time: …]\`. It is safe when the system text is written in the same function as the request and the last user message is a string, f-string/template or variable; otherwise it is offered as unsafe, because the value may be computed elsewhere or the user content may not be a string. Either way the model now sees the time in the user turn instead of the system prompt.
+`,
+  },
+
+  check(call, ctx) {
+    if (!caches(call)) return;
+    const system = param(call, 'system');
+    if (!system) return;
+    const taints = uniqueTaints(allTaints(system).filter((t) => t.cls === 'clock' || t.cls === 'random'));
+    for (const t of taints) {
+      const at = inFile(ctx, t.at, paramSite(call, 'system'));
+      if (!at) continue;
+      ctx.report({
+        message: `The system prompt includes ${describe(t)}, which changes on every call; the cached prefix is rewritten each time and never read.`,
+        at,
+        related: relatedFor(ctx, t, at),
+        fix: moveToUserTurn(call, t, ctx),
+      });
+    }
+  },
+});
+
+function lastUserContent(call: RequestCall): { content: Value; at: Loc } | undefined {
+  const messages = param(call, 'messages');
+  if (messages?.kind !== 'list') return undefined;
+  for (let i = messages.items.length - 1; i >= 0; i--) {
+    const m = messages.items[i];
+    if (m.kind !== 'obj') continue;
+    const role = getEntryRecord(m, 'role')?.value;
+    if (!(role?.kind === 'str' && role.text === 'user')) continue;
+    const content = getEntryRecord(m, 'content');
+    if (!content?.valueAt) return undefined;
+    return { content: content.value, at: content.valueAt };
+  }
+  return undefined;
+}
+
+function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
+  if (!t.embed || t.embed.file !== ctx.file) return undefined;
+  const user = lastUserContent(call);
+  if (!user || user.at.file !== ctx.file) return undefined;
+  if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
+  const edits = ctx.edits.moveInterpolationToUserTurn(t.embed, user.at);
+  if (!edits) return undefined;
+  const stringy = user.content.kind === 'str' || ctx.textOf(user.at).match(/^[A-Za-z_$][\w$.]*$/) !== null;
+  const safe = stringy && ctx.edits.sameScope(t.embed, call.at);
+  return { title: 'Move the time into the user message', applicability: safe ? 'safe' : 'unsafe', edits };
+}

@@ -1,0 +1,315 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Fix } from '../src/core/fix';
+import type { Rule } from '../src/core/rule';
+import { LineIndex } from '../src/core/span';
+import { Notebook, VirtualPython, analyzeNotebook, blankIpython, splitLines } from '../src/lang/notebook';
+import type { PythonAnalyzer } from '../src/lang/notebook';
+
+/** A notebook in Jupyter's own layout, built from cells given as source strings. */
+function notebook(cells: Array<{ type: 'code' | 'markdown' | 'raw'; source: string }>, metadata: object = {}): string {
+  const nb = {
+    cells: cells.map((c, i) => ({
+      cell_type: c.type,
+      ...(c.type === 'code' ? { execution_count: null } : {}),
+      id: `cell${i}`,
+      metadata: {},
+      ...(c.type === 'code' ? { outputs: [] } : {}),
+      source: splitLines(c.source),
+    })),
+    metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' }, ...metadata },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  return JSON.stringify(nb, null, 1) + '\n';
+}
+
+function asNotebook(text: string): Notebook {
+  const nb = Notebook.parse(text);
+  if (!(nb instanceof Notebook)) throw new Error(`expected a notebook, got notice: ${nb.notice}`);
+  return nb;
+}
+
+function cellSources(text: string): string[] {
+  return (JSON.parse(text) as { cells: Array<{ source: string[] | string }> }).cells.map((c) =>
+    Array.isArray(c.source) ? c.source.join('') : c.source,
+  );
+}
+
+const IMPORTS = 'import anthropic\nfrom datetime import datetime\n\nclient = anthropic.Anthropic()\n';
+const CALL = [
+  'question = "What changed?"',
+  'resp = client.messages.create(',
+  '    model="claude-sonnet-4-5",',
+  '    max_tokens=512,',
+  '    system=f"Time: {datetime.now()}",',
+  '    messages=[{"role": "user", "content": question}],',
+  ')',
+].join('\n');
+const CELLS = [
+  { type: 'markdown' as const, source: '# Exploration\n\nAsk Claude about "churn".' },
+  { type: 'code' as const, source: IMPORTS },
+  { type: 'code' as const, source: CALL },
+];
+
+describe('blankIpython', () => {
+  it('replaces line magics, shell escapes and help by text of the same length', () => {
+    const src = '%matplotlib inline\n!pip install anthropic\nfiles = !ls -la\nlen?\nx = 1\n';
+    const { text, blanked } = blankIpython(src);
+    expect(text.length).toBe(src.length);
+    expect(new LineIndex(text).lineCount).toBe(new LineIndex(src).lineCount);
+    expect(text).not.toMatch(/[%!?]/);
+    expect(text.split('\n')[2]).toMatch(/^files = \.\.\.\s+$/);
+    expect(text.split('\n')[4]).toBe('x = 1');
+    expect(blanked).toHaveLength(4);
+    for (const b of blanked) expect(src.slice(b.start, b.end)).toMatch(/^(%|!|len\?)/);
+  });
+
+  it('keeps an indented block valid', () => {
+    const { text } = blankIpython('for f in fs:\n    %time load(f)\n');
+    expect(text).toMatch(/^for f in fs:\n {4}\.\.\. +\n$/);
+  });
+
+  it('leaves % and ! inside strings and brackets alone', () => {
+    const src = 'prompt = """\n%s is the user\n!important\n"""\nvalue = (1,\n  2) ; text = "a" \\\n  "b"\n';
+    expect(blankIpython(src)).toEqual({ text: src, blanked: [] });
+  });
+
+  it('blanks a whole %%cell magic, but only the first line of a Python-bodied one', () => {
+    const bash = '%%bash\necho "hi"\nls\n';
+    const blankedBash = blankIpython(bash);
+    expect(blankedBash.text).toBe(bash.replace(/[^\n]/g, ' '));
+    const timed = '%%time\nx = f()\n';
+    expect(blankIpython(timed).text).toBe('...   \nx = f()\n');
+  });
+});
+
+describe('VirtualPython', () => {
+  it('joins code cells in order, so names flow across cells, with stable offsets', () => {
+    const v = VirtualPython.build([
+      { index: 1, source: 'a = 1' },
+      { index: 3, source: '%load_ext foo\nb = a + 1\n' },
+    ]);
+    expect(v.text.startsWith('a = 1\n')).toBe(true);
+    const b = v.text.indexOf('b = a');
+    expect(v.cellPosition(b)).toEqual({ cell: 3, line: 1, column: 0 });
+    expect(v.offsetOf({ cell: 3, line: 1, column: 0 })).toBe(b);
+    // The separator newline after a cell without one belongs to that cell's end.
+    expect(v.cellPosition(5)).toEqual({ cell: 1, line: 0, column: 5 });
+  });
+
+  it('refuses edits that cross cells or touch blanked magics', () => {
+    const v = VirtualPython.build([
+      { index: 0, source: 'a = 1\n' },
+      { index: 1, source: '!ls\nb = 2\n' },
+    ]);
+    expect(v.toCellEdits([{ start: 4, end: 8, newText: '' }])).toBeUndefined();
+    expect(v.toCellEdits([{ start: 7, end: 8, newText: 'x' }])).toBeUndefined();
+    expect(v.toCellEdits([{ start: 10, end: 11, newText: 'c' }])).toEqual(new Map([[1, [{ start: 4, end: 5, newText: 'c' }]]]));
+  });
+});
+
+describe('Notebook', () => {
+  const text = notebook(CELLS);
+
+  it('builds the virtual text from the code cells only', () => {
+    const nb = asNotebook(text);
+    expect(nb.virtualText).toBe(IMPORTS + CALL + '\n');
+    expect(nb.virtual.cells.map((c) => c.index)).toEqual([1, 2]);
+  });
+
+  it('maps a virtual offset to its cell and exactly to the raw file, across JSON escapes', () => {
+    const nb = asNotebook(text);
+    const target = 'datetime.now()';
+    const offset = nb.virtualText.indexOf(target);
+    const at = nb.locate(offset);
+
+    const cellLines = CALL.split('\n');
+    const cellLine = cellLines.findIndex((l) => l.includes(target));
+    expect(at).toMatchObject({ cell: 2, cellLine, cellColumn: cellLines[cellLine].indexOf(target) });
+
+    // Independently: where the JSON string of that line sits in the raw text, plus the escaped prefix.
+    const lineString = splitLines(CALL)[cellLine];
+    const prefix = lineString.slice(0, lineString.indexOf(target));
+    const expectedRaw = text.indexOf(JSON.stringify(lineString)) + 1 + JSON.stringify(prefix).length - 2;
+    expect(prefix).toContain('"'); // the mapping crosses an escape
+    expect(nb.rawOffset(offset)).toBe(expectedRaw);
+    expect(text.slice(expectedRaw, expectedRaw + target.length)).toBe(target);
+    const raw = new LineIndex(text).position(expectedRaw);
+    expect({ line: at.line, column: at.column }).toEqual(raw);
+  });
+
+  it('maps escapes inside a line to the escape start, and the cell end to the closing quote', () => {
+    const nb = asNotebook(notebook([{ type: 'code', source: 'x = "\u00e9\\t"' }]));
+    const rawText = nb.text;
+    const quote = nb.virtualText.indexOf('"');
+    expect(rawText.slice(nb.rawOffset(quote), nb.rawOffset(quote) + 2)).toBe('\\"');
+    const end = nb.rawOffset(nb.virtualText.length - 1);
+    expect(rawText[end]).toBe('"');
+  });
+
+  it('writes fixes back into the cells in Jupyter layout, leaving the rest byte for byte', () => {
+    const nb = asNotebook(text);
+    const now = nb.virtualText.indexOf('datetime.now()');
+    const question = nb.virtualText.indexOf('question}');
+    const fix: Fix = {
+      title: 'move the time to the user turn',
+      applicability: 'unsafe',
+      edits: [
+        { start: now - ' {'.length, end: now + 'datetime.now()}'.length, newText: '' },
+        { start: question, end: question, newText: 'f"[time: {datetime.now()}] " + ' },
+        { start: 0, end: 0, newText: 'import json\n' },
+      ],
+    };
+    const out = nb.applyFixes([fix]);
+    expect(out.applied).toBe(1);
+    expect(out.text).toBe(JSON.stringify(JSON.parse(out.text), null, 1) + '\n');
+    const sources = cellSources(out.text);
+    expect(sources[0]).toBe(CELLS[0].source);
+    expect(sources[1]).toBe('import json\n' + IMPORTS);
+    expect(sources[2]).toContain('system=f"Time:",');
+    expect(sources[2]).toContain('"content": f"[time: {datetime.now()}] " + question}');
+    // Only the two changed `source` lists differ.
+    const before = JSON.parse(text);
+    const after = JSON.parse(out.text);
+    after.cells[1].source = before.cells[1].source;
+    after.cells[2].source = before.cells[2].source;
+    expect(after).toEqual(before);
+  });
+
+  it('skips fixes that touch magics or overlap an earlier fix', () => {
+    const nb = asNotebook(notebook([{ type: 'code', source: '%pip install x\na = 1\n' }]));
+    const a = nb.virtualText.indexOf('a = 1');
+    const onMagic: Fix = { title: 'bad', applicability: 'safe', edits: [{ start: 1, end: 4, newText: 'x' }] };
+    const good: Fix = { title: 'good', applicability: 'safe', edits: [{ start: a, end: a + 1, newText: 'b' }] };
+    const overlapping: Fix = { title: 'clash', applicability: 'safe', edits: [{ start: a, end: a + 5, newText: 'c = 2' }] };
+    const out = nb.applyFixes([onMagic, good, overlapping]);
+    expect(out.applied).toBe(1);
+    expect(cellSources(out.text)).toEqual(['%pip install x\nb = 1\n']);
+    expect(nb.applyFixes([onMagic]).text).toBe(nb.text);
+  });
+
+  it('keeps a non-Jupyter layout and a single-string source as they are', () => {
+    const raw = JSON.stringify(
+      {
+        cells: [
+          { cell_type: 'code', metadata: {}, source: 'x = 1\ny = 2' },
+          { cell_type: 'code', metadata: {}, source: ['z = 3\n', 'w = 4'] },
+        ],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 2,
+      },
+      null,
+      4,
+    );
+    const nb = asNotebook(raw);
+    const y = nb.virtualText.indexOf('y = 2');
+    const w = nb.virtualText.indexOf('w = 4');
+    const out = nb.applyFixes([
+      {
+        title: 't',
+        applicability: 'safe',
+        edits: [
+          { start: y, end: y + 1, newText: 'yy' },
+          { start: w, end: w + 5, newText: 'w = 4\nv = 5' },
+        ],
+      },
+    ]);
+    expect(out.applied).toBe(1);
+    expect(cellSources(out.text)).toEqual(['x = 1\nyy = 2', 'z = 3\nw = 4\nv = 5']);
+    expect(out.text).toBe(JSON.stringify(JSON.parse(out.text), null, 4));
+  });
+
+  it('gives a one-line notice for what it cannot read, and never throws', () => {
+    const notices = [
+      '{"cells": [',
+      '',
+      '[1, 2]',
+      '{"metadata": {}}',
+      '{"cells": [], "nbformat": 3}',
+      notebook([{ type: 'code', source: 'x <- 1' }], { kernelspec: { language: 'R', name: 'ir' } }),
+      '{"cells": [{"cell_type": "code", "source": 42}]}',
+    ].map((t) => Notebook.parse(t));
+    for (const n of notices) {
+      expect(n).not.toBeInstanceOf(Notebook);
+      expect((n as { notice: string }).notice).toMatch(/^[^\n]+$/);
+    }
+    expect((notices[0] as { notice: string }).notice).toMatch(/invalid JSON at 1:\d+/);
+    expect((notices[5] as { notice: string }).notice).toContain('R');
+  });
+
+  it('skips code cells that VS Code marks as another language', () => {
+    const raw = JSON.stringify({
+      cells: [
+        { cell_type: 'code', metadata: { vscode: { languageId: 'sql' } }, source: ['SELECT 1'] },
+        { cell_type: 'code', metadata: {}, source: ['x = 1'] },
+      ],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    });
+    expect(asNotebook(raw).virtualText).toBe('x = 1\n');
+  });
+});
+
+describe('analyzeNotebook', () => {
+  it('passes the virtual text to the analyzer and a notice for a broken notebook', () => {
+    const seen: string[] = [];
+    const fake: PythonAnalyzer = {
+      analyze(file, text, language) {
+        seen.push(`${file}|${language}|${text}`);
+        return { file, language: 'python', diagnostics: [], calls: [] };
+      },
+    };
+    const good = analyzeNotebook(fake, '/nb/a.ipynb', notebook(CELLS));
+    expect(good.notebook).toBeDefined();
+    expect(seen).toEqual([`/nb/a.ipynb|python|${IMPORTS}${CALL}\n`]);
+    const bad = analyzeNotebook(fake, '/nb/b.ipynb', '{ nope');
+    expect(bad.notebook).toBeUndefined();
+    expect(bad.result.notice).toMatch(/invalid JSON/);
+    expect(seen).toHaveLength(1);
+  });
+});
+
+// These run the real engine (src/analyzer.ts and src/rules/); they fail until it is in place.
+describe('notebooks through the engine', () => {
+  async function engine(): Promise<PythonAnalyzer> {
+    const { Analyzer } = (await import('../src/analyzer')) as unknown as {
+      Analyzer: { create(opts?: { rules?: readonly Rule[] }): Promise<PythonAnalyzer> };
+    };
+    return Analyzer.create();
+  }
+
+  it('reports a clock in the system prompt, defined in another cell, at its cell and raw position', async () => {
+    const analyzer = await engine();
+    const text = notebook(CELLS);
+    const file = path.resolve('/virtual/explore.ipynb');
+    const { notebook: nb, result } = analyzeNotebook(analyzer, file, text);
+    expect(result.notice).toBeUndefined();
+    const found = result.diagnostics.filter((d) => d.ruleId === 'volatile-system-prompt');
+    expect(found).toHaveLength(1);
+    const at = nb!.locate(found[0].at.start);
+    expect(at.cell).toBe(2);
+    // The finding lies on the `system=` line or on the clock call itself; both are in cell 2.
+    const cellLine = CALL.split('\n')[at.cellLine];
+    expect(cellLine).toContain('datetime.now()');
+    const rawLine = new LineIndex(text).lineText(at.line);
+    expect(rawLine).toContain('datetime.now()');
+  });
+
+  it('writes the fix back into the cells, and the fixed notebook is clean and parses', async () => {
+    const analyzer = await engine();
+    const text = notebook(CELLS);
+    const file = path.resolve('/virtual/explore-fix.ipynb');
+    const { notebook: nb, result } = analyzeNotebook(analyzer, file, text);
+    const fixes = result.diagnostics.filter((d) => d.ruleId === 'volatile-system-prompt' && d.fix).map((d) => d.fix!);
+    expect(fixes.length).toBeGreaterThan(0);
+    const out = nb!.applyFixes(fixes);
+    expect(out.applied).toBe(fixes.length);
+    expect(cellSources(out.text)[2]).not.toMatch(/system=f"Time: \{datetime\.now\(\)\}"/);
+    const again = analyzeNotebook(analyzer, path.resolve('/virtual/explore-fixed.ipynb'), out.text);
+    expect(again.result.notice).toBeUndefined();
+    expect(again.result.diagnostics.filter((d) => d.ruleId === 'volatile-system-prompt')).toEqual([]);
+  });
+});

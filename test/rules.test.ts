@@ -1,0 +1,130 @@
+/**
+ * The fixture table: every file under test/fixtures/<rule-id>/ is analysed and its
+ * diagnostics must equal its `expect:` annotations exactly (rule id and range); bad files'
+ * fixes must produce the `.fixed` / `.unsafe-fixed` files byte for byte, still parse, and
+ * leave no fixable diagnostic of that rule behind.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Analyzer, FileResult } from '../src/analyzer';
+import { fixAll } from '../src/analyzer';
+import type { Diagnostic } from '../src/core/diagnostic';
+import { LineIndex } from '../src/core/span';
+import { analyzeNotebook, Notebook } from '../src/lang/notebook';
+import { allRules } from '../src/rules';
+import { analyzer, diagnosticKey, FIXTURES, parseExpectations } from './helpers';
+
+const SOURCE = /^(bad|good)(-[\w-]+)?\.(py|ts|tsx|js|jsx|mjs|ipynb)$/;
+
+interface Case {
+  rule: string;
+  name: string;
+  file: string;
+}
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  for (const rule of fs.readdirSync(FIXTURES).sort()) {
+    const dir = path.join(FIXTURES, rule);
+    if (!fs.statSync(dir).isDirectory()) continue;
+    for (const name of fs.readdirSync(dir).sort()) if (SOURCE.test(name)) out.push({ rule, name, file: path.join(dir, name) });
+  }
+  return out;
+}
+
+/** Analysis of a source file or a notebook: diagnostics with offsets into `text`. */
+function analyse(a: Analyzer, file: string, raw: string): { text: string; result: FileResult } {
+  if (!file.endsWith('.ipynb')) return { text: raw, result: a.analyze(file, raw) };
+  const { notebook, result } = analyzeNotebook(a, file, raw);
+  if (!notebook) throw new Error(`${file}: ${result.notice}`);
+  return { text: notebook.virtualText, result };
+}
+
+function fixTo(a: Analyzer, file: string, raw: string, unsafe: boolean): string {
+  if (!file.endsWith('.ipynb')) return fixAll(a, file, raw, { unsafe }).text;
+  let current = raw;
+  for (let pass = 0; pass < 10; pass++) {
+    const { notebook, result } = analyzeNotebook(a, file, current);
+    if (!notebook) break;
+    const fixes = result.diagnostics.flatMap((d) => (d.fix && (unsafe || d.fix.applicability === 'safe') ? [d.fix] : []));
+    if (!fixes.length) break;
+    const next = notebook.applyFixes(fixes);
+    if (!next.applied || next.text === current) break;
+    current = next.text;
+  }
+  return current;
+}
+
+function fixedPath(file: string, kind: 'fixed' | 'unsafe-fixed'): string {
+  const ext = path.extname(file);
+  return file.slice(0, -ext.length) + `.${kind}${ext}`;
+}
+
+function parses(a: Analyzer, file: string, text: string): boolean {
+  if (file.endsWith('.ipynb')) {
+    const nb = Notebook.parse(text);
+    return nb instanceof Notebook && a.parsesCleanly(file + '.py', nb.virtualText);
+  }
+  return a.parsesCleanly(file, text);
+}
+
+const ALL = cases();
+const KNOWN = new Set(allRules.map((r) => r.meta.id));
+
+describe('fixtures', () => {
+  it('exist for every rule', () => {
+    const dirs = new Set(ALL.map((c) => c.rule));
+    for (const id of KNOWN) expect(dirs.has(id), `test/fixtures/${id}/ is missing`).toBe(true);
+  });
+
+  for (const c of ALL) {
+    it(`${c.rule}/${c.name}`, async () => {
+      const a = await analyzer();
+      const raw = fs.readFileSync(c.file, 'utf8');
+      const { text, result } = analyse(a, c.file, raw);
+      expect(result.notice).toBeUndefined();
+      const index = new LineIndex(text);
+      const expectations = parseExpectations(text);
+      if (c.name.startsWith('good')) expect(expectations.filter((e) => e.kind === 'expect')).toEqual([]);
+      for (const e of expectations) expect(KNOWN.has(e.ruleId), `unknown rule in annotation: ${e.ruleId}`).toBe(true);
+
+      const actual = result.diagnostics.map((d) => diagnosticKey(index, d)).sort();
+      const expected = expectations.filter((e) => e.kind === 'expect').map((e) => e.key).sort();
+      const todoExpect = new Set(expectations.filter((e) => e.kind === 'todo-expect').map((e) => e.key));
+      const todoOk = new Set(expectations.filter((e) => e.kind === 'todo-ok').map((e) => e.key));
+      // A known gap that closes must be re-annotated: todo-expect found, or todo-ok silent, fails.
+      for (const k of todoExpect) expect(actual, `todo-expect ${k} is now reported: change it to expect`).not.toContain(k);
+      for (const k of todoOk) expect(actual, `todo-ok ${k} is no longer reported: remove it`).toContain(k);
+      expect(actual.filter((k) => !todoOk.has(k))).toEqual(expected);
+
+      if (!c.name.startsWith('bad')) return;
+      await checkFixes(a, c, raw, result.diagnostics);
+    });
+  }
+});
+
+async function checkFixes(a: Analyzer, c: Case, raw: string, diagnostics: Diagnostic[]) {
+  const hasSafe = diagnostics.some((d) => d.fix?.applicability === 'safe');
+  const hasUnsafe = diagnostics.some((d) => d.fix?.applicability === 'unsafe');
+  for (const [kind, unsafe, has] of [['fixed', false, hasSafe], ['unsafe-fixed', true, hasUnsafe]] as const) {
+    const expectedFile = fixedPath(c.file, kind);
+    const exists = fs.existsSync(expectedFile);
+    if (!has) {
+      expect(exists, `${path.basename(expectedFile)} exists but no ${unsafe ? 'unsafe' : 'safe'} fix is offered`).toBe(false);
+      continue;
+    }
+    expect(exists, `a ${unsafe ? 'unsafe' : 'safe'} fix is offered: ${path.basename(expectedFile)} is missing`).toBe(true);
+    const fixed = fixTo(a, c.file, raw, unsafe);
+    expect(fixed).toBe(fs.readFileSync(expectedFile, 'utf8'));
+    expect(parses(a, c.file, fixed), `${kind} output no longer parses`).toBe(true);
+    // Nothing the fix could repair is left for this rule.
+    const again = analyse(a, c.file, fixed).result.diagnostics.filter((d) => d.ruleId === c.rule);
+    const leftFixable = again.filter((d) => d.fix && (unsafe || d.fix.applicability === 'safe'));
+    expect(leftFixable.map((d) => d.message)).toEqual([]);
+    // Applying the fixes again changes nothing.
+    expect(fixTo(a, c.file, fixed, unsafe)).toBe(fixed);
+  }
+  // Leave the workspace with the original text (other fixtures may import this file).
+  analyse(a, c.file, raw);
+}

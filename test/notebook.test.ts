@@ -106,6 +106,9 @@ describe('VirtualPython', () => {
     expect(v.toCellEdits([{ start: 4, end: 8, newText: '' }])).toBeUndefined();
     expect(v.toCellEdits([{ start: 7, end: 8, newText: 'x' }])).toBeUndefined();
     expect(v.toCellEdits([{ start: 10, end: 11, newText: 'c' }])).toEqual(new Map([[1, [{ start: 4, end: 5, newText: 'c' }]]]));
+    const bash = VirtualPython.build([{ index: 0, source: '%%bash\nls\n' }]);
+    expect(bash.toCellEdits([{ start: 0, end: 0, newText: 'import os\n' }])).toBeUndefined();
+    expect(bash.toCellEdits([{ start: 9, end: 9, newText: 'x' }])).toBeUndefined();
   });
 });
 
@@ -146,6 +149,15 @@ describe('Notebook', () => {
     expect(rawText.slice(nb.rawOffset(quote), nb.rawOffset(quote) + 2)).toBe('\\"');
     const end = nb.rawOffset(nb.virtualText.length - 1);
     expect(rawText[end]).toBe('"');
+  });
+
+  it('maps across \\u escapes (files written with ASCII-only JSON)', () => {
+    const raw = '{"cells": [{"cell_type": "code", "metadata": {}, "source": ["s = \\"caf\\u00e9 \\ud83d\\ude00\\" + tail\\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}';
+    const nb = asNotebook(raw);
+    expect(nb.virtualText).toBe('s = "caf\u00e9 \u{1F600}" + tail\n');
+    const tail = nb.rawOffset(nb.virtualText.indexOf('tail'));
+    expect(raw.slice(tail, tail + 4)).toBe('tail');
+    expect(nb.locate(nb.virtualText.indexOf('tail'))).toEqual({ line: 0, column: tail, cell: 0, cellLine: 0, cellColumn: 's = "caf\u00e9 \u{1F600}" + '.length });
   });
 
   it('writes fixes back into the cells in Jupyter layout, leaving the rest byte for byte', () => {

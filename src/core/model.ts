@@ -7,7 +7,10 @@ import type { ObjValue, Value } from './value';
 
 export type LanguageId = 'python' | 'typescript' | 'tsx' | 'javascript';
 
-export type RequestMethod = 'create' | 'stream' | 'parse' | 'count_tokens' | 'batch' | 'tool_runner';
+export type RequestMethod = 'create' | 'stream' | 'parse' | 'count_tokens' | 'batch' | 'tool_runner' | 'invoke';
+
+/** Requests built through a framework rather than the SDK directly. */
+export type Framework = 'langchain' | 'litellm' | 'vercel-ai';
 
 export type Section = 'tools' | 'system' | 'messages';
 
@@ -42,6 +45,8 @@ export interface RequestCall {
   clientHeadersKnown: boolean;
   /** For batch requests: which entry of `requests` this is. */
   batchIndex?: number;
+  /** Set when the request is built through a framework (its parameters are mapped to the Messages API shape). */
+  framework?: Framework;
 }
 
 /** Render-ordered blocks of a request: each tool, each system block, each message content block. */

@@ -180,7 +180,7 @@ export class SyntaxEditBuilder implements EditBuilder {
     const before = this.text.slice(Math.max(0, start - 80), start);
     const label = /( ?)([A-Za-z][A-Za-z ]{0,40}: ?)$/.exec(before);
     if (label && !before.slice(0, before.length - label[0].length).endsWith('{')) start -= label[0].length;
-    let end = interp.endIndex;
+    const end = interp.endIndex;
     if (!label && this.text[start - 1] === ' ' && /[\s"'`]/.test(this.text[end] ?? '')) start -= 1;
     if (start < 0 || end > this.text.length) return undefined;
     const needsParens = !/^(identifier|string|call|attribute|subscript|template_string|member_expression|call_expression|subscript_expression|concatenated_string)$/.test(content.type);

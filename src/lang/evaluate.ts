@@ -23,6 +23,10 @@ export type Ref =
 
 type RefValue = Value & { ref?: Ref };
 
+function rref(v: Value): boolean {
+  return !!(v as RefValue).ref;
+}
+
 export function refOf(v: Value | undefined): Ref | undefined {
   return v ? (v as RefValue).ref : undefined;
 }
@@ -295,7 +299,7 @@ export class Evaluator {
 
   // ---- members, indexes, slices ----
 
-  member(unit: FileUnit, obj: Value, prop: string, node: Node, env?: Env): Value {
+  member(unit: FileUnit, obj: Value, prop: string, node: Node, _env?: Env): Value {
     const at = unit.loc(node);
     const ref = refOf(obj);
     if (ref) {
@@ -524,7 +528,7 @@ export class Evaluator {
   }
 
   private applyMutations(unit: FileUnit, scope: Scope, base: Value, mutations: import('./syntax').Mutation[]): Value {
-    let v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
+    const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     for (const m of mutations) {
       const loop = unit.adapter.enclosingLoop(m.node, scope.node);
       switch (m.method) {
@@ -594,7 +598,6 @@ export class Evaluator {
   // ---- calls ----
 
   private call(unit: FileUnit, node: Node, calleeNode: Node, args: Arg[], env: Env | undefined, isNew: boolean): Value {
-    const at = unit.loc(node);
     const calleeExpr = unit.adapter.expr(calleeNode);
     // Methods on a receiver value (`"-".join(x)`, `now.isoformat()`, `arr.slice(-5)`).
     if (calleeExpr.k === 'member') {
@@ -617,7 +620,9 @@ export class Evaluator {
     if (ref?.kind === 'external') {
       const kind = unit.language === 'python' ? classifyPython(ref.name) : classifyJs(ref.name);
       if (kind) return this.source(unit, kind, ref.name, node, args, env, isNew);
-      return withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at);
+      // A library function's result depends on its arguments (`Math.floor(Math.random() * n)`).
+      const argTaints = args.flatMap((a) => allTaints(this.eval(unit, a.value, env))).filter((t) => t.cls !== 'unordered');
+      return withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
     }
     if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
     if (ref?.kind === 'class') return withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
@@ -644,6 +649,10 @@ export class Evaluator {
     const positional = () => this.argValues(unit, args, env);
     switch (kind) {
       case 'clock':
+        // `time.strftime(fmt, t)` formats a given time; only the one-argument form reads the clock.
+        if ((name === 'time.strftime' || name === 'time.ctime' || name === 'time.asctime' || name === 'time.localtime' || name === 'time.gmtime') && args.length >= (name === 'time.strftime' ? 2 : 1)) {
+          return unknown(at, name, positional().flatMap((v) => allTaints(v)));
+        }
         if (name === 'dayjs' || name === 'moment' || name.endsWith('.default')) {
           if (args.length) return unknown(at, name, positional().flatMap((v) => allTaints(v)));
         }
@@ -775,6 +784,16 @@ export class Evaluator {
       const vals = args.map((a) => this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value)));
       return { kind: 'str', text: receiver.text + HOLE, complete: false, at, taints: [...receiver.taints, ...vals.flatMap((v) => allTaints(v))] };
     }
+    if (unit.language !== 'python' && (prop === 'map' || prop === 'flatMap') && receiver.kind !== 'list' && receiver.kind !== 'str') {
+      const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
+      if (cref?.kind === 'function' && !rref(receiver)) {
+        const mapped = this.invoke(cref, [this.itemOf(receiver, at)], at);
+        return { kind: 'list', items: [mapped], complete: false, at, taints: rtaints, trims: receiver.trims };
+      }
+    }
+    if (unit.language !== 'python' && prop === 'slice' && receiver.kind === 'unknown' && !rref(receiver) && args[0] && this.isCount(unit, args[0].value, env)) {
+      return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: [...(receiver.trims ?? []), this.trim(unit, 'slice', node)] };
+    }
     if (receiver.kind === 'list' && unit.language !== 'python') {
       switch (prop) {
         case 'join': {
@@ -806,13 +825,25 @@ export class Evaluator {
           return out;
         }
         case 'map':
-        case 'flatMap':
-        case 'filter': {
+        case 'flatMap': {
+          // `items.map((x) => ({...}))`: the callback's result, with the item bound to its parameter.
+          const cb = args[0] ? this.eval(unit, args[0].value, env) : undefined;
+          const cref = refOf(cb);
+          const item = this.itemOf(receiver, at);
+          if (cref?.kind === 'function') {
+            const mapped = this.invoke(cref, [item], at);
+            return { kind: 'list', items: [mapped], complete: false, at, taints: receiver.taints, trims: receiver.trims };
+          }
           return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
         }
+        case 'filter':
+          return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
         default:
           break;
       }
+    }
+    if (unit.language === 'python' && (prop === 'iterdir' || prop === 'rglob' || (prop === 'glob' && receiver.kind === 'unknown'))) {
+      return { kind: 'list', items: [], complete: false, at, taints: [...rtaints.filter((t) => t.cls !== 'unordered'), this.taint('unordered', 'unsorted-listing', unit, node, at)] };
     }
     if (receiver.kind === 'list' && unit.language === 'python' && prop === 'copy') return { ...receiver, at };
     if (receiver.kind === 'obj' && unit.language === 'python' && (prop === 'items' || prop === 'keys' || prop === 'values')) {
@@ -836,19 +867,22 @@ export class Evaluator {
 
   /** Inlines a simple function: binds arguments to parameters and evaluates its returns. */
   private inline(unit: FileUnit, ref: Extract<Ref, { kind: 'function' }>, node: Node, args: Arg[], env?: Env): Value {
-    const at = unit.loc(node);
+    const positional = args.filter((a) => !a.name && !a.spread).map((a) => this.eval(unit, a.value, env));
+    const named = new Map(args.filter((a) => a.name).map((a) => [a.name!, this.eval(unit, a.value, env)] as const));
+    return this.invoke(ref, positional, unit.loc(node), named);
+  }
+
+  /** Evaluates a function's return values with its parameters bound to argument values. */
+  private invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
     if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
     const info = ref.unit.adapter.functionInfo(ref.node);
     if (!info.returns.length) return unknown(at, 'function without a return value');
     const inner: Env = new Map();
     if (ref.self) inner.set('<self>', withRef(ref.self, at));
-    const positional = args.filter((a) => !a.name && !a.spread);
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
-      const byName = args.find((a) => a.name === p.name);
-      const byPos = p.index >= 0 ? positional[p.index] : undefined;
-      const arg = byName ?? byPos;
-      if (arg) inner.set(p.name, this.eval(unit, arg.value, env));
+      const v = named.get(p.name) ?? (p.index >= 0 ? positional[p.index] : undefined);
+      if (v) inner.set(p.name, v);
       else if (p.default) inner.set(p.name, this.eval(ref.unit, p.default));
     }
     this.inlineDepth++;

@@ -38,6 +38,11 @@ export interface Range {
   end: number;
 }
 
+/** IPython syntax replaced in a cell; `wholeCell` for a cell magic whose body is not Python. */
+export interface BlankedRange extends Range {
+  wholeCell?: boolean;
+}
+
 /** One code cell inside the virtual text. */
 export interface VirtualCell {
   /** Index of the cell in the notebook's `cells` list (0-based, all cell kinds counted). */
@@ -47,7 +52,7 @@ export interface VirtualCell {
   /** Offset of the cell's first character in the virtual text. */
   start: number;
   /** Ranges of `source` (cell-relative) that were blanked because they are IPython syntax. */
-  blanked: Range[];
+  blanked: BlankedRange[];
   readonly lines: LineIndex;
 }
 
@@ -131,6 +136,8 @@ export class VirtualPython {
       if (!cell || e.start < cell.start || e.end > cell.start + cell.source.length || e.end < e.start) return undefined;
       const edit = { start: e.start - cell.start, end: e.end - cell.start, newText: e.newText };
       if (cell.blanked.some((b) => edit.start < b.end && b.start < edit.end)) return undefined;
+      // Nothing may be inserted into a cell whose body is not Python (`%%bash`, `%%html`).
+      if (cell.blanked.some((b) => b.wholeCell && b.start <= edit.start && edit.end <= b.end)) return undefined;
       const list = byCell.get(cell.index) ?? [];
       list.push(edit);
       byCell.set(cell.index, list);
@@ -144,8 +151,8 @@ export class VirtualPython {
  * line can hold a magic: lines inside strings, brackets and backslash continuations are left as
  * they are, so a prompt line that starts with `%` or `!` inside a triple-quoted string is kept.
  */
-export function blankIpython(source: string): { text: string; blanked: Range[] } {
-  const blanked: Range[] = [];
+export function blankIpython(source: string): { text: string; blanked: BlankedRange[] } {
+  const blanked: BlankedRange[] = [];
   const lead = /^(?:[ \t]*(?:\r\n|\n|\r))*[ \t]*/.exec(source)![0].length;
   if (source.startsWith('%%', lead)) {
     const name = /^%%(\w+)/.exec(source.slice(lead))?.[1] ?? '';
@@ -153,10 +160,10 @@ export function blankIpython(source: string): { text: string; blanked: Range[] }
       const lineEnd = endOfLine(source, lead);
       blanked.push({ start: lead, end: lineEnd });
       const rest = blankIpython(source.slice(lineEnd));
-      for (const r of rest.blanked) blanked.push({ start: r.start + lineEnd, end: r.end + lineEnd });
+      for (const r of rest.blanked) blanked.push({ ...r, start: r.start + lineEnd, end: r.end + lineEnd });
       return { text: source.slice(0, lead) + statementFiller(lineEnd - lead) + rest.text, blanked };
     }
-    blanked.push({ start: lead, end: source.length });
+    blanked.push({ start: lead, end: source.length, wholeCell: true });
     return { text: source.slice(0, lead) + source.slice(lead).replace(/[^\r\n]/g, ' '), blanked };
   }
 

@@ -10,6 +10,7 @@ import type { Evaluator } from './evaluate';
 import { refOf } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
+import { findFrameworkCalls } from './frameworks';
 import type { FileUnit } from './workspace';
 
 const METHODS: Record<string, RequestMethod> = {
@@ -77,7 +78,7 @@ function isAnthropicName(name: string): boolean {
 }
 
 export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
-  const out: RequestCall[] = [];
+  const out: RequestCall[] = findFrameworkCalls(unit, ev);
   const importsAnthropic = unit.importsAnthropic;
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);

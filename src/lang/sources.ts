@@ -26,6 +26,7 @@ const PYTHON: Record<string, SourceKind> = {
   'datetime.datetime.today': 'clock',
   'datetime.date.today': 'clock',
   'time.time': 'clock',
+  'time.strftime': 'clock',
   'time.time_ns': 'clock',
   'time.ctime': 'clock',
   'time.localtime': 'clock',

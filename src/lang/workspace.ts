@@ -141,12 +141,18 @@ export class Workspace {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return old;
     this.overlays.set(file, text);
-    this.units.delete(file);
+    this.drop(file);
     return this.parseUnit(file, text, language ?? languageForPath(file) ?? 'python');
   }
 
   invalidate(file: string): void {
     this.overlays.delete(file);
+    this.drop(file);
+  }
+
+  /** Frees the WASM memory of a file's tree. */
+  private drop(file: string): void {
+    this.units.get(file)?.tree.delete();
     this.units.delete(file);
   }
 

@@ -111,8 +111,8 @@ function checkType(v: Value | undefined, ns: Namespace, ctx: RuleContext) {
   const name = s.text;
   const known = knownFor(ns, ctx);
   if (known.has(name)) return;
-  let suggestions: string[] = [];
-  let why = '';
+  let suggestions: string[];
+  let why: string;
   const asType = betaToTypeSpelling(name);
   if (asType && known.has(asType)) {
     suggestions = [asType];

@@ -1,0 +1,496 @@
+/**
+ * Runs the built CLI (dist/cli.js) as a user would, in temporary folders made here. The bundle
+ * is (re)built first when it is missing or older than the sources.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { version } from '../package.json';
+
+const root = path.resolve(__dirname, '..');
+const cli = path.join(root, 'dist', 'cli.js');
+const temps: string[] = [];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  const built = fs.existsSync(cli) ? fs.statSync(cli).mtimeMs : 0;
+  const sources = Math.max(newestMtime(path.join(root, 'src')), fs.statSync(path.join(root, 'esbuild.js')).mtimeMs);
+  if (built < sources) execFileSync(process.execPath, ['esbuild.js'], { cwd: root, stdio: 'pipe' });
+}, 120_000);
+
+afterAll(() => {
+  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
+});
+
+/** A temporary folder with these files (a Buffer is written as is). */
+function project(files: Record<string, string | Buffer>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-cli-'));
+  temps.push(dir);
+  for (const [name, content] of Object.entries(files)) {
+    const p = path.join(dir, name);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, content);
+  }
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cwd: string, ...args: string[]): Run {
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface JsonEdit {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  newText: string;
+}
+interface JsonFinding {
+  ruleId: string;
+  severity: 'error' | 'warning' | 'info';
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
+  cell?: number;
+  cellLine?: number;
+  cellColumn?: number;
+}
+
+function json(r: Run): JsonFinding[] {
+  return JSON.parse(r.stdout) as JsonFinding[];
+}
+
+/** The text between two 1-based positions (columns in UTF-16 code units). */
+function slice(text: string, line: number, column: number, endLine: number, endColumn: number): string {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  return text.slice(starts[line - 1] + column - 1, starts[endLine - 1] + endColumn - 1);
+}
+
+// A clock in the system prompt, next to a user message the fix can extend.
+const BAD_PY = `from datetime import datetime
+import anthropic
+
+client = anthropic.Anthropic()
+
+
+def ask(question: str) -> str:
+    resp = client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=512,
+        system=f"You are a helpful assistant. Current time: {datetime.now()}",
+        messages=[{"role": "user", "content": question}],
+    )
+    return resp.content[0].text
+`;
+
+const BAD_TS = `import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+export async function ask(question: string) {
+  // \u{1F600} an emoji before the finding on another line does not move its column
+  return client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 512,
+    system: \`You are a helpful assistant. Now: \${new Date().toISOString()}\`,
+    messages: [{ role: 'user', content: question }],
+  });
+}
+`;
+
+// The prompt is built once at import time: moving the time changes behaviour, so the fix is unsafe.
+const MODULE_PROMPT_PY = `from datetime import datetime
+import anthropic
+
+client = anthropic.Anthropic()
+PROMPT = f"You are the refund assistant. Built at: {datetime.now().isoformat()}"
+
+
+def refund(question: str) -> str:
+    resp = client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=512,
+        system=PROMPT,
+        messages=[{"role": "user", "content": question}],
+    )
+    return resp.content[0].text
+`;
+
+const GOOD_PY = `import anthropic
+
+client = anthropic.Anthropic()
+SYSTEM = "You are a helpful assistant."
+
+
+def ask(question: str) -> str:
+    resp = client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=512,
+        system=SYSTEM,
+        messages=[{"role": "user", "content": question}],
+    )
+    return resp.content[0].text
+`;
+
+function notebookOf(cells: string[]): string {
+  const nb = {
+    cells: [
+      { cell_type: 'markdown', metadata: {}, source: ['# Notes'] },
+      ...cells.map((source) => ({
+        cell_type: 'code',
+        execution_count: null,
+        metadata: {},
+        outputs: [],
+        source: source.split(/(?<=\n)/),
+      })),
+    ],
+    metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  return JSON.stringify(nb, null, 1) + '\n';
+}
+
+describe('the command line', () => {
+  it('prints its version and help', () => {
+    const dir = project({});
+    const v = run(dir, '--version');
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe(`prefixlint ${version}`);
+    const h = run(dir, 'check', '--help');
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('UTF-16');
+    expect(h.stdout).toContain('--unsafe-fixes');
+    const none = run(dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Usage');
+  });
+
+  it('treats unknown commands, options and formats as usage errors', () => {
+    const dir = project({ 'a.py': GOOD_PY });
+    for (const args of [['lint'], ['check', '--frobnicate'], ['check', '--format', 'xml'], ['explain']]) {
+      const r = run(dir, ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/prefixlint: error: /);
+      expect(r.stdout).toBe('');
+    }
+  });
+});
+
+describe('check', () => {
+  it('passes a clean folder with exit 0', () => {
+    const dir = project({ 'app/good.py': GOOD_PY, 'README.md': '# not checked' });
+    const r = run(dir, 'check');
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('All checks passed.');
+    expect(r.code).toBe(0);
+  });
+
+  it('reports findings as path:line:col: rule message, with a summary that adds up, and exits 1', () => {
+    const dir = project({ 'src/bad.py': BAD_PY, 'src/bad.ts': BAD_TS, 'src/good.py': GOOD_PY });
+    const text = run(dir, 'check');
+    const found = json(run(dir, 'check', '--format', 'json'));
+    expect(text.code).toBe(1);
+    expect(found.length).toBeGreaterThan(0);
+    const lines = text.stdout.split('\n').filter((l) => /^\S+:\d+:\d+: /.test(l));
+    expect(lines).toHaveLength(found.length);
+    for (const f of found) {
+      const marker = f.fix?.applicability === 'safe' ? ' [*]' : '';
+      expect(lines).toContain(`${f.file}:${f.line}:${f.column}: ${f.ruleId}${marker} ${f.message}`);
+    }
+    const count = (s: string) => found.filter((f) => f.severity === s).length;
+    const files = new Set(found.map((f) => f.file)).size;
+    const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    expect(text.stdout).toContain(
+      `Found ${n(found.length, 'problem')} (${n(count('error'), 'error')}, ${n(count('warning'), 'warning')}, ${n(count('info'), 'info')}) in ${n(files, 'file')}.`,
+    );
+    // The clock is reported in both languages, nothing in the good file.
+    expect(found.filter((f) => f.ruleId === 'volatile-system-prompt').map((f) => f.file).sort()).toEqual(['src/bad.py', 'src/bad.ts']);
+    expect(found.some((f) => f.file === 'src/good.py')).toBe(false);
+  });
+
+  it('gives JSON with 1-based positions that point at the finding, and fixes with edits', () => {
+    const dir = project({ 'bad.py': BAD_PY, 'bad.ts': BAD_TS });
+    const r = run(dir, 'check', '--format', 'json', '--unsafe-fixes');
+    expect(r.code).toBe(1);
+    const found = json(r);
+    for (const f of found) {
+      expect(Object.keys(f).slice(0, 9)).toEqual(['ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'url']);
+      expect(f).toHaveProperty('fix');
+      expect(f.line).toBeGreaterThanOrEqual(1);
+      expect(f.column).toBeGreaterThanOrEqual(1);
+      const source = fs.readFileSync(path.join(dir, f.file), 'utf8');
+      expect(slice(source, f.line, f.column, f.endLine, f.endColumn).length).toBeGreaterThan(0);
+      for (const e of f.fix?.edits ?? []) {
+        expect(e.line <= e.endLine).toBe(true);
+        expect(typeof e.newText).toBe('string');
+      }
+    }
+    const clocks = found.filter((f) => f.ruleId === 'volatile-system-prompt');
+    expect(clocks).toHaveLength(2);
+    for (const f of clocks) {
+      const source = fs.readFileSync(path.join(dir, f.file), 'utf8');
+      const reported = slice(source, f.line, f.column, f.endLine, f.endColumn);
+      expect(reported).toMatch(/datetime\.now\(\)|new Date\(\)/);
+    }
+  });
+
+  it('counts columns in UTF-16 code units', () => {
+    const dir = project({ 'emoji.ts': BAD_TS.replace('system: `', 'system: /* \u{1F600} */ `') });
+    const [f] = json(run(dir, 'check', '--format', 'json', '--select', 'volatile-system-prompt'));
+    const line = BAD_TS.replace('system: `', 'system: /* \u{1F600} */ `').split('\n')[f.line - 1];
+    expect(line.indexOf('new Date()') + 1).toBe(f.column);
+    expect(line.includes('\u{1F600}')).toBe(true);
+  });
+
+  it('respects .gitignore files (nested ones too), the default excludes, and explicit files', () => {
+    const dir = project({
+      '.gitignore': 'generated/\n*.skip.py\n',
+      'generated/bad.py': BAD_PY,
+      'keep/bad.skip.py': BAD_PY,
+      'keep/.gitignore': 'local.py\n',
+      'keep/local.py': BAD_PY,
+      'keep/seen.py': BAD_PY,
+      'node_modules/pkg/bad.py': BAD_PY,
+      '.venv/lib/bad.py': BAD_PY,
+      'nb/.ipynb_checkpoints/x-checkpoint.ipynb': notebookOf([BAD_PY]),
+    });
+    const files = new Set(json(run(dir, 'check', '--format', 'json')).map((f) => f.file));
+    expect([...files]).toEqual(['keep/seen.py']);
+    // Named explicitly, an ignored file is checked.
+    const explicit = json(run(dir, 'check', '--format', 'json', 'generated/bad.py'));
+    expect(new Set(explicit.map((f) => f.file))).toEqual(new Set(['generated/bad.py']));
+  });
+
+  it('reads the .gitignore files above the folder it is given, up to the repository root', () => {
+    const dir = project({ '.git/HEAD': 'ref: refs/heads/main\n', '.gitignore': 'sub/hidden/\n', 'sub/hidden/bad.py': BAD_PY, 'sub/bad.py': BAD_PY });
+    const r = run(path.join(dir, 'sub'), 'check', '--format', 'json', '.');
+    expect(new Set(json(r).map((f) => f.file))).toEqual(new Set(['bad.py']));
+  });
+
+  it('expands globs, and warns about one that matches nothing', () => {
+    const dir = project({ 'a/bad.py': BAD_PY, 'a/bad.ts': BAD_TS, 'b/deep/bad.py': BAD_PY, 'ignored/bad.py': BAD_PY, '.gitignore': 'ignored/\n' });
+    const r = run(dir, 'check', '--format', 'json', '**/*.py');
+    expect(new Set(json(r).map((f) => f.file))).toEqual(new Set(['a/bad.py', 'b/deep/bad.py']));
+    const none = run(dir, 'check', 'nothing/**/*.py');
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('nothing/**/*.py: no files matched');
+  });
+
+  it('exits 2 naming a path that does not exist', () => {
+    const dir = project({ 'a.py': BAD_PY });
+    const r = run(dir, 'check', 'a.py', 'missing/file.py');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('missing/file.py');
+    expect(r.stdout).toBe('');
+  });
+
+  it('skips unreadable, binary, non-UTF-8 and huge files with a one-line notice and goes on', () => {
+    const dir = project({
+      'bad.py': BAD_PY,
+      'binary.py': Buffer.from([0x69, 0x6d, 0x00, 0x01, 0x02]),
+      'latin1.py': Buffer.from('x = "caf\xe9"\n', 'latin1'),
+      'huge.py': '#'.repeat(5 * 1024 * 1024 + 1),
+      'broken.ipynb': '{"cells": [',
+    });
+    fs.symlinkSync(path.join(dir, 'no-such-target.py'), path.join(dir, 'dangling.py'));
+    const r = run(dir, 'check');
+    expect(r.code).toBe(1); // the findings in bad.py, not 2
+    const notices = r.stderr.trim().split('\n');
+    const expected: Array<[string, RegExp]> = [
+      ['binary.py', /binary/],
+      ['latin1.py', /UTF-8/],
+      ['huge.py', /larger than 5 MB/],
+      ['dangling.py', /cannot read/],
+      ['broken.ipynb', /invalid JSON/],
+    ];
+    for (const [file, reason] of expected) {
+      const line = notices.filter((n) => n.startsWith(`${file}: `));
+      expect(line, file).toHaveLength(1);
+      expect(line[0]).toMatch(/^\S+: skipped: /);
+      expect(line[0]).toMatch(reason);
+    }
+    expect(notices).toHaveLength(expected.length);
+    expect(r.stdout).toContain('bad.py:');
+  });
+
+  it('skips an unreadable file (permissions) when not running as root', () => {
+    if (process.getuid?.() === 0) return; // root reads anything
+    const dir = project({ 'secret.py': BAD_PY });
+    fs.chmodSync(path.join(dir, 'secret.py'), 0o000);
+    const r = run(dir, 'check');
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim()).toMatch(/^secret\.py: skipped: cannot read \(permission denied\)$/);
+  });
+
+  it('selects and ignores rules by id or group, and rejects unknown ids by name', () => {
+    const dir = project({ 'bad.py': BAD_PY });
+    const all = json(run(dir, 'check', '--format', 'json'));
+    expect(all.some((f) => f.ruleId === 'volatile-system-prompt')).toBe(true);
+    const selected = json(run(dir, 'check', '--format', 'json', '--select', 'volatile-system-prompt'));
+    expect(selected.map((f) => f.ruleId)).toEqual(all.filter((f) => f.ruleId === 'volatile-system-prompt').map((f) => f.ruleId));
+    const byGroup = json(run(dir, 'check', '--format', 'json', '--select', 'cache'));
+    expect(byGroup.some((f) => f.ruleId === 'volatile-system-prompt')).toBe(true);
+    const ignored = run(dir, 'check', '--ignore', 'volatile-system-prompt,unknown-beta');
+    expect(ignored.stdout).not.toContain('volatile-system-prompt');
+    const unknown = run(dir, 'check', '--select', 'volatile-system-prompt,volatile-sytem-prompt');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("'volatile-sytem-prompt'");
+    expect(unknown.stderr).toContain("did you mean 'volatile-system-prompt'");
+  });
+
+  it('shows unsafe fixes only with --unsafe-fixes, and applies them only with --fix --unsafe-fixes', () => {
+    const dir = project({ 'bad.py': BAD_PY, 'module_prompt.py': MODULE_PROMPT_PY });
+    const plain = json(run(dir, 'check', '--format', 'json'));
+    const shown = json(run(dir, 'check', '--format', 'json', '--unsafe-fixes'));
+    expect(plain.some((f) => f.fix?.applicability === 'unsafe')).toBe(false);
+    expect(shown.length).toBe(plain.length);
+    const unsafe = shown.filter((f) => f.fix?.applicability === 'unsafe');
+    expect(unsafe.map((f) => f.file)).toContain('module_prompt.py');
+    for (const [i, f] of plain.entries()) {
+      if (f.fix) expect(shown[i].fix).toEqual(f.fix);
+      else expect(shown[i].fix?.applicability ?? 'none').not.toBe('safe');
+    }
+    const text = run(dir, 'check');
+    expect(text.stdout).toMatch(/fixable with --fix --unsafe-fixes\./);
+    const marked = run(dir, 'check', '--unsafe-fixes').stdout.split('\n').filter((l) => l.startsWith('module_prompt.py:'));
+    expect(marked.length).toBeGreaterThan(0);
+    for (const l of marked) expect(l).toContain(' [*] ');
+
+    run(dir, 'check', '--fix');
+    expect(fs.readFileSync(path.join(dir, 'module_prompt.py'), 'utf8')).toBe(MODULE_PROMPT_PY);
+    run(dir, 'check', '--fix', '--unsafe-fixes');
+    expect(fs.readFileSync(path.join(dir, 'module_prompt.py'), 'utf8')).not.toBe(MODULE_PROMPT_PY);
+    expect(json(run(dir, 'check', '--format', 'json', '--unsafe-fixes')).filter((f) => f.fix)).toEqual([]);
+  });
+
+  it('--fix applies safe fixes, writes the file, and the result is clean and still parses', () => {
+    const dir = project({ 'bad.py': BAD_PY, 'good.py': GOOD_PY });
+    const before = json(run(dir, 'check', '--format', 'json'));
+    const safe = before.filter((f) => f.fix?.applicability === 'safe');
+    expect(safe.length).toBeGreaterThan(0);
+    const r = run(dir, 'check', '--fix');
+    expect(r.stdout).toMatch(/Fixed \d+ problems? in 1 file\./);
+    const fixed = fs.readFileSync(path.join(dir, 'bad.py'), 'utf8');
+    expect(fixed).not.toBe(BAD_PY);
+    expect(fs.readFileSync(path.join(dir, 'good.py'), 'utf8')).toBe(GOOD_PY);
+    // Each safe edit's new text is in the file now.
+    for (const f of safe) for (const e of f.fix!.edits) expect(fixed).toContain(e.newText);
+    const after = run(dir, 'check', '--format', 'json');
+    expect(after.stderr).toBe(''); // no syntax-error notice
+    expect(json(after).filter((f) => f.fix?.applicability === 'safe')).toEqual([]);
+    expect(r.code).toBe(json(after).length ? 1 : 0);
+  });
+
+  it('reports notebook findings at the raw file line with the cell, and fixes them in place', () => {
+    const [imports, call] = BAD_PY.split('\n\n\n');
+    const nbText = notebookOf([imports + '\n', '%load_ext autoreload\n' + call]);
+    const dir = project({ 'explore.ipynb': nbText });
+    const r = run(dir, 'check', '--format', 'json');
+    expect(r.code).toBe(1);
+    const [f] = json(r).filter((x) => x.ruleId === 'volatile-system-prompt');
+    expect(f.file).toBe('explore.ipynb');
+    expect(f.cell).toBe(2); // cells: markdown, imports, call
+    const cellLines = ('%load_ext autoreload\n' + call).split('\n');
+    expect(cellLines[f.cellLine! - 1]).toContain('datetime.now()');
+    expect(cellLines[f.cellLine! - 1].indexOf('datetime.now()') + 1).toBe(f.cellColumn);
+    const rawLine = nbText.split('\n')[f.line - 1];
+    expect(rawLine.indexOf('datetime.now()') + 1).toBe(f.column);
+    const text = run(dir, 'check');
+    expect(text.stdout).toContain(`explore.ipynb:${f.line}:${f.column}: volatile-system-prompt`);
+    expect(text.stdout).toContain(`(cell index 2, line ${f.cellLine})`);
+
+    run(dir, 'check', '--fix');
+    const fixed = fs.readFileSync(path.join(dir, 'explore.ipynb'), 'utf8');
+    expect(fixed).toBe(JSON.stringify(JSON.parse(fixed), null, 1) + '\n');
+    const cells = (JSON.parse(fixed) as { cells: Array<{ source: string[] }> }).cells.map((c) => c.source.join(''));
+    expect(cells[2].startsWith('%load_ext autoreload\n')).toBe(true);
+    expect(json(run(dir, 'check', '--format', 'json', '--select', 'volatile-system-prompt'))).toEqual([]);
+  });
+});
+
+describe('rules and explain', () => {
+  it('lists every rule as a table and as JSON', () => {
+    const dir = project({});
+    const r = run(dir, 'rules', '--format', 'json');
+    expect(r.code).toBe(0);
+    const rules = JSON.parse(r.stdout) as Array<{ id: string; group: string; severity: string; fix: string; summary: string }>;
+    expect(rules.length).toBeGreaterThanOrEqual(7);
+    const table = run(dir, 'rules');
+    expect(table.code).toBe(0);
+    const rows = table.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/^RULE\s+GROUP\s+SEVERITY\s+FIX\s+SUMMARY$/);
+    expect(rows).toHaveLength(rules.length + 1);
+    for (const rule of rules) {
+      expect(rule.id).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      const row = rows.find((l) => l.startsWith(rule.id + ' '));
+      expect(row, rule.id).toBeDefined();
+      expect(row!.split(/\s{2,}/)).toEqual([rule.id, rule.group, rule.severity, rule.fix, rule.summary]);
+    }
+  });
+
+  it('explains a rule with a header from its metadata and its docs rendered for a terminal', () => {
+    const dir = project({});
+    const [rule] = (JSON.parse(run(dir, 'rules', '--format', 'json').stdout) as Array<{ id: string; group: string; severity: string }>).filter(
+      (x) => x.id === 'volatile-system-prompt',
+    );
+    const r = run(dir, 'explain', 'volatile-system-prompt');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('volatile-system-prompt');
+    expect(r.stdout).toContain(`group: ${rule.group}`);
+    expect(r.stdout).toContain(`severity: ${rule.severity}`);
+    expect(r.stdout).toContain('https://prefixlint.dev/rules/volatile-system-prompt');
+    expect(r.stdout).toMatch(/\nWhat it does\n-+\n/);
+    expect(r.stdout).not.toContain('```');
+    expect(r.stdout).not.toMatch(/^#+ /m);
+    const unknown = run(dir, 'explain', 'volatile-system');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("'volatile-system'");
+  });
+});
+
+describe('the build', () => {
+  it('fails when vscode reaches a bundle that forbids it', async () => {
+    const build = createRequire(__filename)(path.join(root, 'esbuild.js')) as {
+      buildOptions(b: object): object;
+    };
+    const esbuild = await import('esbuild');
+    const dir = project({ 'entry.ts': "import * as vscode from 'vscode';\nconsole.log(vscode);\n" });
+    const options = build.buildOptions({ name: 'test', entry: path.join(dir, 'entry.ts'), outfile: path.join(dir, 'out.js'), forbidden: ['vscode'] });
+    await expect(esbuild.build({ ...options, logLevel: 'silent' })).rejects.toThrow(/'vscode' must not be imported into the test bundle/);
+  });
+
+  it('puts the CLI and the WASM files in dist/', () => {
+    expect(fs.readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    for (const f of ['web-tree-sitter.wasm', 'tree-sitter-python.wasm', 'tree-sitter-typescript.wasm', 'tree-sitter-tsx.wasm', 'tree-sitter-javascript.wasm']) {
+      expect(fs.existsSync(path.join(root, 'dist', f)), f).toBe(true);
+    }
+  });
+});

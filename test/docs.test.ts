@@ -1,0 +1,64 @@
+/**
+ * The docs are the rule files' `docs` text: required headings in order, and every code block
+ * under "Example" must raise the rule while every block under "Use instead" raises nothing.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allRules } from '../src/rules';
+import { analyzer } from './helpers';
+
+const REQUIRED = ['What it does', 'Why is this bad?', 'Example', 'Use instead'];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-docs-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function sections(md: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = md.split(/^## /m).slice(1);
+  for (const p of parts) {
+    const nl = p.indexOf('\n');
+    out.set(p.slice(0, nl).trim(), p.slice(nl + 1));
+  }
+  return out;
+}
+
+function codeBlocks(md: string): Array<{ lang: string; code: string }> {
+  return [...md.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
+}
+
+const EXT: Record<string, string> = { python: '.py', ts: '.ts', typescript: '.ts', js: '.js', javascript: '.js', tsx: '.tsx' };
+
+describe('rule docs', () => {
+  for (const rule of allRules) {
+    const { id, docs, fix } = rule.meta;
+    it(`${id}: headings`, () => {
+      const headings = [...docs.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
+      const required = headings.filter((h) => REQUIRED.includes(h));
+      expect(required).toEqual(REQUIRED);
+      if (fix !== 'none' && /unsafe/i.test(docs)) expect(headings).toContain('Fix safety');
+    });
+
+    it(`${id}: examples fire, "use instead" is silent`, async () => {
+      const a = await analyzer();
+      const s = sections(docs);
+      const examples = codeBlocks(s.get('Example') ?? '');
+      const good = codeBlocks(s.get('Use instead') ?? '');
+      expect(examples.length).toBeGreaterThan(0);
+      expect(good.length).toBeGreaterThan(0);
+      expect(new Set(examples.map((b) => b.lang))).toEqual(new Set(['python', 'ts']));
+      let n = 0;
+      for (const [blocks, shouldFire] of [[examples, true], [good, false]] as const) {
+        for (const b of blocks) {
+          const file = path.join(tmp, `${id}-${n++}${EXT[b.lang]}`);
+          fs.writeFileSync(file, b.code);
+          const result = a.analyze(file, b.code);
+          expect(result.notice).toBeUndefined();
+          const ids = result.diagnostics.map((d) => d.ruleId);
+          if (shouldFire) expect(ids, `example block ${n} of ${id}`).toContain(id);
+          else expect(ids, `"use instead" block ${n} of ${id}`).toEqual([]);
+        }
+      }
+    });
+  }
+});

@@ -3,20 +3,24 @@
  * the request model through the language front ends and runs the rules. It touches no file
  * system itself; a SourceHost reads other workspace files when a value is imported.
  */
-import type { Diagnostic } from './core/diagnostic';
+import type { Diagnostic, Severity } from './core/diagnostic';
 import type { KnownNames } from './core/knownNames';
 import type { LanguageId, RequestCall } from './core/model';
 import type { Rule } from './core/rule';
+import type { FileView } from './core/fileView';
 import { applyFixes } from './core/fix';
 import { loadKnownNames } from './core/knownNames';
 import type { ReportInput, RuleContext } from './core/rule';
 import type { Loc } from './core/span';
 import { Evaluator } from './lang/evaluate';
 import { SyntaxEditBuilder } from './lang/edits';
+import { findSuppressions, suppressionAnchors } from './lang/comments';
+import { buildFileView } from './lang/fileView';
 import { Parsers, languageForPath } from './lang/parsers';
 import { findRequestCalls } from './lang/requests';
 import { Workspace } from './lang/workspace';
 import { allRules } from './rules';
+import { suppressFindings } from './rules/unused-suppression';
 
 export interface SourceHost {
   /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
@@ -27,6 +31,8 @@ export interface AnalyzeOptions {
   /** Rules to run; all registered rules by default. */
   rules?: readonly Rule[];
   known?: KnownNames;
+  /** Severity per rule id over the rules' own (from configuration). */
+  severity?: Readonly<Record<string, Severity>>;
 }
 
 export interface FileResult {
@@ -36,6 +42,8 @@ export interface FileResult {
   calls: RequestCall[];
   /** Set when the file could not be analysed (or only partly): one line for the user. */
   notice?: string;
+  /** What the notice is about: syntax errors (analysed what parsed) or an internal failure (nothing analysed). */
+  noticeKind?: 'syntax' | 'internal';
 }
 
 export interface AnalyzerOptions extends AnalyzeOptions {
@@ -81,25 +89,34 @@ export class Analyzer {
     }
   }
 
-  analyze(file: string, text: string, language?: LanguageId): FileResult {
+  /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
+  analyze(file: string, text: string, language?: LanguageId, opts: AnalyzeOptions = {}): FileResult {
     const lang = language ?? languageForPath(file) ?? 'python';
+    const rules = opts.rules ?? this.rules;
+    const known = opts.known ?? this.known;
+    const level = (ruleId: string, severity: Severity): Severity => opts.severity?.[ruleId] ?? severity;
     try {
       const unit = this.workspace.setText(file, text, lang);
       const evaluator = new Evaluator();
       const calls = findRequestCalls(unit, evaluator);
       const edits = new SyntaxEditBuilder(unit);
-      const diagnostics: Diagnostic[] = [];
+      let view: FileView | undefined;
+      let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();
       const textOf = (at: Loc) => {
         const u = at.file === file ? unit : this.workspace.get(at.file);
         return u ? u.text.slice(at.start, at.end) : '';
       };
-      for (const rule of this.rules) {
+      for (const rule of rules) {
         const ctx: RuleContext = {
           file,
           language: lang,
-          known: this.known,
+          known,
           edits,
+          get view() {
+            return (view ??= buildFileView(unit, evaluator));
+          },
+          calls,
           textOf,
           report: (input: ReportInput) => {
             if (input.at.file !== file) return;
@@ -108,7 +125,7 @@ export class Analyzer {
             seen.add(key);
             diagnostics.push({
               ruleId: rule.meta.id,
-              severity: input.severity ?? rule.meta.severity,
+              severity: level(rule.meta.id, input.severity ?? rule.meta.severity),
               message: input.message,
               at: input.at,
               fix: input.fix && input.fix.edits.length ? input.fix : undefined,
@@ -116,14 +133,19 @@ export class Analyzer {
             });
           },
         };
-        for (const call of calls) rule.check(call, ctx);
+        if (rule.check) for (const call of calls) rule.check(call, ctx);
+        rule.checkFile?.(ctx);
       }
+      // Suppression comments silence findings; the ones that silence nothing are findings too.
+      const directives = findSuppressions(unit.tree, text, lang);
+      const anchor = suppressionAnchors(unit.tree);
+      diagnostics = suppressFindings({ file, language: lang, text, directives, diagnostics, ran: rules, all: allRules, level, anchor });
       diagnostics.sort((a, b) => a.at.start - b.at.start || a.at.end - b.at.end || a.ruleId.localeCompare(b.ruleId));
-      const notice = unit.tree.rootNode.hasError ? 'has syntax errors; analysed what could be parsed' : undefined;
-      return { file, language: lang, diagnostics, calls, notice };
+      if (unit.tree.rootNode.hasError) return { file, language: lang, diagnostics, calls, notice: 'has syntax errors; analysed what could be parsed', noticeKind: 'syntax' };
+      return { file, language: lang, diagnostics, calls };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      return { file, language: lang, diagnostics: [], calls: [], notice: `internal error while analysing: ${message.split('\n')[0]}` };
+      return { file, language: lang, diagnostics: [], calls: [], notice: `internal error while analysing: ${message.split('\n')[0]}`, noticeKind: 'internal' };
     }
   }
 }

@@ -45,6 +45,7 @@ Options:
   --select ids           run only these rules (comma-separated rule ids or groups)
   --ignore ids           do not run these rules (comma-separated rule ids or groups)
   --no-color             no colours (also: the NO_COLOR environment variable)
+  --exit-zero            exit 0 even when problems are found (usage and internal errors still exit 2)
   -h, --help             show this help
 
 Output:
@@ -107,6 +108,7 @@ async function check(args: string[], io: Io): Promise<number> {
       select: { type: 'string', multiple: true },
       ignore: { type: 'string', multiple: true },
       'no-color': { type: 'boolean' },
+      'exit-zero': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -144,7 +146,7 @@ async function check(args: string[], io: Io): Promise<number> {
     io.out([...lines, ...formatSummary(t, c)].join('\n') + '\n');
   }
   if (outcomes.some((o) => o.crashed)) return EXIT_ERROR;
-  return t.problems > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+  return t.problems > 0 && values['exit-zero'] !== true ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function rules(args: string[], io: Io): number {

@@ -43,6 +43,8 @@ export interface RequestCall {
   headerBetas: Value[];
   /** False when the client's default headers could not be seen (passed in, built elsewhere). */
   clientHeadersKnown: boolean;
+  /** The client's class when it is seen (`anthropic.AnthropicBedrock`, `@anthropic-ai/vertex-sdk.AnthropicVertex`). */
+  client?: string;
   /** For batch requests: which entry of `requests` this is. */
   batchIndex?: number;
   /** Set when the request is built through a framework (its parameters are mapped to the Messages API shape). */

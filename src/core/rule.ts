@@ -3,13 +3,15 @@
  */
 import type { Diagnostic, Related, Severity } from './diagnostic';
 import type { EditBuilder } from './edits';
+import type { FileView } from './fileView';
 import type { Fix } from './fix';
 import type { KnownNames } from './knownNames';
 import type { RequestCall } from './model';
 import type { Loc } from './span';
 import type { LanguageId } from './model';
 
-export type RuleGroup = 'cache' | 'context' | 'api' | 'state';
+export const RULE_GROUPS = ['cache', 'context', 'api', 'state'] as const;
+export type RuleGroup = (typeof RULE_GROUPS)[number];
 
 export interface RuleMeta {
   /** Kebab-case, names the mistake; equals the file name and the fixture folder. */
@@ -40,6 +42,10 @@ export interface RuleContext {
   readonly language: LanguageId;
   readonly known: KnownNames;
   readonly edits: EditBuilder;
+  /** Calls, functions, loops and conditions of the whole file, for rules that look beyond one request. */
+  readonly view: FileView;
+  /** Every request call site of the file. */
+  readonly calls: readonly RequestCall[];
   /** The source text of a location in any analysed file (for messages). */
   textOf(at: Loc): string;
   report(input: ReportInput): void;
@@ -48,7 +54,9 @@ export interface RuleContext {
 export interface Rule {
   meta: RuleMeta;
   /** Called once for each request call site. */
-  check(call: RequestCall, ctx: RuleContext): void;
+  check?(call: RequestCall, ctx: RuleContext): void;
+  /** Called once per file, for rules that are not about one request (state files, handlers). */
+  checkFile?(ctx: RuleContext): void;
 }
 
 export function defineRule(rule: Rule): Rule {

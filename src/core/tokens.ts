@@ -26,6 +26,8 @@ export interface BlockEstimate {
   path: string;
   tokens: number;
   breakpoint: boolean;
+  /** False when part of the block could not be resolved. */
+  complete?: boolean;
 }
 
 export interface TokenEstimate {
@@ -43,6 +45,11 @@ export interface TokenEstimate {
   reachesMinimum?: boolean;
   /** False when some part could not be resolved statically (counted as nothing). */
   complete: boolean;
+  /**
+   * True when everything up to the last breakpoint (the cached prefix, with the model) is
+   * resolved, even if later parts such as the newest user message are not.
+   */
+  prefixComplete: boolean;
   /** Estimated dollars for one call with a cold cache (writes) and a warm one (reads). */
   costCold?: number;
   costWarm?: number;
@@ -52,7 +59,11 @@ export interface TokenEstimate {
 export function textTokens(text: string, tokenizer = 1): number {
   const visible = text.split(HOLE).join('');
   if (!visible.length) return 0;
-  const base = visible.length / CHARS_PER_TOKEN;
+  // Characters outside ASCII (CJK, Cyrillic, emoji) are about a token each, not a fraction.
+  let wide = 0;
+  for (const ch of visible) if (ch.charCodeAt(0) > 0x7f) wide++;
+  const narrow = visible.length - wide;
+  const base = narrow / CHARS_PER_TOKEN + wide;
   return Math.max(1, Math.round(tokenizer >= 2 ? base * NEWER_TOKENIZER_FACTOR : base));
 }
 
@@ -104,15 +115,17 @@ export function estimateRequest(call: RequestCall, known: KnownNames): TokenEsti
   let lastMessage = '';
   for (const b of prefixBlocks(call)) {
     let tokens: number;
-    if (b.section === 'tools') tokens = toolTokens(b.value, tokenizer, state);
-    else tokens = valueTokens(b.value, tokenizer, state) + BLOCK_OVERHEAD;
+    const blockState = { complete: true };
+    if (b.section === 'tools') tokens = toolTokens(b.value, tokenizer, blockState);
+    else tokens = valueTokens(b.value, tokenizer, blockState) + BLOCK_OVERHEAD;
+    if (!blockState.complete) state.complete = false;
     if (b.section === 'messages') {
       const message = b.path.replace(/\.content\[\d+\]$/, '');
       if (message !== lastMessage) tokens += MESSAGE_OVERHEAD;
       lastMessage = message;
     }
     sums[b.section] += tokens;
-    blocks.push({ section: b.section, path: b.path, tokens, breakpoint: !!b.cacheControl });
+    blocks.push({ section: b.section, path: b.path, tokens, breakpoint: !!b.cacheControl, complete: blockState.complete });
   }
   let hiddenToolPrompt = 0;
   if (sums.tools > 0) {
@@ -132,7 +145,15 @@ export function estimateRequest(call: RequestCall, known: KnownNames): TokenEsti
   // The automatic breakpoint sits on the last block; otherwise the last explicit marker ends the prefix.
   const upToLast = blocks.slice(0, lastBreakpoint + 1).reduce((n, b) => n + b.tokens, 0);
   const prefix = topLevel ? total : lastBreakpoint < 0 ? 0 : hiddenToolPrompt + upToLast;
-  const estimate: TokenEstimate = { model, modelInfo: info, ...sums, total, prefix, breakpoints, complete: state.complete, blocks };
+  // A list that may hold more items than were seen (a spread history) hides blocks of the prefix.
+  const order: Section[] = ['tools', 'system', 'messages'];
+  const lastSection = lastBreakpoint >= 0 ? order.indexOf(blocks[lastBreakpoint].section) : -1;
+  const partialList = order.some((sec, i) => {
+    const v = param(call, sec);
+    return i <= lastSection && v?.kind === 'list' && !v.complete;
+  });
+  const prefixComplete = !!model && call.params.complete && (topLevel ? state.complete : lastBreakpoint >= 0 && !partialList && blocks.slice(0, lastBreakpoint + 1).every((b) => b.complete !== false));
+  const estimate: TokenEstimate = { model, modelInfo: info, ...sums, total, prefix, breakpoints, complete: state.complete, prefixComplete, blocks };
   if (info) {
     estimate.minCacheable = info.minCacheable;
     if (breakpoints > 0) estimate.reachesMinimum = prefix >= info.minCacheable;

@@ -22,6 +22,10 @@ export type TaintKind =
   | 'parameter'
   | 'loop-variable'
   | 'retrieval'
+  /** The key, condition or test that picks one of several written alternatives (`PROMPTS[user.tier]`, `A if user.admin else B`). */
+  | 'selector'
+  /** The condition that filters a written list per request (`[t for t in TOOLS if t["name"] in user.scopes]`). */
+  | 'filter'
   | 'environment';
 
 export interface Taint {
@@ -57,6 +61,27 @@ interface ValueBase {
   at?: Loc;
   taints: Taint[];
   trims?: Trim[];
+  /**
+   * Set on a list item that stands for one item per iteration (a comprehension element, a
+   * `.map` callback result, an `append` in a loop): the loop that repeats it.
+   */
+  repeated?: Loc;
+  /** Set on what is read from the result of a call the front end does not resolve (see Origin). */
+  origin?: Origin;
+}
+
+/**
+ * Where a value comes from when it is (part of) the result of an unresolved call, such as a
+ * request's response: `resp.content[0].text` has origin `{ call: <the create call>, path:
+ * 'content[0].text', root: <resp> }`. Rules match `call` against request call sites.
+ */
+export interface Origin {
+  /** The whole call expression whose result this is read from. */
+  call: Loc;
+  /** What is read from the result: `''` (the result itself), `content`, `content[0].text`, `content[].text` (every item), `text()`. */
+  path: string;
+  /** The expression, where the value is used, that denotes the whole result (`resp` in `resp.content[0].text`). */
+  root?: Loc;
 }
 
 export interface StrValue extends ValueBase {
@@ -225,7 +250,13 @@ export function union(a: Value, b: Value, at?: Loc): Value {
   if (a.kind === 'str' && b.kind === 'str' && a.text === b.text && a.complete && b.complete) {
     return { ...a, taints: [...a.taints, ...b.taints], at: at ?? a.at };
   }
-  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values' };
+  const trims = [...(a.trims ?? []), ...(b.trims ?? [])];
+  if (a.kind === 'list' && b.kind === 'list') {
+    return { kind: 'list', items: [], complete: false, at, taints: [...a.taints, ...b.taints], trims, isSet: a.isSet || b.isSet };
+  }
+  // `resp.content[0].text if resp.content else ""`: still read from the response.
+  const origin = a.origin ?? b.origin;
+  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values', ...(trims.length ? { trims } : {}), ...(origin ? { origin } : {}) };
 }
 
 /** Removes the 'unordered' taints, e.g. after `sorted(...)`. */

@@ -4,7 +4,7 @@
  * library calls that make a value change between requests.
  */
 import type { Loc } from '../core/span';
-import type { ListValue, ObjValue, StrValue, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
+import type { ListValue, ObjValue, Origin, StrValue, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
 import { HOLE, allTaints, concatStrings, unknown, union, withChainStep, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { classifyJs, classifyPython, JS_GLOBALS, PYTHON_BUILTINS, RETRIEVAL_NAME, TURN_GUARD } from './sources';
@@ -111,8 +111,13 @@ export class Evaluator {
         return this.dict(unit, e.entries, at, env);
       case 'binary':
         return this.binary(unit, e.op, e.left, e.right, at, env);
-      case 'cond':
-        return e.options.map((o) => this.eval(unit, o, env)).reduce((a, b) => union(a, b, at));
+      case 'cond': {
+        const v = e.options.map((o) => this.eval(unit, o, env)).reduce((a, b) => union(a, b, at));
+        // `A if user.is_admin else B`: which alternative is sent depends on the test.
+        if (!e.test || (v.kind === 'str' && v.complete)) return v;
+        const picked = this.perRequestIn(unit, e.test, env).map((t) => ({ ...t, kind: 'selector' as const }));
+        return picked.length ? ({ ...v, taints: [...v.taints, ...picked] } as Value) : v;
+      }
       case 'neg': {
         const v = this.eval(unit, e.arg, env);
         return v.kind === 'num' ? { ...v, value: -(v.value as number), at } : unknown(at, 'negated value', allTaints(v));
@@ -198,9 +203,8 @@ export class Evaluator {
         break;
       }
       case 'param':
-        return unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [
-          { cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] },
-        ]);
+        v = unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [{ cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] }]);
+        break;
       case 'loop': {
         if (!b.value) return unknown(unit.loc(b.nameNode));
         const iter = this.eval(unit, b.value, undefined);
@@ -225,8 +229,8 @@ export class Evaluator {
       v = this.combine(a.op ?? '+', v, rhs, unit.loc(a.at), unit.loc(a.value!));
     }
     const mutations = (scope.mutations.get(b.name) ?? []).filter((m) => m.node.startIndex > b.nameNode.startIndex && m.node.startIndex < limit);
-    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown')) v = this.applyMutations(unit, scope, v, mutations);
-    return withChainStep(v, step);
+    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations);
+    return b.kind === 'param' ? v : withChainStep(v, step);
   }
 
   private importValue(unit: FileUnit, b: Binding): Value {
@@ -319,7 +323,11 @@ export class Evaluator {
           const fn = defs.find((d) => ref.unit.adapter.isFunction(d));
           if (fn) return withRef({ kind: 'function', unit: ref.unit, node: fn, self: ref }, at);
           const values = defs.map((d) => this.eval(ref.unit, d));
-          return values.reduce((a, b) => union(a, b, at));
+          const v = values.reduce((a, b) => union(a, b, at));
+          // In-place changes anywhere in the class (`self.messages.pop(0)` in another method).
+          const cls = ref.kind === 'instance' ? ref.cls : ref.node;
+          const changes = ref.unit.memberMutations.get(cls.id)?.get(prop);
+          return changes?.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj') ? this.applyMutations(ref.unit, cls, v, changes) : v;
         }
         default:
           break;
@@ -331,7 +339,19 @@ export class Evaluator {
       return unknown(at, `key ${prop}`, obj.complete ? [] : obj.taints);
     }
     if (obj.kind === 'list' && prop === 'length') return unknown(at, 'length', []);
+    if (obj.kind === 'unknown' && obj.origin) return { ...unknown(at, `attribute ${prop}`, allTaints(obj)), origin: this.readFrom(obj.origin, `.${prop}`, unit, node) };
     return unknown(at, `attribute ${prop}`, allTaints(obj));
+  }
+
+  /** What reading `step` (`.text`, `[0]`, `[]`) from a call's result yields: the path grows, the root is where the whole result is named. */
+  private readFrom(origin: Origin, step: string, unit?: FileUnit, node?: Node): Origin {
+    const path = origin.path ? origin.path + step : step.replace(/^\./, '');
+    let root = origin.root;
+    if (!root && origin.path === '' && unit && node) {
+      const e = unit.adapter.expr(node);
+      if (e.k === 'member' || e.k === 'index') root = unit.loc(e.object);
+    }
+    return { call: origin.call, path, ...(root ? { root } : {}) };
   }
 
   private index(unit: FileUnit, objNode: Node, indexNode: Node, node: Node, env?: Env): Value {
@@ -351,8 +371,12 @@ export class Evaluator {
       if (obj.items[i]) return obj.items[i];
     }
     if (obj.kind === 'obj' && idx.kind !== 'str') {
-      // Lookup by a computed key: any entry may come out.
-      return unknown(at, 'computed key', [...allTaints(idx), ...obj.entries.flatMap((e) => allTaints(e.value))]);
+      // Lookup by a computed key: any entry may come out; the key picks it.
+      return unknown(at, 'computed key', [...asSelector(allTaints(idx)), ...obj.entries.flatMap((e) => allTaints(e.value))]);
+    }
+    if (obj.kind === 'unknown' && obj.origin) {
+      const step = idx.kind === 'str' && idx.complete ? `.${idx.text}` : idx.kind === 'num' ? `[${idx.value}]` : '[]';
+      return { ...unknown(at, 'element', [...allTaints(obj), ...allTaints(idx)]), origin: this.readFrom(obj.origin, step, unit, node) };
     }
     return unknown(at, 'element', [...allTaints(obj), ...allTaints(idx)]);
   }
@@ -373,6 +397,8 @@ export class Evaluator {
   private isCount(unit: FileUnit, bound: Node, env?: Env): boolean {
     const e = unit.adapter.expr(bound);
     if (e.k === 'num' || e.k === 'neg') return true;
+    if (e.k === 'binary' && ['*', '+', '-', '//', '/'].includes(e.op)) return this.isCount(unit, e.left, env) || this.isCount(unit, e.right, env);
+    if (e.k === 'wrap') return this.isCount(unit, e.inner, env);
     if (e.k === 'ident' || e.k === 'member') {
       const v = this.eval(unit, bound, env);
       if (v.kind === 'num') return true;
@@ -500,11 +526,15 @@ export class Evaluator {
     const ordered = this.ordered(unit, iter, e.iter);
     const element = this.eval(unit, e.element, env);
     const taints = [...ordered.taints];
+    // `[t for t in TOOLS if t["name"] in allowed]`: which items survive depends on the filter.
+    if (!allTaints(ordered).some((t) => t.cls === 'per-request')) {
+      for (const f of e.filters ?? []) taints.push(...this.perRequestIn(unit, f, env).map((t) => ({ ...t, kind: 'filter' as const })));
+    }
     if (e.dict) {
       const key = e.key ? this.eval(unit, e.key, env) : undefined;
       return { kind: 'obj', entries: [], complete: false, at, taints: [...taints, ...allTaints(element), ...(key ? allTaints(key) : [])] };
     }
-    return { kind: 'list', items: [element], complete: false, isSet: !!e.set, at, taints, trims: ordered.kind === 'list' ? ordered.trims : undefined };
+    return { kind: 'list', items: [{ ...element, repeated: at }], complete: false, isSet: !!e.set, at, taints, trims: ordered.kind === 'list' ? ordered.trims : undefined };
   }
 
   /**
@@ -524,13 +554,15 @@ export class Evaluator {
       return iter.complete ? item : { kind: 'unknown', at, taints: [...allTaints(item), ...iter.taints.filter((t) => t.cls !== 'unordered')] };
     }
     const taints = allTaints(iter).filter((t) => t.cls !== 'unordered');
+    if (iter.origin) return { ...unknown(at, 'loop item', taints), origin: this.readFrom(iter.origin, '[]') };
     return unknown(at, 'loop item', taints);
   }
 
-  private applyMutations(unit: FileUnit, scope: Scope, base: Value, mutations: import('./syntax').Mutation[]): Value {
+  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[]): Value {
+    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     for (const m of mutations) {
-      const loop = unit.adapter.enclosingLoop(m.node, scope.node);
+      const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
       switch (m.method) {
         case 'append':
         case 'push':
@@ -538,8 +570,9 @@ export class Evaluator {
         case 'unshift': {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
           const vals = argNodes.map((a) => this.eval(unit, a));
-          if (m.method === 'insert' || m.method === 'unshift') v.items.unshift(...vals);
-          else v.items.push(...vals);
+          const added = loop ? vals.map((x) => ({ ...x, repeated: unit.loc(loop.loop) }) as Value) : vals;
+          if (m.method === 'insert' || m.method === 'unshift') v.items.unshift(...added);
+          else v.items.push(...added);
           if (loop) {
             v.complete = false;
             const iter = this.ordered(unit, this.eval(unit, loop.iter), loop.iter);
@@ -595,6 +628,35 @@ export class Evaluator {
     return v;
   }
 
+  /**
+   * Keys written into an object after it was built (`d["k"] = v`). Keys computed in a loop over
+   * an unordered source (a directory listing, a set) make the key order unordered too.
+   */
+  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[]): Value {
+    const v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
+    for (const m of mutations) {
+      if (m.method !== 'set-key' || m.args.length < 2) continue;
+      const [keyNode, valueNode] = m.args;
+      const key = unit.adapter.expr(keyNode);
+      const value = this.eval(unit, valueNode);
+      const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
+      const staticKey = key.k === 'str' ? key.value : unit.language !== 'python' && keyNode.type === 'property_identifier' ? keyNode.text : undefined;
+      if (staticKey !== undefined && !loop) {
+        v.entries.push({ key: staticKey, keyAt: unit.loc(keyNode), valueAt: unit.loc(valueNode), value });
+        continue;
+      }
+      v.complete = false;
+      v.taints.push(...allTaints(value));
+      if (loop) {
+        const iter = this.ordered(unit, this.eval(unit, loop.iter), loop.iter);
+        for (const t of allTaints(iter)) {
+          if (t.cls === 'unordered') v.taints.push({ ...t, kind: t.kind === 'unsorted-listing' ? 'unsorted-listing' : 'unordered-keys' });
+        }
+      }
+    }
+    return v;
+  }
+
   // ---- calls ----
 
   private call(unit: FileUnit, node: Node, calleeNode: Node, args: Arg[], env: Env | undefined, isNew: boolean): Value {
@@ -622,6 +684,9 @@ export class Evaluator {
       if (kind) return this.source(unit, kind, ref.name, node, args, env, isNew);
       // A library function's result depends on its arguments (`Math.floor(Math.random() * n)`).
       const argTaints = args.flatMap((a) => allTaints(this.eval(unit, a.value, env))).filter((t) => t.cls !== 'unordered');
+      // `from app.memory import search_memories`: data retrieved per request.
+      const last = ref.name.slice(ref.name.lastIndexOf('.') + 1);
+      if (!isNew && RETRIEVAL_NAME.test(last) && !/^(re|regex|bisect|fnmatch|difflib)\./.test(ref.name)) argTaints.unshift(this.taint('per-request', 'retrieval', unit, node));
       return withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
     }
     if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
@@ -629,7 +694,20 @@ export class Evaluator {
     if (shortName && RETRIEVAL_NAME.test(shortName)) {
       return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
     }
-    return unknown(at, shortName ? `result of ${shortName}()` : 'call result');
+    // The result of a call we cannot follow (a request, a library call): what is read from it remembers the call.
+    const origin: Origin = fn.kind === 'unknown' && fn.origin ? { ...fn.origin, path: `${fn.origin.path}()` } : { call: at, path: '' };
+    return { ...unknown(at, shortName ? `result of ${shortName}()` : 'call result'), origin };
+  }
+
+  /**
+   * The per-request taints of a test or filter expression. Comparisons, `in` and boolean
+   * operators are not values of their own, so their operands are looked at instead.
+   */
+  private perRequestIn(unit: FileUnit, node: Node, env?: Env, depth = 0): Taint[] {
+    if (depth > 4) return [];
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'other' && e.k !== 'func') return allTaints(this.eval(unit, node, env)).filter((t) => t.cls === 'per-request');
+    return node.namedChildren.flatMap((c) => (c && c.type !== 'comment' ? this.perRequestIn(unit, c, env, depth + 1) : []));
   }
 
   private argValues(unit: FileUnit, args: Arg[], env?: Env): Value[] {
@@ -778,7 +856,8 @@ export class Evaluator {
         const s = concatStrings(parts, at);
         return { ...s, taints: [...s.taints, ...items.taints.map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) }))] };
       }
-      return { kind: 'str', text: HOLE, complete: false, at, taints: allTaints(items).map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) })) };
+      const joined = itemsOrigin(items);
+      return { kind: 'str', text: HOLE, complete: false, at, taints: allTaints(items).map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) })), ...(joined ? { origin: joined } : {}) };
     }
     if (receiver.kind === 'str' && prop === 'format' && unit.language === 'python') {
       const vals = args.map((a) => this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value)));
@@ -788,11 +867,16 @@ export class Evaluator {
       const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
       if (cref?.kind === 'function' && !rref(receiver)) {
         const mapped = this.invoke(cref, [this.itemOf(receiver, at)], at);
-        return { kind: 'list', items: [mapped], complete: false, at, taints: rtaints, trims: receiver.trims };
+        return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: rtaints, trims: receiver.trims };
       }
     }
     if (unit.language !== 'python' && prop === 'slice' && receiver.kind === 'unknown' && !rref(receiver) && args[0] && this.isCount(unit, args[0].value, env)) {
       return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: [...(receiver.trims ?? []), this.trim(unit, 'slice', node)] };
+    }
+    if (unit.language !== 'python' && receiver.kind === 'unknown' && receiver.origin && !rref(receiver)) {
+      // `resp.content.filter(...)` keeps reading the response; `.find(...)` / `.at(i)` read one item of it.
+      if (prop === 'filter' || prop === 'slice' || prop === 'toSorted' || prop === 'toReversed') return { ...unknown(at, `${prop}()`, rtaints), origin: receiver.origin };
+      if (prop === 'find' || prop === 'at' || prop === 'findLast') return { ...unknown(at, `${prop}()`, rtaints), origin: this.readFrom(receiver.origin, '[]') };
     }
     if (receiver.kind === 'list' && unit.language !== 'python') {
       switch (prop) {
@@ -807,7 +891,8 @@ export class Evaluator {
             const s = concatStrings(parts, at);
             return { ...s, taints: [...s.taints, ...receiver.taints] };
           }
-          return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints };
+          const joined = itemsOrigin(receiver);
+          return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints, ...(joined ? { origin: joined } : {}) };
         }
         case 'sort':
         case 'toSorted': {
@@ -832,12 +917,20 @@ export class Evaluator {
           const item = this.itemOf(receiver, at);
           if (cref?.kind === 'function') {
             const mapped = this.invoke(cref, [item], at);
-            return { kind: 'list', items: [mapped], complete: false, at, taints: receiver.taints, trims: receiver.trims };
+            return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: receiver.taints, trims: receiver.trims };
           }
           return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
         }
-        case 'filter':
-          return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
+        case 'filter': {
+          // `TOOLS.filter((t) => user.scopes.includes(t.name))`: the predicate decides per request.
+          const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
+          const picked: Taint[] = [];
+          if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
+            const kept = this.invoke(cref, [this.itemOf(receiver, at)], at);
+            picked.push(...allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const })));
+          }
+          return { kind: 'list', items: [], complete: false, at, taints: [...rtaints, ...picked], trims: receiver.trims };
+        }
         default:
           break;
       }
@@ -852,9 +945,14 @@ export class Evaluator {
     if (receiver.kind === 'obj' && unit.language === 'python' && prop === 'get') {
       const key = args[0] ? this.eval(unit, args[0].value, env) : undefined;
       if (key?.kind === 'str' && key.complete) return this.member(unit, receiver, key.text, node, env);
+      if (key && receiver.complete) return unknown(at, 'computed key', [...asSelector(allTaints(key)), ...receiver.entries.flatMap((en) => allTaints(en.value))]);
       return undefined;
     }
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
+    // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
+    if (receiver.kind === 'unknown' && !refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {
+      return unknown(at, `result of ${prop}()`, [this.taint('per-request', 'retrieval', unit, node), ...rtaints]);
+    }
     if (receiver.kind === 'unknown' && !refOf(receiver) && rtaints.length) {
       return unknown(at, `${prop}()`, rtaints);
     }
@@ -896,4 +994,15 @@ export class Evaluator {
   }
 }
 
+/** The taints of a key or test that picks one alternative: per-request ones become 'selector'. */
+function asSelector(taints: Taint[]): Taint[] {
+  return taints.map((t) => (t.cls === 'per-request' ? { ...t, kind: 'selector' } : t));
+}
+
 export type { Entry };
+
+/** The origin of the items of a list that is joined (`"".join(b.text for b in resp.content)`). */
+function itemsOrigin(v: Value): Origin | undefined {
+  if (v.kind === 'list') return v.items.find((i) => i.origin)?.origin ?? v.origin;
+  return v.origin;
+}

@@ -140,17 +140,28 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtI
       continue;
     }
     if (e.k === 'binary' && e.op === '|') {
-      // `prompt | llm`: the template's messages come first.
-      const right = chatModel(unit, ev, e.right);
-      if (!right) return undefined;
-      return { ...right, prompt: promptMessages(unit, ev, e.left) };
+      // `prompt | llm | parser`: the model is one element of the pipe; the template before it comes first.
+      const parts: Node[] = [];
+      const flatten = (x: Node) => {
+        const xe = unit.adapter.expr(x);
+        if (xe.k === 'binary' && xe.op === '|') {
+          flatten(xe.left);
+          flatten(xe.right);
+        } else if (xe.k === 'wrap') flatten(xe.inner);
+        else parts.push(x);
+      };
+      flatten(n);
+      for (let i = 0; i < parts.length; i++) {
+        const model = chatModel(unit, ev, parts[i]);
+        if (model) return { ...model, prompt: i > 0 ? promptMessages(unit, ev, parts[i - 1]) : undefined };
+      }
+      return undefined;
     }
     if (e.k === 'ident') {
       // `chain = prompt | llm` then `chain.invoke(...)`.
       const found = ev.findBinding(unit, n, e.name);
       if (found?.binding.kind === 'assign' && found.binding.value) {
         n = found.binding.value;
-        unit = found.scope ? unit : unit;
         continue;
       }
     }

@@ -20,13 +20,17 @@ const GRAMMAR_FILES: Record<LanguageId, { pkg: string; file: string }> = {
 
 function packageDir(pkg: string): string | undefined {
   // Works in the CJS bundle (require) and under the test runner (resolution from the project).
-  const req = typeof require === 'function' ? require : createRequire(path.join(process.cwd(), 'index.js'));
-  let entry: string;
-  try {
-    entry = req.resolve(pkg);
-  } catch {
-    return undefined;
+  const requires = [...(typeof require === 'function' ? [require] : []), createRequire(path.join(process.cwd(), 'index.js'))];
+  let entry: string | undefined;
+  for (const req of requires) {
+    try {
+      entry = req.resolve(pkg);
+      break;
+    } catch {
+      // try the next resolution base
+    }
   }
+  if (!entry) return undefined;
   for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'package.json')) && path.basename(dir) === pkg.split('/').pop()) return dir;
   }

@@ -133,6 +133,7 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
       argsAt,
       headerBetas,
       clientHeadersKnown,
+      ...(clientName ? { client: clientName } : {}),
     };
     if (shape.method === 'batch') {
       const requests = getEntry(params, 'requests');

@@ -144,9 +144,13 @@ export const JS_GLOBALS = new Set(['Date', 'Math', 'JSON', 'crypto', 'performanc
 /** Calls whose result is data fetched per request: retrieval, memory, search, user lookups. */
 export const RETRIEVAL_NAME = /(retriev|search|recall|memor|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user)/i;
 
-/** Code that already cuts history at a user turn or repairs tool_use/tool_result pairs. */
+/**
+ * Code that already cuts history at a user turn or repairs tool_use/tool_result pairs: a role
+ * compared with "user", tool_use ids matched up, or a condition that looks at tool_result
+ * blocks. (Building a tool_result, or branching on tool_use to run a tool, is not a guard.)
+ */
 export const TURN_GUARD =
-  /tool_use_id|toolUseId|tool_result|["']tool_use["']|\.role\s*[!=]==?\s*["']user["']|\[\s*["']role["']\s*\]\s*[!=]==?\s*["']user["']|get\(\s*["']role["']\s*\)\s*[!=]=\s*["']user["']|["']user["']\s*[!=]==?\s*[\w.[\]"']*role/;
+  /tool_use_id["']?\]?\s*(?:in|not in|[!=]==?)|toolUseId\s*[!=]==?|\.role\s*[!=]==?\s*["']user["']|\[\s*["']role["']\s*\]\s*[!=]==?\s*["']user["']|get\(\s*["']role["']\s*\)\s*[!=]=\s*["']user["']|["']user["']\s*[!=]==?\s*[\w.[\]"']*role|\b(?:if|while)\b[^\n:{]*["']tool_result["']/;
 
 export function isAnthropicModule(module: string): boolean {
   return /^anthropic(\.|$)/.test(module) || module.startsWith('@anthropic-ai/');

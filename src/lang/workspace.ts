@@ -25,6 +25,8 @@ export class FileUnit {
   readonly scopes = new Map<number, Scope>();
   readonly calls: Node[] = [];
   readonly module: Scope;
+  /** In-place changes of instance attributes (`self.messages.pop(0)`), by class node id and attribute. */
+  readonly memberMutations = new Map<number, Map<string, Mutation[]>>();
   private classMemberCache = new Map<number, Map<string, Node[]>>();
 
   constructor(
@@ -55,7 +57,14 @@ export class FileUnit {
       const current = stack[stack.length - 1];
       for (const b of adapter.declares(node)) add(current.bindings, b.name, b);
       const m = adapter.mutation(node);
-      if (m) add(current.mutations, m.name, m);
+      if (m && m.name.startsWith('<self>.')) {
+        const cls = this.enclosingClass(node);
+        if (cls) {
+          let byAttr = this.memberMutations.get(cls.id);
+          if (!byAttr) this.memberMutations.set(cls.id, (byAttr = new Map()));
+          add(byAttr, m.name.slice('<self>.'.length), m);
+        }
+      } else if (m) add(current.mutations, m.name, m);
       if (adapter.isCall(node)) this.calls.push(node);
       if (adapter.isScope(node)) {
         const scope: Scope = { node, parent: current, bindings: new Map(), mutations: new Map() };

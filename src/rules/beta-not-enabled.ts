@@ -1,4 +1,5 @@
 import type { Fix } from '../core/fix';
+import { closeNames, typeToBetaSpelling } from '../core/knownNames';
 import { param } from '../core/model';
 import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
@@ -94,7 +95,9 @@ On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe,
     if (call.beta) {
       const enabled = enabledBetas(call);
       if (!enabled) return; // betas we cannot see (a variable list, client headers built elsewhere)
-      const missing = needs.filter((n) => !enabled.has(n.beta));
+      // A misspelled or wrong-namespace name that stands for the needed beta is unknown-beta's finding.
+      const meant = new Set([...enabled].map((name) => (ctx.known.betas.has(name) ? name : meantBeta(name, ctx))).filter((b): b is string => !!b));
+      const missing = needs.filter((n) => !enabled.has(n.beta) && !meant.has(n.beta));
       for (const need of missing) {
         ctx.report({
           message: `${need.feature} needs the beta \`${need.beta}\`, which this request does not enable; the API answers 400.`,
@@ -117,6 +120,13 @@ On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe,
     }
   },
 });
+
+function meantBeta(name: string, ctx: RuleContext): string | undefined {
+  const asBeta = typeToBetaSpelling(name);
+  if (asBeta && ctx.known.betas.has(asBeta)) return asBeta;
+  const close = closeNames(name, ctx.known.betas.keys(), 4);
+  return close.length === 1 ? close[0] : undefined;
+}
 
 function collectNeeds(call: RequestCall, ctx: RuleContext): Need[] {
   const needs: Need[] = [];

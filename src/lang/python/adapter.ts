@@ -186,7 +186,7 @@ export const pythonAdapter: Adapter = {
       }
       case 'conditional_expression': {
         const parts = named(node);
-        return parts.length === 3 ? { k: 'cond', options: [parts[0], parts[2]] } : { k: 'other' };
+        return parts.length === 3 ? { k: 'cond', options: [parts[0], parts[2]], test: parts[1] } : { k: 'other' };
       }
       case 'parenthesized_expression':
       case 'await': {
@@ -212,12 +212,15 @@ export const pythonAdapter: Adapter = {
         const iter = clause?.childForFieldName('right');
         const target = clause?.childForFieldName('left');
         if (!body || !iter || !target) return { k: 'other' };
+        const filters = named(node)
+          .filter((c) => c.type === 'if_clause')
+          .flatMap((c) => named(c).slice(0, 1));
         if (node.type === 'dictionary_comprehension' && body.type === 'pair') {
           const key = body.childForFieldName('key');
           const value = body.childForFieldName('value');
-          if (key && value) return { k: 'comprehension', element: value, key, iter, target, dict: true };
+          if (key && value) return { k: 'comprehension', element: value, key, iter, target, dict: true, filters };
         }
-        return { k: 'comprehension', element: body, iter, target, set: node.type === 'set_comprehension' };
+        return { k: 'comprehension', element: body, iter, target, set: node.type === 'set_comprehension', filters };
       }
       case 'lambda':
         return { k: 'func' };
@@ -332,18 +335,31 @@ export const pythonAdapter: Adapter = {
       if (target?.type === 'subscript') {
         const obj = target.childForFieldName('value');
         const sub = target.childForFieldName('subscript');
-        if (obj?.type === 'identifier' && sub?.type === 'slice') return { name: obj.text, method: 'del-slice', node: target, args: [sub] };
+        const name = obj ? receiverName(obj) : undefined;
+        if (name && sub?.type === 'slice') return { name, method: 'del-slice', node: target, args: [sub] };
       }
       return undefined;
+    }
+    if (node.type === 'assignment') {
+      // `d["key"] = value` / `d[k] = value`: a key written into a dict held by a name.
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      if (left?.type !== 'subscript' || !right) return undefined;
+      const obj = left.childForFieldName('value');
+      const key = left.childForFieldName('subscript');
+      const name = obj ? receiverName(obj) : undefined;
+      if (!name || !key || key.type === 'slice') return undefined;
+      return { name, method: 'set-key', node, args: [key, right] };
     }
     if (node.type !== 'call') return undefined;
     const callee = node.childForFieldName('function');
     if (callee?.type !== 'attribute') return undefined;
     const obj = callee.childForFieldName('object');
     const method = callee.childForFieldName('attribute')?.text;
-    if (obj?.type !== 'identifier' || !method) return undefined;
+    const name = obj ? receiverName(obj) : undefined;
+    if (!name || !method) return undefined;
     if (!['append', 'extend', 'insert', 'pop', 'clear', 'remove'].includes(method)) return undefined;
-    return { name: obj.text, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
+    return { name, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
   },
 
   functionInfo(fn: Node): FunctionInfo {
@@ -455,6 +471,16 @@ export const pythonAdapter: Adapter = {
     return start && end ? { start: start.endIndex, end: end.startIndex } : undefined;
   },
 };
+
+/** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
+function receiverName(obj: Node): string | undefined {
+  if (obj.type === 'identifier') return obj.text;
+  if (obj.type === 'attribute' && obj.childForFieldName('object')?.text === 'self') {
+    const attr = obj.childForFieldName('attribute');
+    return attr ? `<self>.${attr.text}` : undefined;
+  }
+  return undefined;
+}
 
 function stmt(node: Node): Node {
   return node.parent?.type === 'expression_statement' ? node.parent : node;

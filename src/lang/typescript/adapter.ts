@@ -146,7 +146,7 @@ export const typescriptAdapter: Adapter = {
       case 'ternary_expression': {
         const a = node.childForFieldName('consequence');
         const b = node.childForFieldName('alternative');
-        return a && b ? { k: 'cond', options: [a, b] } : { k: 'other' };
+        return a && b ? { k: 'cond', options: [a, b], test: node.childForFieldName('condition') ?? undefined } : { k: 'other' };
       }
       case 'unary_expression': {
         const arg = node.childForFieldName('argument');
@@ -287,14 +287,32 @@ export const typescriptAdapter: Adapter = {
   },
 
   mutation(node: Node): Mutation | undefined {
+    if (node.type === 'assignment_expression') {
+      // `obj[key] = value` / `obj.key = value` on an object held by a name.
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      if (!left || !right) return undefined;
+      if (left.type === 'subscript_expression') {
+        const obj = left.childForFieldName('object');
+        const key = left.childForFieldName('index');
+        const name = obj ? receiverName(obj) : undefined;
+        if (name && key) return { name, method: 'set-key', node, args: [key, right] };
+      } else if (left.type === 'member_expression') {
+        const obj = left.childForFieldName('object');
+        const prop = left.childForFieldName('property');
+        if (obj?.type === 'identifier' && prop) return { name: obj.text, method: 'set-key', node, args: [prop, right] };
+      }
+      return undefined;
+    }
     if (node.type !== 'call_expression') return undefined;
     const callee = node.childForFieldName('function');
     if (callee?.type !== 'member_expression') return undefined;
     const obj = callee.childForFieldName('object');
     const method = callee.childForFieldName('property')?.text;
-    if (obj?.type !== 'identifier' || !method) return undefined;
+    const name = obj ? receiverName(obj) : undefined;
+    if (!name || !method) return undefined;
     if (!['push', 'unshift', 'shift', 'splice', 'pop'].includes(method)) return undefined;
-    return { name: obj.text, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
+    return { name, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
   },
 
   functionInfo(fn: Node): FunctionInfo {
@@ -366,6 +384,16 @@ export const typescriptAdapter: Adapter = {
     return { start: node.startIndex + 1, end: node.endIndex - 1 };
   },
 };
+
+/** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
+function receiverName(obj: Node): string | undefined {
+  if (obj.type === 'identifier') return obj.text;
+  if (obj.type === 'member_expression' && obj.childForFieldName('object')?.type === 'this') {
+    const prop = obj.childForFieldName('property');
+    return prop ? `<self>.${prop.text.replace(/^#/, '')}` : undefined;
+  }
+  return undefined;
+}
 
 function stmt(node: Node): Node {
   return node.parent?.type === 'expression_statement' ? node.parent : node;

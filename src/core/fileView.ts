@@ -1,0 +1,95 @@
+/**
+ * A language-neutral view of a whole file for rules that look beyond one request: calls with
+ * their resolved names and argument values, functions, loops and conditions, and keyed
+ * assignments (`block["cache_control"] = ...`). Front ends build it; rules never see syntax.
+ */
+import type { Loc } from './span';
+import type { Value } from './value';
+
+export interface ArgView {
+  /** Keyword name (Python `name=value`). */
+  name?: string;
+  at: Loc;
+  text: string;
+  /** The resolved value (computed on first use). */
+  value(): Value;
+}
+
+export interface CallSite {
+  at: Loc;
+  /** Canonical dotted name when the callee resolves to an import (`json.dump`, `fs.writeFileSync`), else its source text. */
+  name: string;
+  calleeText: string;
+  /** The last segment of the callee (`dump`, `writeFileSync`, `append`). */
+  method: string;
+  args: ArgView[];
+  /** The receiver of a method call (`messages` in `messages.append(x)`). */
+  receiver?: ArgView;
+  isNew: boolean;
+}
+
+export interface FunctionView {
+  at: Loc;
+  name?: string;
+  params: string[];
+  /** The function's source text (for guards such as a containment check). */
+  text: string;
+  /** Python decorators as written (`@app.post("/chat")`). */
+  decorators?: string[];
+  /** When the function is written as an argument: the callee it is passed to (`app.post`, `router.get`). */
+  passedTo?: string;
+  /** Exported from its module (`export async function POST`, `export default`). */
+  exported?: boolean;
+}
+
+export interface KeyAssignment {
+  at: Loc;
+  /** The object written to, as source text (`block`, `messages[-1]`). */
+  objectText: string;
+  key: string;
+  value(): Value;
+}
+
+/** `x = value`, `self.history = value`, `const x = value`: any assignment, with its target as written. */
+export interface Assignment {
+  at: Loc;
+  /** The target as source text (`history`, `self.messages`, `state["messages"]`). */
+  targetText: string;
+  valueAt: Loc;
+  value(): Value;
+}
+
+/**
+ * A filter over a list: a comprehension with an `if` clause, `xs.filter(cb)`, `filter(f, xs)`.
+ * The front end reads the condition for comparisons of the item's `type` with literals.
+ */
+export interface FilterView {
+  /** The whole filtering expression. */
+  at: Loc;
+  iterText: string;
+  /** Items whose `type` is one of these are dropped (`b["type"] != "tool_result"`, `b.type !== 'x'`, `not in (...)`). */
+  dropsTypes: string[];
+  /** Items that hold a block of one of these types are dropped (`not any(b["type"] == "tool_result" for b in m["content"])`). */
+  dropsHolding: string[];
+  /**
+   * Where the result goes: `key` for a dict/object entry, keyword argument or keyed/attribute
+   * assignment (`content`, `messages`), `name` for an assignment to a name, `return`, or `other`
+   * (an argument of another call, an iteration, a comparison).
+   */
+  usedAs: { kind: 'key' | 'name' | 'return' | 'other'; name?: string };
+}
+
+export interface FileView {
+  readonly calls: readonly CallSite[];
+  /** Every assignment statement / declarator with a value. */
+  readonly assignments: readonly Assignment[];
+  readonly filters: readonly FilterView[];
+  readonly functions: readonly FunctionView[];
+  readonly keyAssignments: readonly KeyAssignment[];
+  /** The innermost function around a location; undefined at module level. */
+  enclosingFunction(at: Loc): FunctionView | undefined;
+  /** The innermost loop (for/while/comprehension/forEach callback) around a location, within its function; `conditionText` for `while`/`do` loops. */
+  enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string } | undefined;
+  /** The innermost `if` / conditional expression around a location, within its function. */
+  enclosingCondition(at: Loc): { at: Loc; conditionText: string } | undefined;
+}

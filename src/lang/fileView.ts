@@ -1,0 +1,152 @@
+/** Builds the core FileView of a parsed file (see src/core/fileView.ts). */
+import type { Assignment, CallSite, FileView, FunctionView, KeyAssignment } from '../core/fileView';
+import type { Loc } from '../core/span';
+import type { Value } from '../core/value';
+import type { Evaluator } from './evaluate';
+import { findFilters } from './filters';
+import { refOf } from './evaluate';
+import type { Node } from './parsers';
+import { walk } from './walk';
+import type { FileUnit } from './workspace';
+
+const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'for_in_clause', 'do_statement', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+const CONDITIONS = new Set(['if_statement', 'conditional_expression', 'ternary_expression', 'elif_clause']);
+
+/** Decorators, the call a function is passed to, and whether it is exported. */
+function functionContext(n: Node): Pick<FunctionView, 'decorators' | 'passedTo' | 'exported'> {
+  const out: Pick<FunctionView, 'decorators' | 'passedTo' | 'exported'> = {};
+  if (n.parent?.type === 'decorated_definition') out.decorators = n.parent.namedChildren.filter((c): c is Node => c?.type === 'decorator').map((c) => c.text);
+  if (n.parent?.type === 'arguments' || n.parent?.type === 'argument_list') {
+    const callee = n.parent.parent?.childForFieldName('function');
+    if (callee) out.passedTo = callee.text.replace(/\s+/g, '');
+  }
+  let decl: Node | null = n.parent;
+  if (decl?.type === 'variable_declarator') decl = decl.parent?.parent ?? null;
+  if (decl?.type === 'export_statement') out.exported = true;
+  return out;
+}
+
+/** `items.forEach((item) => ...)`: the callback around `node` iterates the receiver. */
+function callbackLoop(unit: FileUnit, ev: Evaluator, node: Node | undefined): ReturnType<FileView['enclosingLoop']> {
+  let fn: Node | null = node?.parent ?? null;
+  while (fn && !unit.adapter.isFunction(fn)) fn = fn.parent;
+  const call = fn?.parent?.type === 'arguments' ? fn.parent.parent : null;
+  const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+  if (!fn || !call || callee?.type !== 'member_expression') return undefined;
+  if (!['forEach', 'map', 'flatMap'].includes(callee.childForFieldName('property')?.text ?? '')) return undefined;
+  const iter = callee.childForFieldName('object');
+  const params = fn.childForFieldName('parameters');
+  const target = params ? params.namedChildren.find((c) => !!c && c.type !== 'comment') : fn.childForFieldName('parameter');
+  if (!iter) return undefined;
+  return { at: unit.loc(call), iterText: iter.text, iter: lazy(() => ev.eval(unit, iter)), targetText: target?.text.replace(/\s*:.*$/s, '') };
+}
+
+function lazy(f: () => Value): () => Value {
+  let v: Value | undefined;
+  return () => (v ??= f());
+}
+
+export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
+  const nodeAt = (at: Loc): Node | undefined => {
+    if (at.file !== unit.file) return undefined;
+    return unit.tree.rootNode.descendantForIndex(at.start, Math.max(at.start, at.end - 1)) ?? undefined;
+  };
+  const text = (n: Node) => n.text;
+
+  const calls: CallSite[] = [];
+  for (const node of unit.calls) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call' && e.k !== 'new') continue;
+    const c = unit.adapter.expr(e.callee);
+    const method = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : e.callee.text;
+    let name = e.callee.text.replace(/\s+/g, '');
+    const ref = refOf(ev.eval(unit, e.callee));
+    if (ref?.kind === 'external') name = ref.name;
+    const receiver =
+      c.k === 'member'
+        ? { at: unit.loc(c.object), text: text(c.object), value: lazy(() => ev.eval(unit, c.object)) }
+        : undefined;
+    calls.push({
+      at: unit.loc(node),
+      name,
+      calleeText: e.callee.text.replace(/\s+/g, ''),
+      method,
+      isNew: e.k === 'new',
+      receiver,
+      args: e.args.map((a) => ({ name: a.name, at: unit.loc(a.value), text: text(a.value), value: lazy(() => ev.eval(unit, a.value)) })),
+    });
+  }
+
+  const functions: FunctionView[] = [];
+  const keyAssignments: KeyAssignment[] = [];
+  const assignments: Assignment[] = [];
+  const fnByNode = new Map<number, FunctionView>();
+  walk(unit.tree.rootNode, (n) => {
+    if (unit.adapter.isFunction(n)) {
+      const name = n.childForFieldName('name')?.text ?? (n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name')?.text : undefined);
+      const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...functionContext(n) };
+      functions.push(f);
+      fnByNode.set(n.id, f);
+    }
+    if (n.type === 'variable_declarator') {
+      const name = n.childForFieldName('name');
+      const value = n.childForFieldName('value');
+      if (name && value) assignments.push({ at: unit.loc(n), targetText: name.text, valueAt: unit.loc(value), value: lazy(() => ev.eval(unit, value)) });
+    }
+    if (n.type === 'assignment' || n.type === 'assignment_expression') {
+      const left = n.childForFieldName('left');
+      const right = n.childForFieldName('right');
+      if (!left || !right) return;
+      assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)) });
+      const le = unit.adapter.expr(left);
+      let key: string | undefined;
+      let obj: Node | undefined;
+      if (le.k === 'member') {
+        key = le.prop;
+        obj = le.object;
+      } else if (le.k === 'index') {
+        const k = unit.adapter.expr(le.index);
+        if (k.k === 'str') key = k.value;
+        obj = le.object;
+      }
+      if (key !== undefined && obj) keyAssignments.push({ at: unit.loc(n), objectText: obj.text, key, value: lazy(() => ev.eval(unit, right)) });
+    }
+  });
+
+  const up = (at: Loc, match: (n: Node) => boolean): Node | undefined => {
+    for (let n = nodeAt(at)?.parent ?? null; n; n = n.parent) {
+      if (match(n)) return n;
+      if (unit.adapter.isFunction(n)) return undefined;
+    }
+    return undefined;
+  };
+
+  let filters: FileView['filters'] | undefined;
+  return {
+    calls,
+    functions,
+    keyAssignments,
+    assignments,
+    get filters() {
+      return (filters ??= findFilters(unit));
+    },
+    enclosingFunction(at) {
+      for (let n = nodeAt(at)?.parent ?? null; n; n = n.parent) if (unit.adapter.isFunction(n)) return fnByNode.get(n.id);
+      return undefined;
+    },
+    enclosingLoop(at) {
+      const loop = up(at, (n) => LOOPS.has(n.type));
+      if (!loop) return callbackLoop(unit, ev, nodeAt(at));
+      const iter = loop.childForFieldName('right') ?? loop.namedChildren.find((c) => c?.type === 'for_in_clause')?.childForFieldName('right') ?? undefined;
+      const target = loop.childForFieldName('left') ?? loop.namedChildren.find((c) => c?.type === 'for_in_clause')?.childForFieldName('left') ?? undefined;
+      const condition = loop.type === 'while_statement' || loop.type === 'do_statement' ? loop.childForFieldName('condition') : undefined;
+      return { at: unit.loc(loop), iterText: iter?.text, iter: iter ? lazy(() => ev.eval(unit, iter)) : undefined, targetText: target?.text, ...(condition ? { conditionText: condition.text } : {}) };
+    },
+    enclosingCondition(at) {
+      const cond = up(at, (n) => CONDITIONS.has(n.type));
+      if (!cond) return undefined;
+      const c = cond.childForFieldName('condition') ?? cond.namedChildren[cond.type === 'conditional_expression' ? 1 : 0];
+      return { at: unit.loc(cond), conditionText: c?.text ?? '' };
+    },
+  };
+}

@@ -124,7 +124,7 @@ function checkName(name: string, at: Loc, fixAt: Loc | undefined, _call: Request
     suggestions = closeNames(name, known.betas.keys(), Math.min(4, Math.max(2, Math.floor(name.length / 6))));
     why = suggestions.length === 1 ? `Unknown beta \`${name}\`; did you mean \`${suggestions[0]}\`?` : suggestions.length > 1 ? `Unknown beta \`${name}\`; close names: ${suggestions.map((s) => `\`${s}\``).join(', ')}` : `Unknown beta \`${name}\``;
   }
-  const message = `${why}. The API rejects unknown betas with a 400 on every call (known names as of ${known.asOf}).`;
+  const message = `${why}${why.endsWith('?') ? '' : '.'} The API rejects unknown betas with a 400 on every call (known names as of ${known.asOf}).`;
   let fix: Fix | undefined;
   if (suggestions.length === 1 && fixAt) {
     const edits = ctx.edits.replaceStringContent(fixAt, suggestions[0]);

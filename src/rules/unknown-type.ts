@@ -133,5 +133,5 @@ function checkType(v: Value | undefined, ns: Namespace, ctx: RuleContext) {
     const edits = ctx.edits.replaceStringContent(s.at!, suggestions[0]);
     if (edits) fix = { title: `Replace with \`${suggestions[0]}\``, applicability: 'safe', edits };
   }
-  ctx.report({ message: `${why}. The API rejects it with a 400 (known names as of ${ctx.known.asOf}).`, at: s.at!, fix });
+  ctx.report({ message: `${why}${why.endsWith('?') ? '' : '.'} The API rejects it with a 400 (known names as of ${ctx.known.asOf}).`, at: s.at!, fix });
 }

@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, StrValue, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, concatStrings, unknown, union, withChainStep, withoutUnordered } from '../core/value';
+import { HOLE, allTaints, concatStrings, isComplete, unknown, union, withChainStep, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { classifyJs, classifyPython, JS_GLOBALS, PYTHON_BUILTINS, RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
@@ -209,6 +209,8 @@ export class Evaluator {
         if (!b.value) return unknown(unit.loc(b.nameNode));
         const iter = this.eval(unit, b.value, undefined);
         v = this.itemOf(iter, unit.loc(b.nameNode));
+        // A loop variable that is not one known value differs from one iteration to the next.
+        if (!isComplete(v)) v = { ...v, taints: [...v.taints, { cls: 'per-request', kind: 'loop-variable', at: unit.loc(b.nameNode), text: b.name, chain: [] }] };
         break;
       }
       case 'import':
@@ -228,7 +230,17 @@ export class Evaluator {
       const rhs = this.eval(unit, a.value!, undefined);
       v = this.combine(a.op ?? '+', v, rhs, unit.loc(a.at), unit.loc(a.value!));
     }
-    const mutations = (scope.mutations.get(b.name) ?? []).filter((m) => m.node.startIndex > b.nameNode.startIndex && m.node.startIndex < limit);
+    let mutations = (scope.mutations.get(b.name) ?? []).filter((m) => m.node.startIndex > b.nameNode.startIndex && m.node.startIndex < limit);
+    // A use inside a loop also sees what the rest of the loop body did in earlier iterations
+    // (`create(messages=...)` at the top of an agent loop, `messages.append(...)` below it).
+    const loop = crossed ? undefined : loopAround(use, b.nameNode, scope.node);
+    if (loop) {
+      const all = scope.mutations.get(b.name) ?? [];
+      const earlier = all.filter((m) => m.node.startIndex >= use.endIndex && m.node.endIndex <= loop.endIndex);
+      const before = mutations.filter((m) => m.node.startIndex < loop.startIndex);
+      const current = mutations.filter((m) => m.node.startIndex >= loop.startIndex);
+      mutations = [...before, ...earlier, ...current];
+    }
     if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations);
     return b.kind === 'param' ? v : withChainStep(v, step);
   }
@@ -402,6 +414,7 @@ export class Evaluator {
     if (e.k === 'ident' || e.k === 'member') {
       const v = this.eval(unit, bound, env);
       if (v.kind === 'num') return true;
+      // A parameter, or a value computed from one (`len(history) - keep`); code that moves the cut to a turn is caught by the turn guard.
       if (v.taints.some((t) => t.kind === 'parameter')) return true;
       return /^[A-Z][A-Z0-9_]*$/.test(e.k === 'ident' ? e.name : e.prop);
     }
@@ -435,6 +448,8 @@ export class Evaluator {
         out.taints.push(...allTaints(ordered));
       }
     }
+    const lastItem = items[items.length - 1];
+    if (!out.complete && lastItem && !lastItem.spread) out.tailKnown = true;
     return out;
   }
 
@@ -503,6 +518,7 @@ export class Evaluator {
           taints: [...left.taints, ...right.taints],
           trims: [...(left.trims ?? []), ...(right.trims ?? [])],
           isSet: false,
+          ...((right.complete && right.items.length) || right.tailKnown ? { tailKnown: true } : {}),
         };
       }
       if (left.kind === 'num' && right.kind === 'num') return { kind: 'num', value: (left.value as number) + (right.value as number), at, taints: [] };
@@ -524,11 +540,17 @@ export class Evaluator {
   private comprehension(unit: FileUnit, e: Extract<Expr, { k: 'comprehension' }>, at: Loc, env?: Env): Value {
     const iter = this.eval(unit, e.iter, env);
     const ordered = this.ordered(unit, iter, e.iter);
-    const element = this.eval(unit, e.element, env);
+    // Over what a call returned (`b.text for b in resp.content`): the element reads one item of it.
+    const target = unit.adapter.expr(e.target);
+    const element =
+      iter.origin && target.k === 'ident'
+        ? this.eval(unit, e.element, new Map([...(env ?? []), [target.name, this.itemOf(ordered, unit.loc(e.target))]]))
+        : this.eval(unit, e.element, env);
     const taints = [...ordered.taints];
     // `[t for t in TOOLS if t["name"] in allowed]`: which items survive depends on the filter.
     if (!allTaints(ordered).some((t) => t.cls === 'per-request')) {
-      for (const f of e.filters ?? []) taints.push(...this.perRequestIn(unit, f, env).map((t) => ({ ...t, kind: 'filter' as const })));
+      const own = (t: Taint) => t.kind === 'loop-variable' && t.at.start >= at.start && t.at.end <= at.end;
+      for (const f of e.filters ?? []) taints.push(...this.perRequestIn(unit, f, env).filter((t) => !own(t)).map((t) => ({ ...t, kind: 'filter' as const })));
     }
     if (e.dict) {
       const key = e.key ? this.eval(unit, e.key, env) : undefined;
@@ -570,9 +592,15 @@ export class Evaluator {
         case 'unshift': {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
           const vals = argNodes.map((a) => this.eval(unit, a));
-          const added = loop ? vals.map((x) => ({ ...x, repeated: unit.loc(loop.loop) }) as Value) : vals;
+          // Also `while` loops and `for (;;)`: an append there runs once per iteration too.
+          const repeat = loop?.loop ?? loopAround(m.node, scopeNode, scopeNode);
+          const added = repeat ? vals.map((x) => ({ ...x, repeated: unit.loc(repeat) }) as Value) : vals;
+          if (repeat && !loop) v.complete = false;
           if (m.method === 'insert' || m.method === 'unshift') v.items.unshift(...added);
-          else v.items.push(...added);
+          else {
+            v.items.push(...added);
+            if (vals.length) v.tailKnown = true;
+          }
           if (loop) {
             v.complete = false;
             const iter = this.ordered(unit, this.eval(unit, loop.iter), loop.iter);
@@ -588,9 +616,11 @@ export class Evaluator {
             v.items.push(...o.items);
             v.complete &&= o.complete && !loop;
             v.taints.push(...o.taints);
+            v.tailKnown = !loop && o.items.length > 0 && (o.complete || !!o.tailKnown);
           } else {
             v.complete = false;
             v.taints.push(...allTaints(o));
+            v.tailKnown = false;
           }
           break;
         }
@@ -598,6 +628,7 @@ export class Evaluator {
           const arg = m.args[0];
           const a = arg ? unit.adapter.expr(arg) : undefined;
           if (a && a.k === 'num' && a.value === 0) v.trims!.push(this.trim(unit, 'mutation', m.node));
+          else v.tailKnown = false;
           v.complete = false;
           break;
         }
@@ -623,6 +654,7 @@ export class Evaluator {
         }
         default:
           v.complete = false;
+          if (m.method !== 'set-key') v.tailKnown = false;
       }
     }
     return v;
@@ -863,6 +895,15 @@ export class Evaluator {
       const vals = args.map((a) => this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value)));
       return { kind: 'str', text: receiver.text + HOLE, complete: false, at, taints: [...receiver.taints, ...vals.flatMap((v) => allTaints(v))] };
     }
+    if (unit.language !== 'python' && prop === 'filter' && receiver.kind !== 'list' && receiver.kind !== 'str' && !rref(receiver)) {
+      // `TOOLS.filter((t) => user.scopes.includes(t.name))` on a list that is not resolved here.
+      const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
+      if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
+        const kept = this.invoke(cref, [this.itemOf(receiver, at)], at);
+        const picked = allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const }));
+        if (picked.length) return { kind: 'list', items: [], complete: false, at, taints: [...rtaints, ...picked], trims: receiver.trims };
+      }
+    }
     if (unit.language !== 'python' && (prop === 'map' || prop === 'flatMap') && receiver.kind !== 'list' && receiver.kind !== 'str') {
       const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
       if (cref?.kind === 'function' && !rref(receiver)) {
@@ -992,6 +1033,16 @@ export class Evaluator {
       this.inlineDepth--;
     }
   }
+}
+
+const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement']);
+
+/** The innermost loop statement around `use` (below `stop`) that does not contain the binding. */
+function loopAround(use: Node, binding: Node, stop: Node): Node | undefined {
+  for (let n: Node | null = use.parent; n && n.id !== stop.id; n = n.parent) {
+    if (LOOP_STATEMENTS.has(n.type)) return binding.startIndex < n.startIndex ? n : undefined;
+  }
+  return undefined;
 }
 
 /** The taints of a key or test that picks one alternative: per-request ones become 'selector'. */

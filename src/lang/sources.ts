@@ -149,8 +149,18 @@ export const RETRIEVAL_NAME = /(retriev|search|recall|memor|lookup|similar|vecto
  * compared with "user", tool_use ids matched up, or a condition that looks at tool_result
  * blocks. (Building a tool_result, or branching on tool_use to run a tool, is not a guard.)
  */
-export const TURN_GUARD =
-  /tool_use_id["']?\]?\s*(?:in|not in|[!=]==?)|toolUseId\s*[!=]==?|\.role\s*[!=]==?\s*["']user["']|\[\s*["']role["']\s*\]\s*[!=]==?\s*["']user["']|get\(\s*["']role["']\s*\)\s*[!=]=\s*["']user["']|["']user["']\s*[!=]==?\s*[\w.[\]"']*role|\b(?:if|while)\b[^\n:{]*["']tool_result["']/;
+export const TURN_GUARD = new RegExp(
+  [
+    // a role compared with "user": `m.role === 'user'`, `m["role"] != "user"`, `m.get("role") == "user"`, `role === 'user'`
+    String.raw`\brole["']?\s*\]?\s*\)?\s*[!=]==?\s*["']user["']`,
+    String.raw`["']user["']\s*[!=]==?\s*[\w.[\]"'()]*\brole\b`,
+    // tool_use ids matched up
+    String.raw`tool_use_id["']?\]?\s*(?:in\b|not in\b|[!=]==?)`,
+    String.raw`toolUseId\s*[!=]==?`,
+    // a condition that looks at tool_result blocks
+    String.raw`\b(?:if|while)\b[^\n:{]*["']tool_result["']`,
+  ].join('|'),
+);
 
 export function isAnthropicModule(module: string): boolean {
   return /^anthropic(\.|$)/.test(module) || module.startsWith('@anthropic-ai/');

@@ -85,7 +85,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-The fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and prefixes the last user message with \`[time: …]\`. It is safe when the system text is written in the same function as the request and the last user message is a string, f-string/template or variable; otherwise it is offered as unsafe, because the value may be computed elsewhere or the user content may not be a string. Either way the model now sees the time in the user turn instead of the system prompt.
+For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and prefixes the last user message with \`[time: …]\`. It is safe when the system text is written in the same function as the request and the last user message is a string, f-string/template or variable; otherwise it is offered as unsafe, because the value may be computed elsewhere or the user content may not be a string. Either way the model now sees the time in the user turn instead of the system prompt. Random values (ids, personas) get no fix: where they belong depends on what they are for.
 `,
   },
 
@@ -123,7 +123,8 @@ function lastUserContent(call: RequestCall): { content: Value; at: Loc } | undef
 }
 
 function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
-  if (!t.embed || t.embed.file !== ctx.file) return undefined;
+  // Only a time has a meaning in the user turn; a random persona or id has no fix to offer.
+  if (t.cls !== 'clock' || !t.embed || t.embed.file !== ctx.file) return undefined;
   const user = lastUserContent(call);
   if (!user || user.at.file !== ctx.file) return undefined;
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;

@@ -36,8 +36,8 @@ const BUNDLES = [
     executable: true,
     forbidden: ['vscode'],
   },
-  // { name: 'server', entry: 'src/server/main.ts', outfile: 'dist/server.js', forbidden: ['vscode'] },
-  // { name: 'extension', entry: 'src/client/extension.ts', outfile: 'dist/extension.js', external: ['vscode'] },
+  { name: 'server', entry: 'src/server/main.ts', outfile: 'dist/server.js', forbidden: ['vscode'] },
+  { name: 'extension', entry: 'src/client/extension.ts', outfile: 'dist/extension.js', external: ['vscode'] },
 ];
 
 /** [package-relative source in node_modules, name in dist/] */

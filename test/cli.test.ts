@@ -1,181 +1,25 @@
 /**
- * Runs the built CLI (dist/cli.js) as a user would, in temporary folders made here. The bundle
- * is (re)built first when it is missing or older than the sources.
+ * Runs the built CLI (dist/cli.js) as a user would, in temporary folders made here (see
+ * cli-harness.ts; the bundle is rebuilt first when it is older than the sources).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { version } from '../package.json';
+import { BAD_PY, BAD_TS, CLI as cli, GOOD_PY, MODULE_PROMPT_PY, ROOT as root, json, notebookOf, project, run as runCli, useCli } from './cli-harness';
 
-const root = path.resolve(__dirname, '..');
-const cli = path.join(root, 'dist', 'cli.js');
-const temps: string[] = [];
+useCli();
+// Every test runs the CLI, several times; a busy machine makes that slow.
+vi.setConfig({ testTimeout: 180_000 });
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-beforeAll(() => {
-  const built = fs.existsSync(cli) ? fs.statSync(cli).mtimeMs : 0;
-  const sources = Math.max(newestMtime(path.join(root, 'src')), fs.statSync(path.join(root, 'esbuild.js')).mtimeMs);
-  if (built < sources) execFileSync(process.execPath, ['esbuild.js'], { cwd: root, stdio: 'pipe' });
-}, 120_000);
-
-afterAll(() => {
-  for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
-});
-
-/** A temporary folder with these files (a Buffer is written as is). */
-function project(files: Record<string, string | Buffer>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-cli-'));
-  temps.push(dir);
-  for (const [name, content] of Object.entries(files)) {
-    const p = path.join(dir, name);
-    fs.mkdirSync(path.dirname(p), { recursive: true });
-    fs.writeFileSync(p, content);
-  }
-  return dir;
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(cwd: string, ...args: string[]): Run {
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-interface JsonEdit {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  newText: string;
-}
-interface JsonFinding {
-  ruleId: string;
-  severity: 'error' | 'warning' | 'info';
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
-  cell?: number;
-  cellLine?: number;
-  cellColumn?: number;
-}
-
-function json(r: Run): JsonFinding[] {
-  return JSON.parse(r.stdout) as JsonFinding[];
-}
+const run = (cwd: string, ...args: string[]) => runCli(cwd, args);
 
 /** The text between two 1-based positions (columns in UTF-16 code units). */
 function slice(text: string, line: number, column: number, endLine: number, endColumn: number): string {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
   return text.slice(starts[line - 1] + column - 1, starts[endLine - 1] + endColumn - 1);
-}
-
-// A clock in the system prompt, next to a user message the fix can extend.
-const BAD_PY = `from datetime import datetime
-import anthropic
-
-client = anthropic.Anthropic()
-
-
-def ask(question: str) -> str:
-    resp = client.messages.create(
-        model="claude-sonnet-4-5",
-        max_tokens=512,
-        system=f"You are a helpful assistant. Current time: {datetime.now()}",
-        messages=[{"role": "user", "content": question}],
-    )
-    return resp.content[0].text
-`;
-
-const BAD_TS = `import Anthropic from '@anthropic-ai/sdk';
-
-const client = new Anthropic();
-
-export async function ask(question: string) {
-  // \u{1F600} an emoji before the finding on another line does not move its column
-  return client.messages.create({
-    model: 'claude-sonnet-4-5',
-    max_tokens: 512,
-    system: \`You are a helpful assistant. Now: \${new Date().toISOString()}\`,
-    messages: [{ role: 'user', content: question }],
-  });
-}
-`;
-
-// The prompt is built once at import time: moving the time changes behaviour, so the fix is unsafe.
-const MODULE_PROMPT_PY = `from datetime import datetime
-import anthropic
-
-client = anthropic.Anthropic()
-PROMPT = f"You are the refund assistant. Built at: {datetime.now().isoformat()}"
-
-
-def refund(question: str) -> str:
-    resp = client.messages.create(
-        model="claude-sonnet-4-5",
-        max_tokens=512,
-        system=PROMPT,
-        messages=[{"role": "user", "content": question}],
-    )
-    return resp.content[0].text
-`;
-
-const GOOD_PY = `import anthropic
-
-client = anthropic.Anthropic()
-SYSTEM = "You are a helpful assistant."
-
-
-def ask(question: str) -> str:
-    resp = client.messages.create(
-        model="claude-sonnet-4-5",
-        max_tokens=512,
-        system=SYSTEM,
-        messages=[{"role": "user", "content": question}],
-    )
-    return resp.content[0].text
-`;
-
-function notebookOf(cells: string[]): string {
-  const nb = {
-    cells: [
-      { cell_type: 'markdown', metadata: {}, source: ['# Notes'] },
-      ...cells.map((source) => ({
-        cell_type: 'code',
-        execution_count: null,
-        metadata: {},
-        outputs: [],
-        source: source.split(/(?<=\n)/),
-      })),
-    ],
-    metadata: { kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' } },
-    nbformat: 4,
-    nbformat_minor: 5,
-  };
-  return JSON.stringify(nb, null, 1) + '\n';
 }
 
 describe('the command line', () => {
@@ -339,15 +183,6 @@ describe('check', () => {
     }
     expect(notices).toHaveLength(expected.length);
     expect(r.stdout).toContain('bad.py:');
-  });
-
-  it('skips an unreadable file (permissions) when not running as root', () => {
-    if (process.getuid?.() === 0) return; // root reads anything
-    const dir = project({ 'secret.py': BAD_PY });
-    fs.chmodSync(path.join(dir, 'secret.py'), 0o000);
-    const r = run(dir, 'check');
-    expect(r.code).toBe(0);
-    expect(r.stderr.trim()).toMatch(/^secret\.py: skipped: cannot read \(permission denied\)$/);
   });
 
   it('selects and ignores rules by id or group, and rejects unknown ids by name', () => {

@@ -2,7 +2,7 @@
  * `prefixlint check` for one file: read it, analyse it, and with `--fix` apply fixes to a
  * fixpoint, never writing a text that parses worse than the original.
  */
-import type { FileResult } from '../analyzer';
+import type { AnalyzeOptions, FileResult } from '../analyzer';
 import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';
@@ -12,7 +12,7 @@ import type { DiskHost } from './source';
 
 /** The part of the Analyzer the CLI uses. */
 export interface Engine {
-  analyze(file: string, text: string, language?: LanguageId): FileResult;
+  analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions): FileResult;
   invalidate(file: string): void;
 }
 
@@ -21,6 +21,10 @@ export interface CheckOptions {
   fix: boolean;
   /** Unsafe fixes are applied (with `fix`) or shown as available (without). */
   unsafeFixes: boolean;
+  /** Rules, known names and severities for this file (from its configuration). */
+  analyze?: AnalyzeOptions;
+  /** With `fix`: false keeps the fixed text in the outcome instead of writing the file. */
+  write?: boolean;
 }
 
 /** Passes of fix, re-analyse, fix again before giving up on reaching a fixpoint. */
@@ -37,7 +41,14 @@ export interface Finding {
   start: Place;
   end: Place;
   /** The fix, when it may be shown: safe ones always, unsafe ones with `--unsafe-fixes`. */
-  fix?: { title: string; applicability: Fix['applicability']; edits: PlacedEdit[] };
+  fix?: {
+    title: string;
+    applicability: Fix['applicability'];
+    /** Edits of the analysed text (for a notebook: cell text, placed in the file and the cell). */
+    edits: PlacedEdit[];
+    /** The same change as edits of the file's own text (for a notebook: of its JSON); computed on demand. */
+    fileEdits(): PlacedEdit[];
+  };
   /** The applicability of the diagnostic's fix, shown or not. */
   fixApplicability?: Fix['applicability'];
 }
@@ -49,6 +60,8 @@ export interface FileOutcome {
   notices: string[];
   /** Fixes applied and written. */
   fixed: number;
+  /** The file's text after fixes that were not written (`write: false`). */
+  fixedText?: string;
   /** The analyzer threw: an internal error (exit 2) that did not stop the run. */
   crashed: boolean;
 }
@@ -67,7 +80,7 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
   }
   try {
     let doc = opened;
-    let result = engine.analyze(file, doc.analysedText, doc.language);
+    let result = engine.analyze(file, doc.analysedText, doc.language, opts.analyze);
     if (opts.fix && result.notice && result.diagnostics.some((d) => applicable(d.fix, opts))) {
       // A file that already has syntax errors cannot show that a fix keeps it parsing.
       outcome.notices.push('fixes not applied: the file did not parse cleanly before fixing');
@@ -76,7 +89,8 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
       if (fixedRun.applied > 0) {
         doc = fixedRun.doc;
         result = fixedRun.result;
-        host.write(file, { text: doc.text, bom: read.bom });
+        if (opts.write === false) outcome.fixedText = doc.text;
+        else host.write(file, { text: doc.text, bom: read.bom });
         outcome.fixed = fixedRun.applied;
       }
       // Analyses of rejected or intermediate texts must not stand in for the file on disk.
@@ -108,10 +122,12 @@ function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions): Finding 
     fixApplicability: d.fix && d.fix.edits.length > 0 ? d.fix.applicability : undefined,
   };
   if (applicable(d.fix, opts)) {
+    const fix = d.fix;
     finding.fix = {
       title: d.fix.title,
       applicability: d.fix.applicability,
       edits: d.fix.edits.map((e) => ({ start: doc.locate(e.start), end: doc.locate(e.end), newText: e.newText })),
+      fileEdits: () => doc.fileEdits(fix),
     };
   }
   return finding;
@@ -154,7 +170,7 @@ function fixToFixpoint(engine: Engine, doc: SourceDocument, result: FileResult, 
     const nextDoc = openDocument(run.doc.file, next.text);
     if ('notice' in nextDoc) return 'worse';
     engine.invalidate(run.doc.file);
-    const nextResult = engine.analyze(nextDoc.file, nextDoc.analysedText, nextDoc.language);
+    const nextResult = engine.analyze(nextDoc.file, nextDoc.analysedText, nextDoc.language, opts.analyze);
     if (parsesWorse(nextResult)) return 'worse';
     return { doc: nextDoc, result: nextResult, applied: run.applied + next.applied };
   };

@@ -29,6 +29,8 @@ export interface SourceDocument {
   locate(offset: number): Place;
   /** Applies fixes given in offsets of `analysedText`; returns the new file text. */
   applyFixes(fixes: readonly Fix[]): { text: string; applied: number };
+  /** A fix as edits of the file's text, placed (empty when it cannot be applied). */
+  fileEdits(fix: Fix): Array<{ start: Place; end: Place; newText: string }>;
 }
 
 export function isNotebook(file: string): boolean {
@@ -66,10 +68,15 @@ class PlainDocument implements SourceDocument {
   applyFixes(fixes: readonly Fix[]): { text: string; applied: number } {
     return applyFixes(this.text, fixes);
   }
+
+  fileEdits(fix: Fix) {
+    return fix.edits.map((e) => ({ start: this.locate(e.start), end: this.locate(e.end), newText: e.newText }));
+  }
 }
 
 class NotebookDocument implements SourceDocument {
   readonly language = 'python';
+  private raw?: LineIndex;
 
   constructor(
     readonly file: string,
@@ -91,5 +98,19 @@ class NotebookDocument implements SourceDocument {
 
   applyFixes(fixes: readonly Fix[]): { text: string; applied: number } {
     return this.notebook.applyFixes(fixes);
+  }
+
+  /** The one replacement of the .ipynb text that the fix makes (its JSON escapes and layout included). */
+  fileEdits(fix: Fix) {
+    const next = this.notebook.applyFixes([fix]);
+    if (!next.applied || next.text === this.text) return [];
+    const old = this.text;
+    let start = 0;
+    while (start < old.length && start < next.text.length && old[start] === next.text[start]) start++;
+    let end = 0;
+    while (end < old.length - start && end < next.text.length - start && old[old.length - 1 - end] === next.text[next.text.length - 1 - end]) end++;
+    const lines = (this.raw ??= new LineIndex(old));
+    const place = (offset: number): Place => lines.position(offset);
+    return [{ start: place(start), end: place(old.length - end), newText: next.text.slice(start, next.text.length - end) }];
   }
 }

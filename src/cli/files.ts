@@ -8,6 +8,8 @@
  *   nearest folder with `.git`), or up to the current folder outside a repository.
  * - Globs (tinyglobby syntax) are matched from the current folder; their matches pass the same
  *   .gitignore and default-exclude filters as a walk.
+ * - The configuration's `exclude` and `include` (an `excluded` callback) filter walks and globs
+ *   like .gitignore does.
  * - A path that does not exist is a usage error; a glob that matches nothing is a warning.
  */
 import * as fs from 'node:fs';
@@ -36,7 +38,10 @@ export function isSourceFile(file: string): boolean {
   return SOURCE_EXTENSIONS.includes(path.extname(file).toLowerCase());
 }
 
-export function discoverFiles(args: readonly string[], cwd: string): Discovery {
+/** Whether a file or folder found by a walk or a glob is left out (the configuration's exclude/include). */
+export type Excluded = (abs: string, isDir: boolean) => boolean;
+
+export function discoverFiles(args: readonly string[], cwd: string, configExcluded: Excluded = () => false): Discovery {
   const found = new Set<string>();
   const out: Discovery = { files: [], skipped: [], errors: [], warnings: [] };
   const filter = new GitIgnoreFilter(cwd);
@@ -55,8 +60,8 @@ export function discoverFiles(args: readonly string[], cwd: string): Discovery {
       const isDir = entry.isDirectory();
       const isFile = entry.isFile() || (entry.isSymbolicLink() && isSourceFile(abs));
       if (isDir) {
-        if (!excluded.has(entry.name) && !filter.ignored(abs, true)) walk(abs);
-      } else if (isFile && isSourceFile(abs) && !filter.ignored(abs, false)) {
+        if (!excluded.has(entry.name) && !filter.ignored(abs, true) && !configExcluded(abs, true)) walk(abs);
+      } else if (isFile && isSourceFile(abs) && !filter.ignored(abs, false) && !configExcluded(abs, false)) {
         found.add(abs);
       }
     }
@@ -77,7 +82,7 @@ export function discoverFiles(args: readonly string[], cwd: string): Discovery {
         onlyFiles: true,
         ignore: DEFAULT_EXCLUDED_DIRS.map((d) => `**/${d}/**`),
       });
-      const kept = matches.map((m) => path.resolve(m)).filter((m) => isSourceFile(m) && !filter.ignored(m, false));
+      const kept = matches.map((m) => path.resolve(m)).filter((m) => isSourceFile(m) && !filter.ignored(m, false) && !excludedWithFolders(m, configExcluded));
       if (kept.length === 0) out.warnings.push(`${arg}: no files matched`);
       for (const m of kept) found.add(m);
     } else {
@@ -86,6 +91,36 @@ export function discoverFiles(args: readonly string[], cwd: string): Discovery {
   }
   out.files = [...found].sort();
   return out;
+}
+
+/** A file found by a glob or in a change list is left out when it, or a folder above it, is excluded. */
+function excludedWithFolders(abs: string, configExcluded: Excluded): boolean {
+  if (configExcluded(abs, false)) return true;
+  for (let dir = path.dirname(abs); path.dirname(dir) !== dir; dir = path.dirname(dir)) if (configExcluded(dir, true)) return true;
+  return false;
+}
+
+/**
+ * The changed files (absolute paths) that a check of `args` would look at: inside the folders,
+ * among the files or matching the globs given (anything under the current folder without
+ * arguments), and kept by the same filters as a walk.
+ */
+export function selectChanged(changed: readonly string[], args: readonly string[], cwd: string, configExcluded: Excluded = () => false): string[] {
+  const filter = new GitIgnoreFilter(cwd);
+  const folders: string[] = [];
+  const matched = new Set<string>();
+  for (const arg of args.length ? args : ['.']) {
+    if (isDynamicPattern(arg)) for (const m of globSync(arg, { cwd, absolute: true, onlyFiles: true })) matched.add(path.resolve(m));
+    else folders.push(path.resolve(cwd, arg));
+  }
+  return [...new Set(changed)]
+    .filter((f) => isSourceFile(f) && fs.existsSync(f) && (matched.has(f) || folders.some((d) => isInside(f, d))))
+    .filter((f) => {
+      const dirs = path.relative(cwd, f).split(path.sep).slice(0, -1);
+      if (dirs.some((d) => DEFAULT_EXCLUDED_DIRS.includes(d))) return false;
+      return !filter.ignored(f, false) && !excludedWithFolders(f, configExcluded);
+    })
+    .sort();
 }
 
 function statOrUndefined(abs: string): fs.Stats | undefined {

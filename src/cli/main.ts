@@ -1,20 +1,31 @@
 /**
- * The `prefixlint` command line: `check`, `rules`, `explain`. Exit codes: 0 clean, 1 findings,
- * 2 usage or internal error.
+ * The `prefixlint` command line: `check`, `rules`, `explain`, `diff`, `init`. Exit codes: 0
+ * clean, 1 findings (at or above the fail level), 2 usage, configuration or internal error.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
+import { isDynamicPattern } from 'tinyglobby';
 import { version } from '../../package.json';
 import { Analyzer } from '../analyzer';
+import { CONFIG_FILE, ConfigError, ConfigResolver, fails } from '../config/resolve';
+import { SEVERITIES, starterConfig } from '../config/schema';
+import type { Severity } from '../core/diagnostic';
+import { diffRequests } from '../core/requestDiff';
 import type { Rule } from '../core/rule';
 import { allRules } from '../rules/index';
 import { checkFile } from './check';
-import type { FileOutcome } from './check';
+import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
-import { discoverFiles } from './files';
-import { displayPath, formatFindings, formatSummary, toJson, totals } from './report';
+import { formatDiff } from './diff';
+import { discoverFiles, isSourceFile, selectChanged } from './files';
+import { changedSince } from './git';
+import { githubAnnotations } from './github';
+import { displayPath, formatFindings, formatStatistics, formatSummary, statistics, toJson, totals } from './report';
 import { explainRule, findRule, rulesJson, rulesTable, selectRules, splitList } from './rules';
-import { DiskHost } from './source';
+import { toSarif } from './sarif';
+import { decodeSource, describeError, DiskHost } from './source';
 
 export const EXIT_CLEAN = 0;
 export const EXIT_FINDINGS = 1;
@@ -26,33 +37,57 @@ Usage:
   prefixlint check [options] [paths or globs...]   lint files (default: the current folder)
   prefixlint rules [--format text|json]           list the rules
   prefixlint explain <rule-id>                    show a rule's documentation
+  prefixlint diff <a.json> <b.json>               where two request dumps stop sharing a cached prefix
+  prefixlint init                                 write a starter .prefixlintrc.json
   prefixlint --version | --help
 
-Run 'prefixlint check --help' for the options of check.
+Run 'prefixlint <command> --help' for the options of a command.
 `;
 
 const CHECK_HELP = `Usage: prefixlint check [options] [paths or globs...]
 
 Lints Python (.py .pyi), TypeScript (.ts .mts .cts .tsx), JavaScript (.js .jsx .mjs .cjs) and
 Jupyter notebooks (.ipynb). Folders are walked; files ignored by .gitignore and the folders
-node_modules, .git, dist, .venv, venv, __pycache__ and .ipynb_checkpoints are skipped. A file
-named explicitly is always checked. Globs (quote them) are matched from the current folder.
+node_modules, .git, dist, .venv, venv, __pycache__ and .ipynb_checkpoints are skipped, and so
+is what the configuration's "exclude" (and "include") leave out. A file named explicitly is
+always checked. Globs (quote them) are matched from the current folder.
 
 Options:
-  --format text|json     output format (default: text)
+  --format FORMAT        text (default), json, sarif (SARIF 2.1.0) or github (Actions annotations)
   --fix                  apply safe fixes and write the files
   --unsafe-fixes         with --fix, apply unsafe fixes too; without it, show them as available
-  --select ids           run only these rules (comma-separated rule ids or groups)
+  --select ids           run only these rules (comma-separated rule ids or groups); replaces
+                         the configuration's select, ignore and "off"
   --ignore ids           do not run these rules (comma-separated rule ids or groups)
-  --no-color             no colours (also: the NO_COLOR environment variable)
+  --fail-level LEVEL     exit 1 for findings of this severity or higher: error, warning or info
+                         (default: the configuration's failLevel, else warning)
+  --max-warnings N       also exit 1 when there are more than N warnings
   --exit-zero            exit 0 even when problems are found (usage and internal errors still exit 2)
+  --quiet                report only the findings that fail the run (at or above the fail
+                         level) and no summary; notices about skipped files still go to stderr
+  --statistics           count the findings per rule instead of listing them (text and json)
+  --stdin-filename PATH  lint standard input as the file PATH (its configuration and language);
+                         with --fix, print the fixed text on stdout and the report on stderr
+  --files-from FILE      also lint the paths listed in FILE, one per line ('-': standard input)
+  --changed-since REF    only files changed since the git ref REF: committed on this branch
+                         since it left REF, changed in the working tree, or new and not ignored
+  --no-color             no colours (also: the NO_COLOR environment variable)
   -h, --help             show this help
 
+Configuration: the nearest .prefixlintrc.json, [tool.prefixlint] in pyproject.toml or
+"prefixlint" in package.json, from each file's folder up to the repository root. Command-line
+options override it. 'prefixlint init' writes a starter .prefixlintrc.json.
+
 Output:
-  text   path:line:column: rule-id [*] message        ([*]: --fix can fix it)
-  json   an array, one object per finding: ruleId, severity, file, line, column, endLine,
-         endColumn, message, url, fix (null or {title, applicability, edits}); notebook
-         findings add cell, cellLine, cellColumn, cellEndLine and cellEndColumn.
+  text    path:line:column: rule-id [*] message        ([*]: --fix can fix it)
+  json    an array, one object per finding: ruleId, severity, file, line, column, endLine,
+          endColumn, message, url, fix (null or {title, applicability, edits}); notebook
+          findings add cell, cellLine, cellColumn, cellEndLine and cellEndColumn.
+          With --statistics: [{ruleId, severity, count, fixable}].
+  sarif   one run; tool.driver.rules has every rule with its docs (help) and page (helpUri);
+          results carry ruleId, ruleIndex, level, locations and fixes.
+  github  ::error file=...,line=...,col=...,endLine=...,endColumn=...,title=prefixlint (rule-id)::message
+          (info findings are ::notice, warnings ::warning)
   Lines and columns are 1-based; columns count UTF-16 code units (a character outside the
   Basic Multilingual Plane, such as most emoji, counts as 2); an end column points just past
   the range. For a notebook, line and column point into the .ipynb file; cell is the 0-based
@@ -60,7 +95,8 @@ Output:
   Files that cannot be checked (unreadable, binary, not UTF-8, over 5 MB, not parsable) get a
   one-line notice on stderr and the run goes on.
 
-Exit codes: 0 no findings, 1 findings, 2 usage or internal error.
+Exit codes: 0 no finding at or above the fail level, 1 findings at or above it (or more
+warnings than --max-warnings), 2 usage, configuration or internal error.
 `;
 
 const RULES_HELP = `Usage: prefixlint rules [--format text|json] [--no-color]
@@ -73,11 +109,42 @@ const EXPLAIN_HELP = `Usage: prefixlint explain <rule-id> [--no-color]
 Prints a rule's documentation: what it finds, why it matters, an example, the fix.
 `;
 
-class UsageError extends Error {}
+const INIT_HELP = `Usage: prefixlint init
+
+Writes a starter ${CONFIG_FILE} in the current folder (never over an existing one), with
+every setting at its default.
+`;
+
+const DIFF_HELP = `Usage: prefixlint diff [--format text|json] <a.json> <b.json>
+
+Compares two dumped Messages API request bodies as the prompt cache sees them: the first
+differing byte in render order (tools, system, messages), the JSON path of its block, and
+an estimate of the tokens after it that are no longer read from the cache. A body as the SDK
+sends it (extra fields such as betas are fine, a batch request's "params" too) and
+json.dumps(..., sort_keys=True, indent=2) dumps are read; formatting does not count.
+
+Exit codes: 0 the cached prefix is the same (or nothing is cached), 1 they differ inside the
+cached prefix (before the last cache_control marker, or anywhere with a top-level
+cache_control), 2 a file is missing or is not a request body.
+`;
+
+const COMMAND_HELP: Record<string, string> = { check: CHECK_HELP, rules: RULES_HELP, explain: EXPLAIN_HELP, init: INIT_HELP, diff: DIFF_HELP };
+
+/** A usage error; `hint` adds the line that points to --help. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly hint = true,
+  ) {
+    super(message);
+  }
+}
 
 interface Io {
   out(text: string): void;
   err(text: string): void;
+  /** All of standard input. */
+  readStdin(): Buffer;
   stdoutIsTTY: boolean;
   cwd: string;
 }
@@ -94,9 +161,40 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 
 function format(value: string | undefined, allowed: readonly string[]): string {
   const f = value ?? 'text';
-  if (!allowed.includes(f)) throw new UsageError(`unknown format '${f}' (expected ${allowed.join(' or ')})`);
+  if (!allowed.includes(f)) throw new UsageError(`unknown format '${f}' (expected ${allowed.slice(0, -1).join(', ')} or ${allowed[allowed.length - 1]})`);
   return f;
 }
+
+function severityOption(value: string | undefined, option: string): Severity | undefined {
+  if (value === undefined) return undefined;
+  if (!(SEVERITIES as readonly string[]).includes(value)) throw new UsageError(`${option}: expected error, warning or info, got '${value}'`);
+  return value as Severity;
+}
+
+function countOption(value: string | undefined, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${option}: expected a whole number of 0 or more, got '${value}'`);
+  return Number(value);
+}
+
+/** The paths listed in a file (or on standard input for '-'): one per line, blank lines skipped. */
+function readPathList(source: string, io: Io): string[] {
+  let text: string;
+  if (source === '-') text = io.readStdin().toString('utf8');
+  else {
+    try {
+      text = fs.readFileSync(path.resolve(io.cwd, source), 'utf8');
+    } catch (err) {
+      throw new UsageError(`--files-from: ${source}: ${describeError(err)}`, false);
+    }
+  }
+  return text
+    .split(/\r?\n|\0/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'];
 
 async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -107,8 +205,15 @@ async function check(args: string[], io: Io): Promise<number> {
       'unsafe-fixes': { type: 'boolean' },
       select: { type: 'string', multiple: true },
       ignore: { type: 'string', multiple: true },
-      'no-color': { type: 'boolean' },
+      'fail-level': { type: 'string' },
+      'max-warnings': { type: 'string' },
       'exit-zero': { type: 'boolean' },
+      quiet: { type: 'boolean', short: 'q' },
+      statistics: { type: 'boolean' },
+      'stdin-filename': { type: 'string' },
+      'files-from': { type: 'string' },
+      'changed-since': { type: 'string' },
+      'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -117,36 +222,148 @@ async function check(args: string[], io: Io): Promise<number> {
     io.out(CHECK_HELP);
     return EXIT_CLEAN;
   }
-  const fmt = format(values.format, ['text', 'json']);
-  const selected = selectRules(allRules, splitList(values.select), splitList(values.ignore));
-  if ('error' in selected) throw new UsageError(selected.error);
-  const discovery = discoverFiles(positionals, io.cwd);
-  if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'));
-  for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
-  for (const s of discovery.skipped) io.err(`${displayPath(s.file, io.cwd)}: skipped: ${s.reason}\n`);
+  const fmt = format(values.format, CHECK_FORMATS);
+  const failLevel = severityOption(values['fail-level'], '--fail-level');
+  const maxWarnings = countOption(values['max-warnings'], '--max-warnings');
+  const quiet = values.quiet === true;
+  if (values.statistics && (fmt === 'sarif' || fmt === 'github')) throw new UsageError(`--statistics works with --format text or json, not ${fmt}`);
+  const stdinName = values['stdin-filename'];
+  if (stdinName !== undefined && (positionals.length || values['files-from'] !== undefined || values['changed-since'] !== undefined)) {
+    throw new UsageError('--stdin-filename lints standard input: it takes no paths, --files-from or --changed-since');
+  }
+  const select = splitList(values.select);
+  const ignore = splitList(values.ignore);
+  const selected = selectRules(allRules, select, ignore);
+  if ('error' in selected) throw new UsageError(selected.error, false);
 
-  const opts = { fix: values.fix === true, unsafeFixes: values['unsafe-fixes'] === true };
   const host = new DiskHost();
-  const analyzer = await Analyzer.create({ host, rules: selected.rules });
+  const resolver = new ConfigResolver(host);
+  // A broken configuration is reported even when there is nothing to lint.
+  resolver.projectFor(io.cwd);
+  const excluded = (abs: string, isDir: boolean) => resolver.excluded(abs, isDir);
+
+  let files: string[];
+  if (stdinName !== undefined) {
+    const abs = path.resolve(io.cwd, stdinName);
+    if (!isSourceFile(abs)) throw new UsageError(`--stdin-filename: ${stdinName}: not a file type prefixlint checks`, false);
+    host.put(abs, decodeSource(io.readStdin()));
+    files = [abs];
+  } else {
+    const listed = values['files-from'] !== undefined ? readPathList(values['files-from'], io) : undefined;
+    const paths = [...positionals, ...(listed ?? [])];
+    const missing = paths.filter((p) => !isDynamicPattern(p) && !fs.existsSync(path.resolve(io.cwd, p)) && !isSymlink(path.resolve(io.cwd, p)));
+    if (missing.length) throw new UsageError(missing.map((p) => `${p}: no such file or directory`).join('\n'), false);
+    if (listed !== undefined && paths.length === 0) {
+      files = [];
+    } else if (values['changed-since'] !== undefined) {
+      const changed = changedSince(values['changed-since'], io.cwd);
+      if ('error' in changed) throw new UsageError(changed.error, false);
+      files = selectChanged(changed.files, paths, io.cwd, excluded);
+    } else {
+      const discovery = discoverFiles(paths, io.cwd, excluded);
+      if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
+      for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
+      for (const s of discovery.skipped) io.err(`${displayPath(s.file, io.cwd)}: skipped: ${s.reason}\n`);
+      files = discovery.files;
+    }
+  }
+
+  const overrides = { select, ignore, failLevel };
+  const analyzer = await Analyzer.create({ host });
   const outcomes: FileOutcome[] = [];
-  for (const file of discovery.files) {
-    const outcome = checkFile(analyzer, host, file, opts);
+  const failLevels = new Map<FileOutcome, Severity>();
+  for (const file of files) {
+    const config = resolver.forFile(file, overrides);
+    const outcome = checkFile(analyzer, host, file, {
+      fix: values.fix === true,
+      unsafeFixes: values['unsafe-fixes'] === true,
+      analyze: { rules: config.rules, severity: config.severity, known: config.known },
+      write: stdinName === undefined,
+    });
     for (const n of outcome.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
     outcomes.push(outcome);
+    failLevels.set(outcome, config.failLevel);
   }
+  const failing = (o: FileOutcome, f: Finding) => fails(f.diagnostic.severity, failLevels.get(o)!);
+  const shown = quiet ? outcomes.map((o) => ({ ...o, findings: o.findings.filter((f) => failing(o, f)) })) : outcomes;
 
+  // With --stdin-filename --fix, stdout carries the fixed text and the report goes to stderr.
+  const stdinFix = stdinName !== undefined && values.fix === true;
+  const report = stdinFix ? io.err : io.out;
+  if (stdinFix) {
+    const [o] = outcomes;
+    const read = host.read(files[0]);
+    io.out(o?.fixedText ?? ('text' in read ? (read.bom ? '\ufeff' : '') + read.text : ''));
+  }
   const t = totals(outcomes);
   if (fmt === 'json') {
-    io.out(JSON.stringify(toJson(outcomes, io.cwd), null, 2) + '\n');
-    if (t.fixed) io.err(`Fixed ${t.fixed} problem${t.fixed === 1 ? '' : 's'}.\n`);
+    report(JSON.stringify(values.statistics ? statistics(shown) : toJson(shown, io.cwd), null, 2) + '\n');
+    if (t.fixed && !quiet) io.err(`Fixed ${t.fixed} problem${t.fixed === 1 ? '' : 's'}.\n`);
+  } else if (fmt === 'sarif') {
+    report(JSON.stringify(toSarif({ outcomes: shown, rules: allRules, cwd: io.cwd, version }), null, 2) + '\n');
+  } else if (fmt === 'github') {
+    const lines = githubAnnotations(shown, io.cwd);
+    if (lines.length) report(lines.join('\n') + '\n');
   } else {
-    const c = createColors(colorWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true));
-    const lines = formatFindings(outcomes, io.cwd, c);
-    if (lines.length) lines.push('');
-    io.out([...lines, ...formatSummary(t, c)].join('\n') + '\n');
+    const c = createColors(colorWanted({ isTTY: io.stdoutIsTTY && !stdinFix }, values['no-color'] === true));
+    const lines = values.statistics ? formatStatistics(statistics(shown), c) : formatFindings(shown, io.cwd, c);
+    if (!quiet) {
+      if (lines.length) lines.push('');
+      lines.push(...formatSummary(t, c));
+    }
+    if (lines.length) report(lines.join('\n') + '\n');
   }
+
   if (outcomes.some((o) => o.crashed)) return EXIT_ERROR;
-  return t.problems > 0 && values['exit-zero'] !== true ? EXIT_FINDINGS : EXIT_CLEAN;
+  if (values['exit-zero']) return EXIT_CLEAN;
+  if (maxWarnings !== undefined && t.bySeverity.warning > maxWarnings) {
+    io.err(`prefixlint: too many warnings: ${t.bySeverity.warning} (--max-warnings ${maxWarnings})\n`);
+    return EXIT_FINDINGS;
+  }
+  return outcomes.some((o) => o.findings.some((f) => failing(o, f))) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+function isSymlink(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function init(args: string[], io: Io): number {
+  const { values, positionals } = parse(args, { help: { type: 'boolean', short: 'h' } }, true);
+  if (values.help) {
+    io.out(INIT_HELP);
+    return EXIT_CLEAN;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const file = path.join(io.cwd, CONFIG_FILE);
+  if (fs.existsSync(file)) throw new UsageError(`${CONFIG_FILE} already exists; it was left as it is`, false);
+  fs.writeFileSync(file, JSON.stringify(starterConfig(), null, 2) + '\n', { flag: 'wx' });
+  io.out(`Wrote ${CONFIG_FILE}. Every key is optional; 'prefixlint check --help' says how it is found.\n`);
+  return EXIT_CLEAN;
+}
+
+function diff(args: string[], io: Io): number {
+  const { values, positionals } = parse(args, { format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+  if (values.help) {
+    io.out(DIFF_HELP);
+    return EXIT_CLEAN;
+  }
+  const fmt = format(values.format, ['text', 'json']);
+  if (positionals.length !== 2) throw new UsageError('diff takes two request dumps: prefixlint diff a.json b.json');
+  const [a, b] = positionals.map((p) => {
+    try {
+      return { name: p, text: fs.readFileSync(path.resolve(io.cwd, p), 'utf8') };
+    } catch (err) {
+      throw new UsageError(`${p}: ${describeError(err)}`, false);
+    }
+  });
+  const result = diffRequests(a, b);
+  if ('error' in result) throw new UsageError(result.error, false);
+  io.out(fmt === 'json' ? JSON.stringify(result, null, 2) + '\n' : formatDiff(result).join('\n') + '\n');
+  return result.breaksCache ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
 function rules(args: string[], io: Io): number {
@@ -189,6 +406,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return rules(rest, io);
       case 'explain':
         return explain(rest, io);
+      case 'init':
+        return init(rest, io);
+      case 'diff':
+        return diff(rest, io);
       case '--version':
       case '-V':
         io.out(`prefixlint ${version}\n`);
@@ -196,19 +417,24 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        io.out(rest[0] === 'check' ? CHECK_HELP : rest[0] === 'rules' ? RULES_HELP : rest[0] === 'explain' ? EXPLAIN_HELP : MAIN_HELP);
+        io.out(COMMAND_HELP[rest[0]] ?? MAIN_HELP);
         return EXIT_CLEAN;
       case undefined:
         io.err(MAIN_HELP);
         return EXIT_ERROR;
       default:
-        throw new UsageError(`unknown command '${command}' (expected check, rules or explain)`);
+        throw new UsageError(`unknown command '${command}' (expected check, rules, explain, diff or init)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`prefixlint: error: ${err.message}\n`);
-      if (command === 'check' || command === 'rules' || command === 'explain') io.err(`Run 'prefixlint ${command} --help' for usage.\n`);
+      if (!err.hint) return EXIT_ERROR;
+      if (command && command in COMMAND_HELP) io.err(`Run 'prefixlint ${command} --help' for usage.\n`);
       else io.err(`Run 'prefixlint --help' for usage.\n`);
+      return EXIT_ERROR;
+    }
+    if (err instanceof ConfigError) {
+      io.err(`prefixlint: error: ${displayPath(err.file, io.cwd)}: ${err.detail}\n`);
       return EXIT_ERROR;
     }
     const detail = process.env.PREFIXLINT_DEBUG && err instanceof Error ? err.stack : err instanceof Error ? err.message : String(err);
@@ -221,9 +447,15 @@ if (require.main === module) {
   const io: Io = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
+    readStdin: () => fs.readFileSync(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     cwd: process.cwd(),
   };
+  // A reader that stops early (`| head`) is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? EXIT_CLEAN);
+  });
   main(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;

@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import type { Severity } from '../core/diagnostic';
+import { SEVERITY_RANK } from '../core/diagnostic';
 import { docsUrl } from '../core/rule';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
 import type { Colors } from './color';
@@ -170,4 +171,43 @@ function jsonFinding(f: Finding, file: string): JsonFinding {
     fix: f.fix ? { title: f.fix.title, applicability: f.fix.applicability, edits: f.fix.edits.map(jsonEdit) } : null,
     ...cell,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// --statistics
+// ---------------------------------------------------------------------------------------------
+
+export interface RuleStatistics {
+  ruleId: string;
+  /** The highest severity among its findings. */
+  severity: Severity;
+  count: number;
+  /** Findings with a safe fix (`--fix` applies it). */
+  fixable: number;
+}
+
+/** Findings counted per rule, most frequent first. */
+export function statistics(outcomes: readonly FileOutcome[]): RuleStatistics[] {
+  const byRule = new Map<string, RuleStatistics>();
+  for (const o of outcomes) {
+    for (const f of o.findings) {
+      const d = f.diagnostic;
+      const s = byRule.get(d.ruleId) ?? { ruleId: d.ruleId, severity: d.severity, count: 0, fixable: 0 };
+      s.count++;
+      if (f.fixApplicability === 'safe') s.fixable++;
+      if (SEVERITY_RANK[d.severity] > SEVERITY_RANK[s.severity]) s.severity = d.severity;
+      byRule.set(d.ruleId, s);
+    }
+  }
+  return [...byRule.values()].sort((a, b) => b.count - a.count || a.ruleId.localeCompare(b.ruleId));
+}
+
+/** `  3  volatile-system-prompt  error    2 fixable`, one line per rule. */
+export function formatStatistics(stats: readonly RuleStatistics[], c: Colors): string[] {
+  const countWidth = Math.max(0, ...stats.map((s) => String(s.count).length));
+  const idWidth = Math.max(0, ...stats.map((s) => s.ruleId.length));
+  return stats.map((s) => {
+    const fixable = s.fixable ? `  ${c.cyan(`${s.fixable} fixable`)}` : '';
+    return `${String(s.count).padStart(countWidth)}  ${c[SEVERITY_COLOR[s.severity]](s.ruleId.padEnd(idWidth))}  ${s.severity.padEnd(7)}${fixable}`.trimEnd();
+  });
 }

@@ -2,6 +2,7 @@
  * The rule registry as the CLI shows it: selection by id or group, the `rules` table, and the
  * `explain` page (a header from the metadata, then the rule's docs).
  */
+import { matches } from '../config/resolve';
 import { closeNames } from '../core/knownNames';
 import { docsUrl } from '../core/rule';
 import type { Rule } from '../core/rule';
@@ -13,11 +14,11 @@ export function splitList(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
 }
 
-function unknownName(name: string, option: string, rules: readonly Rule[]): string {
-  const ids = rules.map((r) => r.meta.id);
-  const close = closeNames(name, ids, Math.max(2, Math.floor(name.length / 3)));
+/** "unknown rule 'x' (did you mean 'y'?)" with the closest rule id, if one is close. */
+function unknownRule(name: string, rules: readonly Rule[], where = ''): string {
+  const close = closeNames(name, rules.map((r) => r.meta.id), Math.max(2, Math.floor(name.length / 3)));
   const hint = close.length ? ` (did you mean '${close[0]}'?)` : '';
-  return `unknown rule '${name}' in ${option}${hint}; 'prefixlint rules' lists them`;
+  return `unknown rule '${name}'${where}${hint}; 'prefixlint rules' lists them`;
 }
 
 /**
@@ -30,12 +31,11 @@ export function selectRules(
   ignore: readonly string[],
 ): { rules: Rule[] } | { error: string } {
   const groups = new Set(rules.map((r) => r.meta.group as string));
-  const matches = (r: Rule, names: readonly string[]) => names.some((n) => n === r.meta.id || n === r.meta.group);
   for (const [option, names] of [
     ['--select', select],
     ['--ignore', ignore],
   ] as const) {
-    for (const n of names) if (!groups.has(n) && !rules.some((r) => r.meta.id === n)) return { error: unknownName(n, option, rules) };
+    for (const n of names) if (!groups.has(n) && !rules.some((r) => r.meta.id === n)) return { error: unknownRule(n, rules, ` in ${option}`) };
   }
   return { rules: rules.filter((r) => (select.length === 0 || matches(r, select)) && !matches(r, ignore)) };
 }
@@ -43,8 +43,7 @@ export function selectRules(
 export function findRule(rules: readonly Rule[], id: string): Rule | { error: string } {
   const rule = rules.find((r) => r.meta.id === id);
   if (rule) return rule;
-  const close = closeNames(id, rules.map((r) => r.meta.id), Math.max(2, Math.floor(id.length / 3)));
-  return { error: `unknown rule '${id}'${close.length ? ` (did you mean '${close[0]}'?)` : ''}; 'prefixlint rules' lists them` };
+  return { error: unknownRule(id, rules) };
 }
 
 export function rulesTable(rules: readonly Rule[], c: Colors): string {

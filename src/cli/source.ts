@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import type { SourceHost } from '../analyzer';
+import type { ConfigHost } from '../config/resolve';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -30,6 +31,11 @@ export function readSource(absPath: string): ReadResult {
   } catch (err) {
     return { skipped: `cannot read (${describeError(err)})` };
   }
+  return decodeSource(buffer);
+}
+
+/** Decodes file content as UTF-8 source text, or says why it is not source text. */
+export function decodeSource(buffer: Buffer): ReadResult {
   if (buffer.length > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { skipped: 'binary file' };
   let text: string;
@@ -59,8 +65,8 @@ export function describeError(err: unknown): string {
   }
 }
 
-/** Reads files once and keeps them; the analyzer reads imported files through it. */
-export class DiskHost implements SourceHost {
+/** Reads files once and keeps them; the analyzer (imported files) and the configuration read through it. */
+export class DiskHost implements SourceHost, ConfigHost {
   private readonly cache = new Map<string, ReadResult>();
 
   read(absPath: string): ReadResult {
@@ -75,6 +81,15 @@ export class DiskHost implements SourceHost {
   readFile(absPath: string): string | undefined {
     const r = this.read(absPath);
     return 'text' in r ? r.text : undefined;
+  }
+
+  exists(absPath: string): boolean {
+    return fs.existsSync(absPath);
+  }
+
+  /** Makes `absPath` read as this text (standard input linted as that file). */
+  put(absPath: string, source: ReadResult): void {
+    this.cache.set(absPath, source);
   }
 
   /** Writes a fixed file (keeping its byte order mark) and remembers the new text. */

@@ -57,6 +57,8 @@ export interface Assignment {
   targetText: string;
   valueAt: Loc;
   value(): Value;
+  /** `x += value`: `value` is only the added part. */
+  augmented?: boolean;
 }
 
 /**
@@ -79,8 +81,16 @@ export interface FilterView {
   usedAs: { kind: 'key' | 'name' | 'return' | 'other'; name?: string };
 }
 
+/** A path built from parts: `os.path.join(root, p)`, `root / p` (pathlib), `Path(root, p)`, `path.join(root, p)`, `path.resolve(root, p)`. */
+export interface PathJoin {
+  at: Loc;
+  /** The parts in order; the first is the base. */
+  parts: ArgView[];
+}
+
 export interface FileView {
   readonly calls: readonly CallSite[];
+  readonly pathJoins: readonly PathJoin[];
   /** Every assignment statement / declarator with a value. */
   readonly assignments: readonly Assignment[];
   readonly filters: readonly FilterView[];

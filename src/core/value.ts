@@ -101,6 +101,11 @@ export interface ListValue extends ValueBase {
   complete: boolean;
   /** Built from a set: iteration order differs per process for strings. */
   isSet?: boolean;
+  /**
+   * For an incomplete list: the last item seen is the last item of the list (unseen items come
+   * only before it, as in `[*history, new_message]` or an append after a resent history).
+   */
+  tailKnown?: boolean;
 }
 
 export interface Entry {

@@ -728,7 +728,8 @@ export class Evaluator {
     }
     // The result of a call we cannot follow (a request, a library call): what is read from it remembers the call.
     const origin: Origin = fn.kind === 'unknown' && fn.origin ? { ...fn.origin, path: `${fn.origin.path}()` } : { call: at, path: '' };
-    return { ...unknown(at, shortName ? `result of ${shortName}()` : 'call result'), origin };
+    // A method of a value that carries taints (`docs.join(...)` on retrieved documents) keeps them.
+    return { ...unknown(at, shortName ? `result of ${shortName}()` : 'call result', fn.taints.filter((t) => t.cls !== 'unordered')), origin };
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
 import type { Evaluator } from './evaluate';
 import { findFilters } from './filters';
+import { findPathJoins } from './paths';
 import { refOf } from './evaluate';
 import type { Node } from './parsers';
 import { walk } from './walk';
@@ -93,6 +94,11 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       const value = n.childForFieldName('value');
       if (name && value) assignments.push({ at: unit.loc(n), targetText: name.text, valueAt: unit.loc(value), value: lazy(() => ev.eval(unit, value)) });
     }
+    if (n.type === 'augmented_assignment' || n.type === 'augmented_assignment_expression') {
+      const left = n.childForFieldName('left');
+      const right = n.childForFieldName('right');
+      if (left && right) assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)), augmented: true });
+    }
     if (n.type === 'assignment' || n.type === 'assignment_expression') {
       const left = n.childForFieldName('left');
       const right = n.childForFieldName('right');
@@ -122,6 +128,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   };
 
   let filters: FileView['filters'] | undefined;
+  let pathJoins: FileView['pathJoins'] | undefined;
   return {
     calls,
     functions,
@@ -129,6 +136,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     assignments,
     get filters() {
       return (filters ??= findFilters(unit));
+    },
+    get pathJoins() {
+      return (pathJoins ??= findPathJoins(unit, ev));
     },
     enclosingFunction(at) {
       for (let n = nodeAt(at)?.parent ?? null; n; n = n.parent) if (unit.adapter.isFunction(n)) return fnByNode.get(n.id);

@@ -79,7 +79,7 @@ function toMessage(ev: Evaluator, v: Value): ObjValue | undefined {
 
 /** Splits a chat-style list (system messages inline) into `system` and `messages`. */
 function splitSystem(list: Value): { system?: Value; systemAt?: Entry['valueAt']; messages: ListValue } {
-  const messages: ListValue = { kind: 'list', items: [], complete: list.kind === 'list' ? list.complete : false, at: list.at, taints: list.kind === 'list' ? list.taints : allTaints(list), trims: list.trims };
+  const messages: ListValue = { kind: 'list', items: [], complete: list.kind === 'list' ? list.complete : false, at: list.at, taints: list.kind === 'list' ? list.taints : allTaints(list), trims: list.trims, ...(list.kind === 'list' && list.tailKnown ? { tailKnown: true } : {}) };
   const systemParts: Value[] = [];
   let systemAt: Entry['valueAt'];
   if (list.kind === 'list') {
@@ -254,9 +254,23 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
     }
   }
   // `providerOptions.anthropic.cacheControl` on a message marks its last block.
-  const messages = entries.find((e) => e.key === 'messages');
+  const mi = entries.findIndex((e) => e.key === 'messages');
+  const messages = entries[mi];
   if (messages?.value.kind === 'list') {
-    messages.value = { ...messages.value, items: messages.value.items.map(vercelCacheControl) };
+    // A copy: the entry belongs to the evaluated (memoised) options object.
+    const marked: ListValue = { ...messages.value, items: messages.value.items.map(vercelCacheControl) };
+    entries[mi] = { ...messages, value: marked };
+    // `{ role: 'system', ... }` messages are sent as system blocks, after the `system` option.
+    const split = splitSystem(marked);
+    if (split.system) {
+      const si = entries.findIndex((e) => e.key === 'system');
+      const parts = [...(si >= 0 ? [entries[si].value] : []), split.system];
+      const textBlock = (p: Value): Value => ({ kind: 'obj', entries: [{ key: 'type', value: str('text') }, { key: 'text', value: p }], complete: true, at: p.at, taints: [] });
+      const system: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
+      if (si >= 0) entries[si] = { ...entries[si], value: system };
+      else entries.push({ key: 'system', valueAt: split.systemAt, value: system });
+      entries[mi] = { ...messages, value: split.messages };
+    }
   }
   return request(unit, node, callee, 'vercel-ai', entries, opts.complete, args[0] && args[0].value.type === 'object' ? unit.loc(args[0].value) : undefined);
 }

@@ -167,7 +167,9 @@ function buildParams(unit: FileUnit, ev: Evaluator, args: Arg[]): { params: ObjV
         }
       }
     }
-    const argList = args[0]?.value.parent;
+    // The argument list: a keyword or splat argument's value sits one level deeper.
+    const first = args[0]?.value.parent;
+    const argList = first && /^(keyword_argument|list_splat|dictionary_splat)$/.test(first.type) ? first.parent : first;
     return { params, argsAt: argList ? unit.loc(argList) : undefined };
   }
   const first = args.find((a) => !a.spread);

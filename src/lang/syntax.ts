@@ -41,11 +41,13 @@ export type Expr =
   | { k: 'list'; items: Array<{ value: Node; spread?: boolean }>; set?: boolean }
   | { k: 'dict'; entries: DictEntry[] }
   | { k: 'binary'; op: string; left: Node; right: Node }
-  | { k: 'cond'; options: Node[] }
+  /** Alternatives; `test` is the condition that picks one (`a if test else b`, `test ? a : b`), absent for `a or b`. */
+  | { k: 'cond'; options: Node[]; test?: Node }
   /** Unary minus on something that is not a number literal (`-k`). */
   | { k: 'neg'; arg: Node }
   | { k: 'wrap'; inner: Node }
-  | { k: 'comprehension'; element: Node; key?: Node; iter: Node; target: Node; set?: boolean; dict?: boolean }
+  /** `filters`: the `if` clauses that drop items (`[t for t in tools if t.name in allowed]`). */
+  | { k: 'comprehension'; element: Node; key?: Node; iter: Node; target: Node; set?: boolean; dict?: boolean; filters?: Node[] }
   | { k: 'func' }
   | { k: 'other' };
 

@@ -25,6 +25,8 @@ export default defineRule({
     docs: `## What it does
 Finds beta-only features — \`context_management\` edits (\`clear_tool_uses_20250919\`, \`clear_thinking_20251015\`, \`compact_20260112\`), beta tool types (\`computer_20251124\`, \`mcp_toolset\`, \`advisor_20260301\`, …) — on a request that does not enable their beta: the non-beta client (\`client.messages.create\`), or \`client.beta.messages.create\` without the name in \`betas\` or an \`anthropic-beta\` header.
 
+The other beta-only parameters on the non-beta client — \`betas\` itself, \`mcp_servers\`, \`diagnostics\`, \`fallbacks\`, \`speed\`, \`output_format\` — are \`beta-param-on-ga-client\`'s findings; this rule reports \`context_management\` and beta tool types, so one call can get one finding from each.
+
 ## Why is this bad?
 Without the beta the API answers 400 (\`context_management: Extra inputs are not permitted\`), and the Python SDK's non-beta \`messages.create\` raises \`TypeError\` for \`context_management\` before sending anything. Compaction needs \`compact-2026-01-12\`, not the context-editing beta.
 

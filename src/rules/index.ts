@@ -1,10 +1,20 @@
 /** The rule registry: an explicit list (a test checks it matches the files in this folder). */
 import type { Rule } from '../core/rule';
 import betaNotEnabled from './beta-not-enabled';
+import betaParamOnGaClient from './beta-param-on-ga-client';
+import compactionBlockDropped from './compaction-block-dropped';
+import editOrder from './edit-order';
+import memoryPathUnchecked from './memory-path-unchecked';
+import nonAtomicCheckpoint from './non-atomic-checkpoint';
+import removedNamespace from './removed-namespace';
+import staleBeta from './stale-beta';
+import toolResultRemoved from './tool-result-removed';
+import trimEveryTurn from './trim-every-turn';
 import unknownBeta from './unknown-beta';
 import unknownType from './unknown-type';
 import unsafeHistorySlice from './unsafe-history-slice';
 import unstableSerialization from './unstable-serialization';
+import unusedSuppression from './unused-suppression';
 import volatileSystemPrompt from './volatile-system-prompt';
 import volatileTools from './volatile-tools';
 
@@ -16,4 +26,14 @@ export const allRules: readonly Rule[] = [
   unknownBeta,
   unknownType,
   betaNotEnabled,
+  toolResultRemoved,
+  compactionBlockDropped,
+  trimEveryTurn,
+  editOrder,
+  betaParamOnGaClient,
+  removedNamespace,
+  staleBeta,
+  nonAtomicCheckpoint,
+  memoryPathUnchecked,
+  unusedSuppression,
 ];

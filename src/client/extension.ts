@@ -1,0 +1,120 @@
+/**
+ * The VS Code client: starts the language server (dist/server.js over IPC), keeps the API key in
+ * secret storage, shows markdown views (rule docs, rules, token breakdowns, request diffs), and a
+ * status bar item. Everything else happens in the server.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
+import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { CLIENT_COMMANDS, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../server/protocol';
+import type { MarkdownParams, StatusParams } from '../server/protocol';
+
+const SECRET = 'prefixlint.anthropicApiKey';
+const SCHEME = 'prefixlint';
+const LANGUAGES = ['python', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const started = Date.now();
+  const output = vscode.window.createOutputChannel('prefixlint', { log: true });
+  const views = new Map<string, string>();
+  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  status.command = 'prefixlint.showOutput';
+  status.name = 'prefixlint';
+  let serverState = 'starting';
+  const subs = context.subscriptions;
+  subs.push(output, status, changed);
+
+  const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      ...LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),
+      { notebook: 'jupyter-notebook', language: 'python' },
+    ],
+    outputChannel: output,
+    initializationOptions: { trusted: vscode.workspace.isTrusted },
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}') },
+  };
+  client = new LanguageClient('prefixlint', 'prefixlint', serverOptions, clientOptions);
+  const c = client;
+
+  const updateStatus = () => {
+    const editor = vscode.window.activeTextEditor;
+    const n = editor ? vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'prefixlint').length : 0;
+    status.text = serverState === 'running' ? `$(checklist) prefixlint: ${n}` : `$(sync~spin) prefixlint: ${serverState}`;
+    status.tooltip = `prefixlint ${serverState}: ${n} finding${n === 1 ? '' : 's'} in this file. Click for the log.`;
+    status.show();
+  };
+  const sendKey = async () => {
+    const key = (await context.secrets.get(SECRET)) ?? null;
+    if (c.isRunning()) await c.sendNotification(SET_API_KEY, { key });
+  };
+  const show = async (name: string, markdown: string) => {
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${name}.md` });
+    views.set(uri.toString(), markdown);
+    changed.fire(uri);
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+  };
+  const markdown = (p: MarkdownParams) => c.sendRequest<string>(MARKDOWN, p);
+
+  subs.push(
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: changed.event, provideTextDocumentContent: (uri) => views.get(uri.toString()) ?? '' }),
+    c.onDidChangeState((e) => {
+      serverState = e.newState === State.Running ? 'running' : e.newState === State.Starting ? 'starting' : 'stopped';
+      updateStatus();
+      if (e.newState === State.Running) void sendKey();
+    }),
+    vscode.languages.onDidChangeDiagnostics(updateStatus),
+    vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void c.sendNotification(SET_TRUST, { trusted: true })),
+    context.secrets.onDidChange((e) => void (e.key === SECRET && sendKey())),
+    vscode.commands.registerCommand('prefixlint.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('prefixlint.restartServer', () => c.restart()),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.showMarkdown, (name: string, text: string) => show(name, text)),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.showDocumentation, async (id: string) => show(`rule-${id}`, await markdown({ what: `rule:${id}` }))),
+    vscode.commands.registerCommand('prefixlint.showRules', async () => show('rules', await markdown({ what: 'rules' }))),
+    vscode.commands.registerCommand('prefixlint.setApiKey', async () => {
+      const key = await vscode.window.showInputBox({
+        title: 'prefixlint: Anthropic API key for exact token counts',
+        prompt: 'Stored in VS Code secret storage; used only when prefixlint.tokens.mode is "exact" in a trusted workspace.',
+        password: true,
+        ignoreFocusOut: true,
+      });
+      if (key) await context.secrets.store(SECRET, key.trim());
+    }),
+    vscode.commands.registerCommand('prefixlint.clearApiKey', () => context.secrets.delete(SECRET)),
+    vscode.commands.registerCommand('prefixlint.fixAll', async () => {
+      const doc = vscode.window.activeTextEditor?.document;
+      if (doc) await c.sendRequest('workspace/executeCommand', { command: SERVER_COMMANDS.applyFixAll, arguments: [doc.uri.toString()] });
+    }),
+    vscode.commands.registerCommand('prefixlint.lintWorkspace', async () => {
+      const r = await c.sendRequest<{ files: number; problems: number }>('workspace/executeCommand', { command: SERVER_COMMANDS.lintWorkspace, arguments: [] });
+      void vscode.window.showInformationMessage(`prefixlint: ${r.problems} problem${r.problems === 1 ? '' : 's'} in ${r.files} closed file${r.files === 1 ? '' : 's'} (open files are linted as you edit).`);
+    }),
+    vscode.commands.registerCommand('prefixlint.diffRequestDumps', async () => {
+      const docs = vscode.workspace.textDocuments.filter((d) => d.languageId === 'json' || d.languageId === 'jsonc' || d.fileName.endsWith('.json'));
+      const items = docs.map((d) => ({ label: vscode.workspace.asRelativePath(d.uri), doc: d }));
+      const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'prefixlint: pick two open request dumps (before, after)' });
+      if (!picked || picked.length !== 2) return void vscode.window.showWarningMessage('prefixlint: pick exactly two JSON files.');
+      const [a, b] = picked;
+      show('request-diff', await markdown({ what: 'diff', texts: [a.doc.getText(), b.doc.getText()], names: [a.label, b.label] }));
+    }),
+  );
+  c.onNotification(STATUS, (p: StatusParams) => {
+    if (p.state === 'error') output.error(p.message ?? 'server error');
+  });
+  updateStatus();
+  await c.start();
+  output.info(`prefixlint activated in ${Date.now() - started} ms`);
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}

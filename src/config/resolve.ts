@@ -1,0 +1,286 @@
+/**
+ * Finding and resolving the project configuration for a file. The engine module that the CLI
+ * and the language server share: it reads files only through a ConfigHost.
+ *
+ * The project of a file is the nearest folder, from the file's folder up, that has a
+ * configuration: `.prefixlintrc.json` (JSON with comments), `pyproject.toml` with a
+ * `[tool.prefixlint]` table, or `package.json` with a `"prefixlint"` key. The search stops at
+ * the folder that holds `.git`. When one folder has several, they are merged in that order of
+ * precedence (see mergeLayers). Folders above the project's are not read: the nearest wins.
+ */
+import * as path from 'node:path';
+import ignore from 'ignore';
+import type { Ignore } from 'ignore';
+import { parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import picomatch from 'picomatch';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import type { Severity } from '../core/diagnostic';
+import { SEVERITY_RANK } from '../core/diagnostic';
+import { loadKnownNames, modelInfo } from '../core/knownNames';
+import type { KnownNames, ModelInfo } from '../core/knownNames';
+import { RULE_GROUPS } from '../core/rule';
+import type { Rule } from '../core/rule';
+import { LineIndex } from '../core/span';
+import { allRules } from '../rules';
+import { ConfigError, mergeLayers, validateLayer } from './schema';
+import type { ConfigLayer, RuleLevel } from './schema';
+
+export { ConfigError };
+
+export interface ConfigHost {
+  /** A file's text, or undefined when it does not exist or cannot be read. */
+  readFile(absPath: string): string | undefined;
+  /** Whether a file or folder exists. */
+  exists(absPath: string): boolean;
+}
+
+export const CONFIG_FILE = '.prefixlintrc.json';
+
+/** The sources of a folder, highest precedence first. */
+const SOURCES: ReadonlyArray<{ name: string; where: string; read(text: string, file: string): unknown }> = [
+  { name: CONFIG_FILE, where: '', read: readJsonc },
+  { name: 'pyproject.toml', where: '[tool.prefixlint]', read: (text, file) => table(readToml(text, file), ['tool', 'prefixlint']) },
+  { name: 'package.json', where: '"prefixlint"', read: (text, file) => table(readJson(text, file), ['prefixlint']) },
+];
+
+/** The default when neither the command line nor a configuration says. */
+export const DEFAULT_FAIL_LEVEL: Severity = 'warning';
+
+export interface ProjectConfig {
+  /** The folder the configuration files are in; globs are relative to it. */
+  root: string;
+  /** The files read, highest precedence first. */
+  files: string[];
+  settings: ConfigLayer;
+  known: KnownNames;
+}
+
+/** What the command line (or an editor) sets over the configuration. */
+export interface ConfigOverrides {
+  /** Replaces the selection of every configuration (select, ignore and "off"). */
+  select?: readonly string[];
+  /** Added to every configuration's ignore list. */
+  ignore?: readonly string[];
+  failLevel?: Severity;
+}
+
+/** The configuration in force for one file. */
+export interface FileConfig {
+  project?: ProjectConfig;
+  /** The rules to run. */
+  rules: Rule[];
+  /** Severity overrides for the rules that run. */
+  severity: Record<string, Severity>;
+  known: KnownNames;
+  failLevel: Severity;
+}
+
+export class ConfigResolver {
+  private readonly byDir = new Map<string, ProjectConfig | null>();
+  private defaultKnown?: KnownNames;
+  private readonly matchers = new Map<ProjectConfig, { include?: picomatch.Matcher; exclude?: Ignore; overrides: picomatch.Matcher[] }>();
+
+  constructor(
+    private readonly host: ConfigHost,
+    private readonly rules: readonly Rule[] = allRules,
+  ) {}
+
+  /** The project configuration that applies in a folder (absolute), if there is one. Throws ConfigError. */
+  projectFor(dir: string): ProjectConfig | undefined {
+    const cached = this.byDir.get(dir);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: ProjectConfig | null = this.read(dir);
+    if (!found) {
+      const parent = path.dirname(dir);
+      const stop = parent === dir || this.host.exists(path.join(dir, '.git'));
+      found = stop ? null : (this.projectFor(parent) ?? null);
+    }
+    this.byDir.set(dir, found);
+    return found ?? undefined;
+  }
+
+  /** The configuration in force for a file (absolute path). Throws ConfigError. */
+  forFile(file: string, over: ConfigOverrides = {}): FileConfig {
+    const project = this.projectFor(path.dirname(file));
+    const s = project?.settings ?? {};
+    const overrides = project ? this.matchingOverrides(project, file) : [];
+    const levels: Record<string, RuleLevel> = { ...s.rules };
+    for (const o of overrides) Object.assign(levels, o.rules);
+
+    let selected: Rule[];
+    let ignored: string[];
+    if (over.select?.length) {
+      selected = this.rules.filter((r) => matches(r, over.select!));
+      ignored = [...(over.ignore ?? [])];
+    } else {
+      const select = [...overrides].reverse().find((o) => o.select?.length)?.select ?? s.select;
+      selected = select?.length ? this.rules.filter((r) => matches(r, select)) : [...this.rules];
+      ignored = [...(s.ignore ?? []), ...overrides.flatMap((o) => o.ignore ?? []), ...(over.ignore ?? [])];
+      selected = selected.filter((r) => levels[r.meta.id] !== 'off');
+    }
+    const rules = selected.filter((r) => !matches(r, ignored));
+    const severity: Record<string, Severity> = {};
+    for (const r of rules) {
+      const level = levels[r.meta.id];
+      if (level && level !== 'off') severity[r.meta.id] = level;
+    }
+    return {
+      project,
+      rules,
+      severity,
+      known: project?.known ?? (this.defaultKnown ??= loadKnownNames()),
+      failLevel: over.failLevel ?? s.failLevel ?? DEFAULT_FAIL_LEVEL,
+    };
+  }
+
+  /**
+   * Whether a file or folder found by walking a folder is left out: by the `exclude` patterns of
+   * its project, or (files only) by not matching its `include` globs.
+   */
+  excluded(abs: string, isDir: boolean): boolean {
+    const project = this.projectFor(isDir ? abs : path.dirname(abs));
+    if (!project) return false;
+    const rel = relative(project.root, abs);
+    if (rel === undefined || rel === '') return false;
+    const m = this.matchersOf(project);
+    if (m.exclude?.ignores(isDir ? `${rel}/` : rel)) return true;
+    return !isDir && m.include !== undefined && !m.include(rel);
+  }
+
+  private matchingOverrides(project: ProjectConfig, file: string) {
+    const list = project.settings.overrides ?? [];
+    if (!list.length) return [];
+    const rel = relative(project.root, file);
+    if (rel === undefined) return [];
+    const m = this.matchersOf(project);
+    return list.filter((_, i) => m.overrides[i](rel));
+  }
+
+  private matchersOf(project: ProjectConfig) {
+    let m = this.matchers.get(project);
+    if (!m) {
+      const s = project.settings;
+      m = {
+        include: s.include?.length ? globMatcher(s.include) : undefined,
+        exclude: s.exclude?.length ? ignore().add(s.exclude) : undefined,
+        overrides: (s.overrides ?? []).map((o) => globMatcher(o.files)),
+      };
+      this.matchers.set(project, m);
+    }
+    return m;
+  }
+
+  /** The configuration files of one folder, merged; null when it has none. */
+  private read(dir: string): ProjectConfig | null {
+    const layers: ConfigLayer[] = [];
+    const files: string[] = [];
+    const ctx = { ruleIds: this.rules.map((r) => r.meta.id), groups: RULE_GROUPS };
+    for (const source of SOURCES) {
+      const file = path.join(dir, source.name);
+      const text = this.host.readFile(file);
+      if (text === undefined) continue;
+      const raw = source.read(text, file);
+      if (raw === undefined) continue;
+      layers.push(validateLayer(raw, file, source.where, ctx));
+      files.push(file);
+    }
+    if (!layers.length) return null;
+    const settings = mergeLayers(layers);
+    return { root: dir, files, settings, known: knownNames(settings) };
+  }
+}
+
+/** Known names with the configuration's additions and model figures. */
+function knownNames(s: ConfigLayer): KnownNames {
+  const base = loadKnownNames();
+  const models: ModelInfo[] = [];
+  for (const [match, o] of Object.entries(s.models ?? {})) {
+    const table = modelInfo(base, match);
+    const price = table?.price || o.price ? { ...{ input: 0, write5m: 0, write1h: 0, read: 0 }, ...table?.price, ...o.price } : undefined;
+    models.push({
+      match,
+      family: table?.family ?? match,
+      minCacheable: o.minCacheable ?? table?.minCacheable ?? 1024,
+      tokenizer: o.tokenizer ?? table?.tokenizer ?? 1,
+      ...(price ? { price } : {}),
+      ...(table?.toolPrompt ? { toolPrompt: table.toolPrompt } : {}),
+    });
+  }
+  if (!s.known?.betas?.length && !s.known?.toolTypes?.length && !models.length) return base;
+  return loadKnownNames({ betas: s.known?.betas, toolTypes: s.known?.toolTypes, models });
+}
+
+/** Whether a rule is named by id or by its group. */
+export function matches(rule: Rule, names: readonly string[]): boolean {
+  return names.some((n) => n === rule.meta.id || n === rule.meta.group);
+}
+
+/** Findings at or above the fail level fail the run. */
+export function fails(severity: Severity, failLevel: Severity): boolean {
+  return SEVERITY_RANK[severity] >= SEVERITY_RANK[failLevel];
+}
+
+/** A path relative to a folder in POSIX form, or undefined when it is outside it. */
+function relative(root: string, abs: string): string | undefined {
+  const rel = path.relative(root, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join('/');
+}
+
+/**
+ * Globs relative to the configuration's folder; a glob without a slash matches a file name
+ * at any depth (`*.ipynb`), as in .gitignore.
+ */
+function globMatcher(globs: readonly string[]): picomatch.Matcher {
+  return picomatch(
+    globs.map((g) => (g.includes('/') ? g.replace(/^\.\//, '').replace(/^\//, '') : `**/${g}`)),
+    { dot: true },
+  );
+}
+
+function table(value: unknown, keys: readonly string[]): unknown {
+  let v = value;
+  for (const k of keys) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+function readJsonc(text: string, file: string, strict = false): unknown {
+  if (text.trim() === '') throw new ConfigError(file, 'the file is empty (write {} for no settings)');
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: !strict, disallowComments: strict });
+  if (errors.length) {
+    const p = new LineIndex(text).position(errors[0].offset);
+    throw new ConfigError(file, `invalid JSON at line ${p.line + 1}, column ${p.column + 1} (${printParseErrorCode(errors[0].error)})`);
+  }
+  return value;
+}
+
+function readJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // The JSON parser of jsonc-parser says where the problem is.
+    return readJsonc(text, file, true);
+  }
+}
+
+function readToml(text: string, file: string): unknown {
+  try {
+    return parseToml(text);
+  } catch (err) {
+    if (err instanceof TomlError) {
+      const what = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0];
+      throw new ConfigError(file, `invalid TOML at line ${err.line}, column ${err.column} (${what})`);
+    }
+    throw err;
+  }
+}
+
+/** The configuration for one file: a convenience for callers that resolve once. Throws ConfigError. */
+export function resolveConfig(file: string, host: ConfigHost, over: ConfigOverrides = {}): FileConfig {
+  return new ConfigResolver(host).forFile(file, over);
+}

@@ -1,0 +1,177 @@
+/**
+ * Whether a function parameter really carries per-request data. A parameter is "per-request"
+ * by default in the value model, but a wrapper whose `system` argument receives a constant
+ * from every caller is not; rules that would report per-request data ask here first.
+ */
+import type { FileView, FunctionView } from './fileView';
+import type { RequestCall } from './model';
+import type { Loc } from './span';
+import type { Taint, Value } from './value';
+import { HOLE, allTaints, getEntry, stabilityOf } from './value';
+
+export type Evidence = 'constant' | 'per-request' | 'unknown';
+
+/** Parameter names that hold the incoming request or the user's words. */
+const REQUEST_PARAM = /^(state|request|req|event|payload|body|question|query|user_?(input|message|msg|query|question|text|prompt)|message|msg|utterance|input_text|user|user_id|userId|customer|customer_id|customerId|tenant|account|profile|session)$/i;
+
+/** Decorators and registrations of request handlers and tools. */
+const HANDLER_DECORATOR = /^@[\w.]*\b(get|post|put|patch|delete|route|api_route|websocket|message|event|command|tool|task|on_message|on_chat_start|handler)\b/i;
+const HANDLER_CALLEE = /(^|\.)(get|post|put|patch|delete|all|route|use|on|handle|handler|action|command|tool|message|addNode|add_node)$/;
+const ROUTE_EXPORT = /^(GET|POST|PUT|PATCH|DELETE|action|loader|handler)$/;
+
+function inside(inner: Loc, outer: Loc): boolean {
+  return inner.file === outer.file && outer.start <= inner.start && inner.end <= outer.end;
+}
+
+/** A function that is called once per request: a route handler, a tool, a graph node. */
+export function isRequestHandler(view: FileView, f: FunctionView): boolean {
+  if (f.decorators?.some((d) => HANDLER_DECORATOR.test(d))) return true;
+  if (f.passedTo && HANDLER_CALLEE.test(f.passedTo)) return true;
+  if (f.exported && f.name && ROUTE_EXPORT.test(f.name)) return true;
+  // `graph.add_node("agent", call_model)`, `app.post("/chat", handleChat)`.
+  if (f.name) {
+    for (const c of view.calls) {
+      if (HANDLER_CALLEE.test(c.calleeText) && c.args.some((a) => a.text === f.name)) return true;
+    }
+  }
+  return false;
+}
+
+/** Same-file calls of a function, by name. */
+export function callsOf(view: FileView, f: FunctionView) {
+  if (!f.name) return [];
+  const name = f.name;
+  return view.calls.filter((c) => (c.method === name || c.calleeText === name || c.calleeText.endsWith(`.${name}`)) && !inside(c.at, f.at));
+}
+
+/**
+ * What a parameter taint stands for: 'constant' when every same-file caller passes a constant
+ * (or it is set once when an object is constructed), 'per-request' when a caller passes
+ * per-request data or the function handles requests, else 'unknown'.
+ */
+export function parameterEvidence(view: FileView, t: Taint, file: string): Evidence {
+  if (t.at.file !== file) return 'unknown';
+  const f = view.enclosingFunction(t.at);
+  if (!f) return 'unknown';
+  // Values set when an object is built stay the same for that object's requests.
+  if (f.name === '__init__' || f.name === 'constructor') return 'constant';
+  const index = f.params.indexOf(t.text);
+  const callers = callsOf(view, f);
+  let constant = 0;
+  for (const c of callers) {
+    const positional = c.args.filter((a) => !a.name);
+    const arg = c.args.find((a) => a.name === t.text) ?? (index >= 0 ? positional[index] : undefined);
+    if (!arg) continue;
+    const s = stabilityOf(arg.value());
+    if (s === 'constant' || s === 'environment') constant++;
+    else if (s !== 'unknown') return 'per-request';
+  }
+  if (callers.length && constant === callers.length) return 'constant';
+  if (isRequestHandler(view, f)) return 'per-request';
+  if (REQUEST_PARAM.test(t.text)) return 'per-request';
+  return 'unknown';
+}
+
+/**
+ * How sure it is that a per-request taint changes between two requests of this call site:
+ * retrieval results always do; a loop variable does when the loop runs the request; a
+ * parameter according to parameterEvidence.
+ */
+export function perRequestStrength(view: FileView, t: Taint, call: RequestCall): 'certain' | 'possible' | 'no' {
+  if (t.cls !== 'per-request') return 'no';
+  if (t.kind === 'retrieval') return 'certain';
+  if (t.kind === 'loop-variable') {
+    const loop = view.enclosingLoop(t.at);
+    return loop && inside(call.at, loop.at) ? 'certain' : 'no';
+  }
+  const e = parameterEvidence(view, t, call.file);
+  return e === 'per-request' ? 'certain' : e === 'unknown' ? 'possible' : 'no';
+}
+
+export interface Rebuilt {
+  /** Where `system` gets its new value each turn (the assignment's value, or the argument). */
+  at: Loc;
+  how: 'loop' | 'per-turn';
+  /** The loop around the request, or the per-turn function. */
+  scope: Loc;
+  /** What changes: names of the inputs, for the message. */
+  inputs: string[];
+}
+
+/** A function run once per turn: called inside a loop of this file, or registered as a graph node. */
+export function isPerTurnFunction(view: FileView, f: FunctionView): boolean {
+  if (!f.name) return false;
+  if (f.passedTo && /(^|\.)(add_node|addNode)$/.test(f.passedTo)) return true;
+  for (const c of view.calls) {
+    if (/(^|\.)(add_node|addNode)$/.test(c.calleeText) && c.args.some((a) => a.text === f.name)) return true;
+  }
+  return callsOf(view, f).some((c) => view.enclosingLoop(c.at) !== undefined);
+}
+
+/**
+ * `system` given a new value on every turn: reassigned (or built at the call) inside the loop
+ * around the request from values that change between iterations, or built inside a per-turn
+ * function from its changing state. Retrieved data is left to dynamic-content-before-breakpoint.
+ */
+export function systemRebuilt(call: RequestCall, view: FileView, textOf: (at: Loc) => string): Rebuilt | undefined {
+  const entry = call.params.entries.find((e) => e.key === 'system');
+  if (!entry?.valueAt || entry.valueAt.file !== call.file) return undefined;
+  const system = entry.value;
+  const taints = allTaints(system);
+  if (taints.some((t) => t.kind === 'retrieval' || t.cls === 'clock' || t.cls === 'random')) return undefined;
+  const fn = view.enclosingFunction(call.at);
+  const loop = view.enclosingLoop(call.at);
+  const argText = textOf(entry.valueAt).trim();
+  const simple = /^[\w$]+(\.[\w$]+)*$/.test(argText);
+  // Where system's value is written for this call: the last assignment before it, or the argument itself.
+  const assignment = simple ? [...view.assignments].reverse().find((a) => a.targetText === argText && a.at.start < call.at.start && view.enclosingFunction(a.at) === fn) : undefined;
+  const site = simple ? assignment?.valueAt : entry.valueAt;
+  if (!site) return undefined;
+  const names = (ts: Taint[]) => [...new Set(ts.map((t) => t.text))];
+  if (loop) {
+    if (!inside(site, loop.at)) return undefined;
+    // One fresh request per item (no history carried between iterations) is not a conversation.
+    const messages = call.params.entries.find((e) => e.key === 'messages')?.value;
+    if (messages?.kind === 'list' && messages.complete && messages.at && inside(messages.at, loop.at) && messages.items.every((m) => m.kind === 'obj' && !m.repeated)) return undefined;
+    // Names the value is built from that the loop assigns again (read on the next turn).
+    const inLoop = view.assignments.filter((a) => inside(a.at, loop.at));
+    // Follow names read at the call to their assignments earlier in the loop body.
+    const readBy = new Map<string, Loc>(codeNames(textOf(site)).map((n) => [n, site]));
+    for (let depth = 0; depth < 3; depth++) {
+      for (const a of inLoop) {
+        if (!readBy.has(a.targetText) || a.at.start > call.at.start) continue;
+        for (const n of codeNames(textOf(a.valueAt))) if (!readBy.has(n)) readBy.set(n, a.valueAt);
+      }
+    }
+    const carried = [...readBy.keys()].filter((n) => inLoop.some((a) => a.targetText === n && a.at.start > call.at.end));
+    if (carried.length) return { at: readBy.get(carried[0])!, how: 'loop', scope: loop.at, inputs: carried };
+    if (stabilityOf(system) === 'constant') return undefined;
+    // Inputs that are the same on every iteration: parameters of the function, the environment.
+    const varying = taints.filter((t) => t.cls !== 'environment' && !(t.kind === 'parameter' && fn && inside(t.at, fn.at) && !inside(t.at, loop.at)));
+    const hasHoles = system.kind === 'str' ? !system.complete : system.kind === 'list' && system.items.some((b) => b.kind === 'obj' && b.entries.some((e) => e.key === 'text' && e.value.kind === 'str' && !e.value.complete));
+    if (!varying.length && !(hasHoles && !taints.length)) return undefined;
+    return { at: site, how: 'loop', scope: loop.at, inputs: names(varying) };
+  }
+  if (stabilityOf(system) === 'constant') return undefined;
+  if (!fn || !isPerTurnFunction(view, fn) || !inside(site, fn.at)) return undefined;
+  const state = taints.filter((t) => t.cls === 'per-request' && t.kind !== 'retrieval' && inside(t.at, fn.at));
+  if (!state.length) return undefined;
+  return { at: site, how: 'per-turn', scope: fn.at, inputs: names(state) };
+}
+
+/** Text with a part that is the same on every call (a template's literal text, or a literal block). */
+export function hasFixedText(v: Value | undefined): boolean {
+  if (!v) return false;
+  if (v.kind === 'str') return v.text.split(HOLE).join('').trim().length > 0;
+  if (v.kind === 'obj') return hasFixedText(getEntry(v, 'text') ?? getEntry(v, 'content'));
+  if (v.kind === 'list') return v.items.some((i) => hasFixedText(i));
+  return false;
+}
+
+/** Identifiers an expression reads: its code outside string literals and the interpolations inside them. */
+function codeNames(text: string): string[] {
+  const interpolations = [...text.matchAll(/\$?\{([^{}]*)\}/g)].map((m) => m[1]);
+  const code = text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' ');
+  const names = [code, ...interpolations].join(' ').match(/[A-Za-z_$][\w$]*/g) ?? [];
+  return [...new Set(names)];
+}

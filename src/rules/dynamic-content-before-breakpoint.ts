@@ -1,0 +1,211 @@
+import { explicitMarkers, keyedMarkers, messageList, topLevelMarker } from '../core/breakpoints';
+import { hasFixedText, perRequestStrength, systemRebuilt } from '../core/evidence';
+import type { Fix } from '../core/fix';
+import type { PrefixBlock, RequestCall } from '../core/model';
+import { param, prefixBlocks } from '../core/model';
+import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc } from '../core/span';
+import type { Taint, Value } from '../core/value';
+import { allTaints, getEntryRecord, stabilityOf } from '../core/value';
+import { caches, inFile, paramSite, relatedFor, uniqueTaints } from './util';
+
+export default defineRule({
+  meta: {
+    id: 'dynamic-content-before-breakpoint',
+    group: 'cache',
+    severity: 'warning',
+    fix: 'sometimes',
+    summary: 'Per-request data (retrieved facts, memory hits, request fields) inside tools, system or earlier messages, before the last cache breakpoint.',
+    docs: `## What it does
+Finds per-request data placed in the cached prefix of a request that uses caching: in \`tools\`, in \`system\`, or in a message block before the newest turn, up to the last \`cache_control\` breakpoint (the whole request with automatic caching). Per-request data means values returned by retrieval, memory and search calls (\`store.search(...)\`, \`retriever.get_relevant_documents(...)\`, \`similarity_search\`), fields of the incoming request, and loop variables of a loop that sends one request per item. A function parameter counts only when it certainly carries request data (a route handler's or graph node's parameter, a parameter named like the incoming request or the user's message, or one that a caller in the same file fills with such data) and it is written into text that also has a fixed part (\`f"You help {req.company} employees"\`); a parameter that every caller fills with a constant, or whose callers cannot be seen, is not reported. The newest user message itself is not reported: that is where this data belongs. The LangChain form \`("system", f"Known about user: {facts}")\` and the Vercel AI SDK's \`system\` are read the same way.
+
+## Why is this bad?
+The cache reuses a prefix only when every byte before the breakpoint is the same as in an earlier request. Data fetched for this request ("prepend the retrieved facts to the system prompt") makes the prefix different on every call: the system prompt and all the history after it are written to the cache again (1.25× input price) and never read. The stable instructions belong before the breakpoint, the per-request data after it, in the newest user turn.
+
+## Example
+\`\`\`python
+from pathlib import Path
+
+import anthropic
+
+client = anthropic.Anthropic()
+INSTRUCTIONS = Path("prompts/support.md").read_text()
+
+
+def reply(memory, user_id, history, question):
+    facts = memory.search(user_id, question)
+    return client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        system=[{"type": "text", "text": f"{INSTRUCTIONS}\\nKnown about the user: {facts}", "cache_control": {"type": "ephemeral"}}],
+        messages=[*history, {"role": "user", "content": question}],
+    )
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+import { readFileSync } from 'node:fs';
+import { searchMemories } from './memory';
+
+const client = new Anthropic();
+const INSTRUCTIONS = readFileSync('prompts/support.md', 'utf8');
+
+export async function reply(userId: string, history: Anthropic.MessageParam[], question: string) {
+  const facts = await searchMemories(userId, question);
+  return client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    system: [{ type: 'text', text: \`\${INSTRUCTIONS}\\nKnown about the user: \${facts}\`, cache_control: { type: 'ephemeral' } }],
+    messages: [...history, { role: 'user', content: question }],
+  });
+}
+\`\`\`
+
+## Use instead
+\`\`\`python
+from pathlib import Path
+
+import anthropic
+
+client = anthropic.Anthropic()
+INSTRUCTIONS = Path("prompts/support.md").read_text()
+
+
+def reply(memory, user_id, history, question):
+    facts = memory.search(user_id, question)
+    return client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=1024,
+        system=[{"type": "text", "text": INSTRUCTIONS, "cache_control": {"type": "ephemeral"}}],
+        messages=[*history, {"role": "user", "content": f"[known about you]\\n{facts}\\n\\n" + question}],
+    )
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+import { readFileSync } from 'node:fs';
+import { searchMemories } from './memory';
+
+const client = new Anthropic();
+const INSTRUCTIONS = readFileSync('prompts/support.md', 'utf8');
+
+export async function reply(userId: string, history: Anthropic.MessageParam[], question: string) {
+  const facts = await searchMemories(userId, question);
+  return client.messages.create({
+    model: 'claude-sonnet-4-5',
+    max_tokens: 1024,
+    system: [{ type: 'text', text: INSTRUCTIONS, cache_control: { type: 'ephemeral' } }],
+    messages: [...history, { role: 'user', content: \`[known about you]\\n\${facts}\\n\\n\` + question }],
+  });
+}
+\`\`\`
+
+## Fix safety
+The fix removes the interpolation (with its label, such as \`Known about the user: \`) from the system text and puts the value first in the newest user message as \`[known about you]\\n{facts}\\n\\n\`, followed by the question. It is offered when the value is interpolated into an f-string or template literal and the newest user message is a string, and it is always unsafe: the model now reads the data in the user turn instead of the system prompt, which can change its answers.
+`,
+  },
+
+  check(call, ctx) {
+    if (!caches(call)) return;
+    const blocks = prefixBlocks(call);
+    const explicit = explicitMarkers(call);
+    const wholeRequest = !!topLevelMarker(call) || keyedMarkers(call, ctx.view, ctx.textOf).length > 0;
+    if (!explicit.length && !wholeRequest) return;
+    let last = -1;
+    blocks.forEach((b, i) => {
+      if (b.cacheControl) last = i;
+    });
+    if (wholeRequest) last = blocks.length - 1;
+
+    const list = messageList(call);
+    const newest = list && (list.complete || list.tailKnown) ? list.items.length - 1 : -1;
+    // Rebuilt on every turn from the loop's state: system-rebuilt-in-loop says so.
+    const rebuilt = systemRebuilt(call, ctx.view, ctx.textOf);
+    const found: Array<{ t: Taint; block: PrefixBlock }> = [];
+    for (let i = 0; i <= last && i < blocks.length; i++) {
+      const b = blocks[i];
+      if (b.section === 'messages') {
+        // The newest turn is where per-request data belongs; a marked message block is breakpoint-on-volatile-block's.
+        const m = /^messages\[(\d+)\]/.exec(b.path);
+        const index = m ? Number(m[1]) : -1;
+        if (index < 0 || index === newest || (newest < 0 && index === (list?.items.length ?? 0) - 1)) continue;
+        const message = list?.items[index];
+        if (!message || message.kind !== 'obj' || message.repeated || b.value.repeated || b.cacheControl) continue;
+      }
+      for (const t of allTaints(b.value)) {
+        if (t.cls !== 'per-request' || t.kind === 'selector' || t.kind === 'filter') continue;
+        if (rebuilt && b.section === 'system' && t.kind !== 'retrieval') continue;
+        // Only what certainly changes per request: retrieval results, the loop's item, request fields
+        // (a handler's parameters, a parameter a caller in this file fills with request data).
+        if (perRequestStrength(ctx.view, t, call) !== 'certain') continue;
+        // A request field is reported when it is written into text that also has a fixed part.
+        if (t.kind === 'parameter' && !(t.embed && hasFixedText(stringHolding(b.value, t)))) continue;
+        // A whole system prompt chosen per user is per-user-prefix.
+        if (b.section !== 'messages' && !t.embed && !hasFixedText(param(call, b.section) ?? b.value) && !hasStableSibling(call, b)) continue;
+        found.push({ t, block: b });
+      }
+    }
+    const seen = new Set<string>();
+    const rank = (t: Taint) => (t.kind === 'retrieval' ? 0 : t.kind === 'loop-variable' ? 1 : 2);
+    found.sort((a, b) => rank(a.t) - rank(b.t));
+    for (const { t, block } of found) {
+      const at = inFile(ctx, t.embed, t.at, paramSite(call, block.section));
+      if (!at) continue;
+      const key = `${at.start}:${at.end}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const what = t.kind === 'retrieval' ? `data retrieved for this request (\`${t.text}\`)` : t.kind === 'loop-variable' ? `the loop variable \`${t.text}\`` : `per-request data (\`${t.text}\`)`;
+      const where = block.section === 'messages' ? `an earlier message (\`${block.path}\`)` : `\`${block.section}\``;
+      ctx.report({
+        message: `${cap(where)} includes ${what} before the last cache breakpoint: the cached prefix differs on every request, so it is written (1.25× input price) and never read. Keep the stable part there and put this in the newest user message.`,
+        at,
+        related: relatedFor(ctx, t, at),
+        fix: block.section === 'system' ? moveToUserTurn(call, t, ctx) : undefined,
+      });
+    }
+    void uniqueTaints;
+  },
+});
+
+function cap(s: string): string {
+  return s.startsWith('`') ? s : s[0].toUpperCase() + s.slice(1);
+}
+
+/** The string (inside a block, tool or list) into which a taint is interpolated. */
+function stringHolding(v: Value, t: Taint): Value | undefined {
+  if (v.kind === 'str') return v.taints.some((x) => x.at.start === t.at.start && x.at.end === t.at.end && x.embed?.start === t.embed?.start) ? v : undefined;
+  if (v.kind === 'list') for (const i of v.items) { const s = stringHolding(i, t); if (s) return s; }
+  if (v.kind === 'obj') for (const e of v.entries) { const s = stringHolding(e.value, t); if (s) return s; }
+  return undefined;
+}
+
+/** Another block of the same section that is constant (`[{text: RULES}, {text: facts}]`). */
+function hasStableSibling(call: RequestCall, b: PrefixBlock): boolean {
+  return prefixBlocks(call).some((o) => o !== b && o.section === b.section && o.path !== b.path && stabilityOf(o.value) === 'constant');
+}
+
+function lastUserContent(call: RequestCall): { content: Value; at: Loc } | undefined {
+  const messages = param(call, 'messages');
+  if (messages?.kind !== 'list' || !(messages.complete || messages.tailKnown)) return undefined;
+  const m = messages.items[messages.items.length - 1];
+  if (m?.kind !== 'obj') return undefined;
+  const role = getEntryRecord(m, 'role')?.value;
+  if (!(role?.kind === 'str' && role.text === 'user')) return undefined;
+  const content = getEntryRecord(m, 'content');
+  if (!content?.valueAt) return undefined;
+  return { content: content.value, at: content.valueAt };
+}
+
+function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
+  if (!t.embed || t.embed.file !== ctx.file) return undefined;
+  const user = lastUserContent(call);
+  if (!user || user.at.file !== ctx.file) return undefined;
+  if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
+  const stringy = user.content.kind === 'str' || /^[A-Za-z_$][\w$.]*$/.test(ctx.textOf(user.at));
+  if (!stringy) return undefined;
+  const label = /memor|fact|profile|user|known|recall/i.test(`${t.text} ${ctx.textOf(t.embed)}`) ? 'known about you' : 'context';
+  const edits = ctx.edits.moveInterpolationToUserTurnAs(t.embed, user.at, label);
+  if (!edits) return undefined;
+  return { title: `Move \`${ctx.textOf(t.embed).replace(/^[{$]+|}$/g, '')}\` into the newest user message`, applicability: 'unsafe', edits };
+}

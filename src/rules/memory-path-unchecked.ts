@@ -1,0 +1,139 @@
+import type { ArgView, FunctionView } from '../core/fileView';
+import { defineRule } from '../core/rule';
+
+const MEMORY_COMMANDS = /["'](view|create|str_replace|insert|delete|rename)["']/g;
+/** A part that names a path taken from the request (`path`, `rel_path`, `tool_input["path"]`, `input.new_path`). */
+const PATH_PART = /path|file_?name|\bfile\b|_file\b|\bname\b|\bdest|\bsrc\b|\btarget|\brel\b/i;
+/** Tool input read in the function: the model chose the value. */
+const TOOL_INPUT = /\binput\b|tool_input|toolInput|\.input\[|\["input"\]|arguments/;
+const HANDLER_NAME = /memor|tool|handle|command|dispatch/i;
+/** Resolving the joined path (symlinks and `..`). */
+const RESOLVES = /realpath|abspath|normpath|\.resolve\(|path\.resolve|realpathSync|realpath\.native|path\.normalize/;
+/** Checking containment after resolving. */
+const CONTAINS = /is_relative_to|relative_to\(|commonpath|\.startswith\(|\.startsWith\(|path\.relative\(/;
+/** A helper that does both (`safe_path(...)`, `resolveInside(...)`, `_check_path(...)`). */
+const GUARD_HELPER = /(safe|validat|check|ensure|assert|guard|confine|sandbox)\w*(path|inside|within|root)|(resolve|join)_?(inside|within|safe)|is_?within|is_?inside/i;
+
+function memoryHandler(f: FunctionView): boolean {
+  return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;
+}
+
+/** A part the model chose: not a literal, and named like a path (or built from a parameter that is). */
+function fromModel(p: ArgView): boolean {
+  const v = p.value();
+  if (v.kind === 'str' && v.complete) return false;
+  return PATH_PART.test(p.text) || v.taints.some((t) => t.kind === 'parameter' && PATH_PART.test(t.text));
+}
+
+/** The function handles tool calls: the file is a memory-tool module, or it reads tool input and is named like a handler (or sits next to the requests). */
+function handles(memoryModule: boolean, f: FunctionView, fileHasRequests: boolean): boolean {
+  if (memoryModule) return true;
+  return TOOL_INPUT.test(f.text) && (HANDLER_NAME.test(f.name ?? '') || fileHasRequests);
+}
+
+export default defineRule({
+  meta: {
+    id: 'memory-path-unchecked',
+    group: 'state',
+    severity: 'error',
+    fix: 'none',
+    summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
+    docs: `## What it does
+Finds handlers of the memory tool (\`memory_20250818\`: functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root.
+
+## Why is this bad?
+The path comes from the model, and the model can be steered by anything it reads: a document, a web page, a tool result. \`../../.ssh/authorized_keys\` or an absolute path (which makes \`os.path.join\` and \`path.resolve\` drop the root entirely) walks out of the memory directory, and the handler then reads, overwrites or deletes any file the process can reach. Stripping a leading \`/\` or rejecting \`..\` by string match is not enough: symlinks inside the root escape as well. The memory tool documentation asks handlers to validate every path.
+
+## Example
+\`\`\`python
+import os
+
+MEMORY_ROOT = "/srv/agent/memories"
+
+def handle_memory(command, tool_input):
+    full = os.path.join(MEMORY_ROOT, tool_input["path"])
+    if command == "view":
+        with open(full) as f:
+            return f.read()
+    if command == "create":
+        with open(full, "x") as f:
+            f.write(tool_input["file_text"])
+        return "created"
+    return "unsupported"
+\`\`\`
+
+\`\`\`ts
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const MEMORY_ROOT = '/srv/agent/memories';
+
+export function handleMemory(command: string, input: { path: string; file_text?: string }) {
+  const full = path.join(MEMORY_ROOT, input.path);
+  if (command === 'view') return fs.readFileSync(full, 'utf8');
+  if (command === 'create') fs.writeFileSync(full, input.file_text ?? '', { flag: 'wx' });
+  return 'ok';
+}
+\`\`\`
+
+## Use instead
+\`\`\`python
+import os
+
+MEMORY_ROOT = os.path.realpath("/srv/agent/memories")
+
+def handle_memory(command, tool_input):
+    full = os.path.realpath(os.path.join(MEMORY_ROOT, tool_input["path"]))
+    if os.path.commonpath([full, MEMORY_ROOT]) != MEMORY_ROOT:
+        return "error: path outside the memory directory"
+    if command == "view":
+        with open(full) as f:
+            return f.read()
+    if command == "create":
+        with open(full, "x") as f:
+            f.write(tool_input["file_text"])
+        return "created"
+    return "unsupported"
+\`\`\`
+
+\`\`\`ts
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const MEMORY_ROOT = fs.realpathSync('/srv/agent/memories');
+
+export function handleMemory(command: string, input: { path: string; file_text?: string }) {
+  const full = path.resolve(MEMORY_ROOT, input.path);
+  const rel = path.relative(MEMORY_ROOT, full);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return 'error: path outside the memory directory';
+  if (command === 'view') return fs.readFileSync(full, 'utf8');
+  if (command === 'create') fs.writeFileSync(full, input.file_text ?? '', { flag: 'wx' });
+  return 'ok';
+}
+\`\`\`
+`,
+  },
+
+  checkFile(ctx) {
+    const view = ctx.view;
+    const memoryModule = view.functions.some(memoryHandler);
+    for (const join of view.pathJoins) {
+      if (join.parts.length < 2) continue;
+      const fn = view.enclosingFunction(join.at);
+      if (!fn) continue;
+      const part = join.parts.slice(1).find(fromModel);
+      if (!part) continue;
+      if (!handles(memoryModule, fn, ctx.calls.length > 0)) continue;
+      if ((RESOLVES.test(fn.text) && CONTAINS.test(fn.text)) || GUARD_HELPER.test(fn.text)) continue;
+      ctx.report({
+        message: `\`${shorten(ctx.textOf(join.at))}\` joins \`${shorten(part.text)}\`, a path the model chose, to a root, and nothing checks that the resolved result stays inside it: \`../\` or an absolute path reaches any file the process can. Resolve the joined path and check it is inside the resolved root.`,
+        at: join.at,
+      });
+    }
+  },
+});
+
+function shorten(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 50 ? one.slice(0, 49) + '…' : one;
+}

@@ -1,0 +1,193 @@
+import type { CallSite, FileView, FunctionView } from '../core/fileView';
+import { defineRule } from '../core/rule';
+
+/** Names of files that hold an agent's state: what a crash must not leave half-written. */
+const STATE = /state|checkpoint|memor|session|history|conversation|transcript|progress|snapshot|resume|cursor/i;
+/** The same, for the data being written, where an HTTP `session` or a DB `cursor` is not state. */
+const STATE_DATA = /state|checkpoint|memor|history|conversation|transcript|progress|snapshot|messages/i;
+const TEMP = /tmp|temp|\.part\b|\.partial\b|\.new\b/i;
+const PY_RENAME = new Set(['os.replace', 'os.rename', 'shutil.move']);
+const JS_FS = /^(node:)?fs(\/promises)?(\.promises)?\./;
+const FSYNC = new Set(['fsync', 'fsyncSync', 'fdatasync', 'fdatasyncSync', 'sync', 'datasync']);
+const PY_TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
+/** Serialising calls: a function that has one and a rename is saving through a temp file. */
+const SERIALIZE = /^(json\.dumps?|pickle\.dumps?|yaml\.(safe_)?dump|JSON\.stringify)$/;
+const MEMORY_COMMANDS = /["'](view|create|str_replace|insert|delete|rename)["']/g;
+
+function strValue(a: { value(): import('../core/value').Value } | undefined): string | undefined {
+  const v = a?.value();
+  return v?.kind === 'str' ? v.text : undefined;
+}
+
+/** The file a call writes in place, when it is a write: `open(p, "w")`, `p.write_text(...)`, `fs.writeFileSync(p, ...)`. */
+function writeTarget(c: CallSite, python: boolean): { text: string; value?: string } | undefined {
+  const positional = c.args.filter((a) => !a.name);
+  if (python) {
+    if (c.name === 'builtins.open' || (c.method === 'open' && c.receiver && c.name !== 'os.open')) {
+      const isPathOpen = c.name !== 'builtins.open';
+      const mode = strValue(c.args.find((a) => a.name === 'mode') ?? positional[isPathOpen ? 0 : 1]);
+      if (!mode || !/w/.test(mode)) return undefined;
+      const target = isPathOpen ? c.receiver : positional[0];
+      return target ? { text: target.text, value: strValue(target) } : undefined;
+    }
+    if ((c.method === 'write_text' || c.method === 'write_bytes') && c.receiver) return { text: c.receiver.text, value: strValue(c.receiver) };
+    return undefined;
+  }
+  if (!(c.method === 'writeFileSync' || c.method === 'writeFile')) return undefined;
+  if (!JS_FS.test(c.name)) return undefined;
+  // `{ flag: 'wx' }` creates a new file, `{ flag: 'a' }` appends: neither truncates one.
+  const opts = positional[2]?.value();
+  const flag = opts?.kind === 'obj' ? opts.entries.find((e) => e.key === 'flag')?.value : undefined;
+  if (flag?.kind === 'str' && !/^w\+?$/.test(flag.text)) return undefined;
+  const target = positional[0];
+  return target ? { text: target.text, value: strValue(target) } : undefined;
+}
+
+function isRename(c: CallSite, python: boolean): boolean {
+  if (python) return PY_RENAME.has(c.name) || ((c.method === 'replace' || c.method === 'rename') && !!c.receiver && c.args.length === 1 && !c.name.startsWith('os.'));
+  return (c.method === 'renameSync' || c.method === 'rename') && JS_FS.test(c.name);
+}
+
+/** The renamed file looks like a temp file: `tmp`, `f"{path}.tmp"`, `tmp.name`, `/tmp/...`. */
+function fromTemp(rename: CallSite, python: boolean): boolean {
+  const source = python && !PY_RENAME.has(rename.name) ? rename.receiver : rename.args[0];
+  if (!source) return false;
+  return TEMP.test(source.text) || /\.name$/.test(source.text) || TEMP.test(strValue(source) ?? '');
+}
+
+/** A temp file in the system temp directory: `tempfile.*` without `dir=`, `os.tmpdir()`, a `/tmp/...` literal. */
+function systemTemp(calls: CallSite[], rename: CallSite, python: boolean): boolean {
+  if (strValue(rename.args[0])?.startsWith('/tmp/')) return true;
+  if (python) return calls.some((c) => (PY_TEMPFILE.has(c.name) && !c.args.some((a) => a.name === 'dir')) || c.name === 'tempfile.gettempdir');
+  return calls.some((c) => /^(node:)?os\.tmpdir$/.test(c.name));
+}
+
+function memoryHandler(view: FileView): boolean {
+  return view.functions.some((f) => new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 3 && /path/i.test(f.text));
+}
+
+export default defineRule({
+  meta: {
+    id: 'non-atomic-checkpoint',
+    group: 'state',
+    severity: 'warning',
+    fix: 'sometimes',
+    summary: 'State or memory files written in place, renamed without an fsync, or through a temp file in /tmp.',
+    docs: `## What it does
+Finds code that saves an agent's state — checkpoints, sessions, conversation history, memory files: the file's name, the function's name or the data written says so, and every file a memory-tool handler writes — in a way a crash can corrupt:
+- written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\`, \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
+- written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
+- written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
+
+## Why is this bad?
+Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the agent cannot resume — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
+
+## Example
+\`\`\`python
+import json
+
+def save_checkpoint(state, path="checkpoint.json"):
+    with open(path, "w") as f:
+        json.dump(state, f)
+\`\`\`
+
+\`\`\`ts
+import * as fs from 'node:fs';
+
+export function saveSession(session: object, file = 'session.json') {
+  fs.writeFileSync(file, JSON.stringify(session));
+}
+\`\`\`
+
+## Use instead
+\`\`\`python
+import json
+import os
+import tempfile
+
+def save_checkpoint(state, path="checkpoint.json"):
+    directory = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile("w", dir=directory, delete=False) as f:
+        json.dump(state, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(f.name, path)
+\`\`\`
+
+\`\`\`ts
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export function saveSession(session: object, file = 'session.json') {
+  const tmp = path.join(path.dirname(file), \`.\${path.basename(file)}.tmp\`);
+  const fd = fs.openSync(tmp, 'w');
+  fs.writeSync(fd, JSON.stringify(session));
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+}
+\`\`\`
+
+## Fix safety
+For an in-place write of text — \`with open(path, "w") as f:\` around a single \`json.dump\` / \`f.write\`, \`json.dump(data, open(path, "w"))\`, \`path.write_text(text)\`, \`fs.writeFileSync(path, data)\`, \`await writeFile(path, data)\` — the fix replaces the write with a call to \`atomic_write_text(path, text)\` / \`atomicWriteFileSync(path, data)\`, a helper it adds to the file once (temp file in the same directory, flush, fsync, rename, then an fsync of the directory where the platform allows it). It is unsafe: the helper writes UTF-8 text, leaves the file with default permissions, and in an async function it writes synchronously. A rename without an fsync and a temp file in \`/tmp\` are reported without a fix.
+`,
+  },
+
+  checkFile(ctx) {
+    const python = ctx.language === 'python';
+    const view = ctx.view;
+    const memory = memoryHandler(view);
+    // The calls of each function (and of the module body), since a save is one function's work.
+    const scopes = new Map<string, { fn?: FunctionView; calls: CallSite[] }>();
+    for (const c of view.calls) {
+      const fn = view.enclosingFunction(c.at);
+      const k = fn ? `${fn.at.start}:${fn.at.end}` : 'module';
+      const scope = scopes.get(k) ?? { fn, calls: [] };
+      scope.calls.push(c);
+      scopes.set(k, scope);
+    }
+    for (const { fn, calls } of scopes.values()) {
+      // What says it is state: the function's name, or the data it serialises or writes (`json.dump(self.state, f)`).
+      const data = calls.flatMap((c) => (SERIALIZE.test(c.name) || c.method === 'write' || c.method === 'write_text' ? [c.args[0]?.text ?? ''] : /^(writeFileSync|writeFile)$/.test(c.method) ? [c.args[1]?.text ?? ''] : []));
+      const scopeState = memory || STATE.test(fn?.name ?? '') || data.some((t) => STATE_DATA.test(t));
+      // Renames of a temp file (not of user files, as a memory tool's `rename` command does).
+      const hasTempfile = calls.some((c) => PY_TEMPFILE.has(c.name) || /^(node:)?os\.tmpdir$/.test(c.name) || /^(node:)?fs(\/promises)?(\.promises)?\.mkdtemp(Sync)?$/.test(c.name));
+      const renames = calls.filter((c) => isRename(c, python) && (hasTempfile || fromTemp(c, python)));
+      if (renames.length) {
+        // A temp file renamed into place: the save is meant to be atomic; check how.
+        const writes = calls.some((c) => writeTarget(c, python) || SERIALIZE.test(c.name) || c.method === 'write' || (python ? PY_TEMPFILE.has(c.name) : /^(node:)?fs(\/promises)?(\.promises)?\.(writeSync|writeFileSync|writeFile|createWriteStream)$/.test(c.name)));
+        if (!writes || !(scopeState || renames.some((r) => r.args.some((a) => STATE.test(a.text))))) continue;
+        const fsynced = calls.some((o) => FSYNC.has(o.method));
+        for (const r of renames) {
+          const problems: string[] = [];
+          if (!fsynced) problems.push('nothing fsyncs the temp file before the rename, so after a power loss the rename can be on disk while the data is not');
+          if (systemTemp(calls, r, python)) problems.push(`the temp file is in the system temp directory, so the rename fails across filesystems (EXDEV)${python ? ' or `shutil.move` falls back to a copy that is not atomic' : ''}`);
+          if (!problems.length) continue;
+          ctx.report({
+            message: `\`${shorten(ctx.textOf(r.at))}\` is not an atomic save: ${problems.join('; and ')}. Create the temp file next to the target, flush and fsync it, then rename.`,
+            at: r.at,
+          });
+        }
+        continue;
+      }
+      for (const c of calls) {
+        const target = writeTarget(c, python);
+        if (!target) continue;
+        if (!(scopeState || STATE.test(target.text) || STATE.test(target.value ?? ''))) continue;
+        if (TEMP.test(target.text) || TEMP.test(target.value ?? '')) continue;
+        const edits = ctx.edits.replaceWithAtomicWrite(c.at);
+        ctx.report({
+          message: `\`${shorten(ctx.textOf(c.at))}\` writes the file in place: a crash or a full disk mid-write leaves it empty or truncated, and the next start cannot load it. Write a temp file in the same directory, fsync it, and rename it over the file.`,
+          at: c.at,
+          fix: edits ? { title: 'Write through an atomic-write helper (temp file, fsync, rename)', applicability: 'unsafe', edits } : undefined,
+        });
+      }
+    }
+  },
+});
+
+function shorten(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 60 ? one.slice(0, 59) + '…' : one;
+}
+

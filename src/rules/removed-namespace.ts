@@ -1,0 +1,93 @@
+import { defineRule } from '../core/rule';
+import { paramEntry } from './util';
+
+/** Parameters that keep a call on the beta client after the old namespace is removed. */
+const BETA_ONLY = ['betas', 'context_management', 'mcp_servers', 'diagnostics', 'fallbacks', 'speed', 'output_format'];
+
+export default defineRule({
+  meta: {
+    id: 'removed-namespace',
+    group: 'api',
+    severity: 'error',
+    fix: 'sometimes',
+    summary: '`client.beta.prompt_caching.messages` / `client.beta.promptCaching.messages`: removed when prompt caching went GA.',
+    docs: `## What it does
+Finds calls through the old prompt-caching namespace: \`client.beta.prompt_caching.messages.create\` (Python) and \`client.beta.promptCaching.messages.create\` (TypeScript), and their \`stream\` forms.
+
+## Why is this bad?
+The namespace was removed when prompt caching became generally available (Python SDK 0.41.0, TypeScript SDK 0.33.0, 2024-12-17). On any newer SDK the call fails before a request is sent: \`AttributeError: 'Beta' object has no attribute 'prompt_caching'\` in Python, \`TypeError: Cannot read properties of undefined (reading 'messages')\` in JavaScript. Caching needs no beta anymore: \`cache_control\` works on \`client.messages.create\`.
+
+## Example
+\`\`\`python
+import anthropic
+
+client = anthropic.Anthropic()
+
+response = client.beta.prompt_caching.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral"}}],
+    messages=[{"role": "user", "content": "Summarize clause 4."}],
+)
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+await client.beta.promptCaching.messages.create({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral' } }],
+  messages: [{ role: 'user', content: 'Summarize clause 4.' }],
+});
+\`\`\`
+
+## Use instead
+\`\`\`python
+import anthropic
+
+client = anthropic.Anthropic()
+
+response = client.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral"}}],
+    messages=[{"role": "user", "content": "Summarize clause 4."}],
+)
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+await client.messages.create({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral' } }],
+  messages: [{ role: 'user', content: 'Summarize clause 4.' }],
+});
+\`\`\`
+
+## Fix safety
+The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, leaving \`client.messages.create\`; when the call also passes a beta-only parameter (\`betas\`, \`context_management\`, …) it removes only \`prompt_caching\`, leaving \`client.beta.messages.create\`. It is safe: the old call fails on every run with any SDK released since December 2024, the request body stays the same, and the API has accepted \`cache_control\` without a beta since caching went GA. A \`prompt-caching-2024-07-31\` name left in \`betas\` is then reported by \`stale-beta\`.
+`,
+  },
+
+  check(call, ctx) {
+    const m = /\.(prompt_caching|promptCaching)\./.exec(call.calleeText);
+    if (!m || !call.beta || call.callee.file !== ctx.file) return;
+    const keepBeta = BETA_ONLY.some((k) => paramEntry(call, k));
+    const segments = keepBeta ? [m[1]] : ['beta', m[1]];
+    const edits = ctx.edits.removeCalleeSegments(call.callee, segments);
+    const target = call.calleeText.replace(keepBeta ? `.${m[1]}` : `.beta.${m[1]}`, '');
+    const error = call.language === 'python' ? "AttributeError ('Beta' object has no attribute 'prompt_caching')" : "TypeError (Cannot read properties of undefined (reading 'messages'))";
+    ctx.report({
+      message: `\`${call.calleeText}\` was removed when prompt caching went GA (Python SDK 0.41.0 / TS SDK 0.33.0, 2024-12-17): the call raises ${error} before sending. Call \`${target}\`.`,
+      at: call.callee,
+      fix: edits ? { title: `Call \`${target}\``, applicability: 'safe', edits } : undefined,
+    });
+  },
+});

@@ -1,0 +1,150 @@
+import type { Fix } from '../core/fix';
+import type { BetaInfo } from '../core/knownNames';
+import { param } from '../core/model';
+import type { RequestCall } from '../core/model';
+import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc, TextEdit } from '../core/span';
+import type { Value } from '../core/value';
+import { getEntry } from '../core/value';
+import { inFile, paramSite } from './util';
+
+/** Clients of other platforms, where a feature can reach general availability later than on the Claude API. */
+const PLATFORM_CLIENT = /(Bedrock|Vertex|Foundry|AnthropicAws|AnthropicAWS)/;
+
+export default defineRule({
+  meta: {
+    id: 'stale-beta',
+    group: 'api',
+    severity: 'info',
+    fix: 'sometimes',
+    summary: 'A beta name for a feature that is generally available now: not needed, and rejected on some routes.',
+    docs: `## What it does
+Finds beta names in \`betas=[...]\` / \`betas: [...]\` and in \`anthropic-beta\` headers (per call, on the client, or in LiteLLM's \`extra_headers\`) whose feature is generally available now — \`prompt-caching-2024-07-31\`, \`extended-cache-ttl-2025-04-11\`, \`token-counting-2024-11-01\`, \`message-batches-2024-09-24\`, \`pdfs-2024-09-25\`, … — and says since when. Which names are GA, and since when, comes from the known-names table (its date is in the message). Names that are not known at all are \`unknown-beta\`'s findings, never this rule's.
+
+## Why is this bad?
+A stale name does nothing on the Claude API, but it is not harmless: some routes reject names they do not know any more (\`prompt-caching-2024-07-31\` sent through LiteLLM to Vertex answers 400 \`Unexpected value(s) for the anthropic-beta header\`), and every distinct set of beta headers is a different request shape for cache diagnostics. Copying it forward also keeps code on the beta client for no reason.
+
+## Example
+\`\`\`python
+import anthropic
+
+client = anthropic.Anthropic()
+
+response = client.beta.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    betas=["prompt-caching-2024-07-31"],
+    system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
+    messages=[{"role": "user", "content": "Summarize clause 4."}],
+)
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic({ defaultHeaders: { 'anthropic-beta': 'extended-cache-ttl-2025-04-11' } });
+
+await client.messages.create({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+  messages: [{ role: 'user', content: 'Summarize clause 4.' }],
+});
+\`\`\`
+
+## Use instead
+\`\`\`python
+import anthropic
+
+client = anthropic.Anthropic()
+
+response = client.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
+    messages=[{"role": "user", "content": "Summarize clause 4."}],
+)
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+await client.messages.create({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+  messages: [{ role: 'user', content: 'Summarize clause 4.' }],
+});
+\`\`\`
+
+## Fix safety
+The fix removes the name from the list (with its comma), or from the comma-separated header value (the whole header entry when it was the only name). It is safe on the Claude API: the feature works the same without the name. On the Bedrock, Vertex and Foundry clients the fix is unsafe, because a feature can become generally available there later than on the Claude API. A \`betas\` list left empty stays in place; remove it, or switch back to \`client.messages\`, by hand.
+`,
+  },
+
+  check(call, ctx) {
+    const unsafe = !!call.client && PLATFORM_CLIENT.test(call.client);
+    const betas = param(call, 'betas');
+    if (betas?.kind === 'list') {
+      for (const item of betas.items) {
+        if (item.kind !== 'str' || !item.complete) continue;
+        const info = staleInfo(item.text, ctx);
+        if (!info) continue;
+        const at = inFile(ctx, item.at, paramSite(call, 'betas'));
+        if (!at) continue;
+        const edits = at === item.at ? ctx.edits.removeListItem(item.at) : undefined;
+        report(ctx, info, at, edits, unsafe);
+      }
+    }
+    const seen = new Set<string>();
+    for (const header of headerValues(call)) {
+      if (header.kind !== 'str' || !header.complete || !header.at || header.at.file !== ctx.file) continue;
+      const key = `${header.at.start}:${header.at.end}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const literal = ctx.textOf(header.at);
+      let from = 0;
+      for (const raw of header.text.split(',')) {
+        const name = raw.trim();
+        if (!name) continue;
+        const offset = literal.indexOf(name, from);
+        if (offset < 0) continue;
+        from = offset + name.length;
+        const info = staleInfo(name, ctx);
+        if (!info) continue;
+        const at: Loc = { file: ctx.file, start: header.at.start + offset, end: header.at.start + offset + name.length };
+        report(ctx, info, at, ctx.edits.removeHeaderName(header.at, name), unsafe);
+      }
+    }
+  },
+});
+
+/** Header values: those the front end found, plus LiteLLM's `extra_headers` (passed through to the API). */
+function headerValues(call: RequestCall): Value[] {
+  const out = [...call.headerBetas];
+  if (call.framework === 'litellm') {
+    const h = getEntry(getEntry(call.params, 'extra_headers'), 'anthropic-beta');
+    if (h) out.push(h);
+  }
+  return out;
+}
+
+function staleInfo(name: string, ctx: RuleContext): BetaInfo | undefined {
+  const info = ctx.known.betas.get(name);
+  return info?.status === 'ga' ? info : undefined;
+}
+
+function report(ctx: RuleContext, info: BetaInfo, at: Loc, edits: TextEdit[] | undefined, unsafe: boolean) {
+  const since = info.gaSince ? `has been generally available since ${info.gaSince}` : 'is generally available';
+  const note = info.note ? `; ${info.note}` : '';
+  const platform = unsafe ? ' on the Claude API (check your platform before removing it)' : '';
+  const fix: Fix | undefined = edits ? { title: `Remove \`${info.name}\``, applicability: unsafe ? 'unsafe' : 'safe', edits } : undefined;
+  ctx.report({
+    message: `\`${info.name}\` is no longer needed: the feature ${since}${platform}${note} (known names as of ${ctx.known.asOf}).`,
+    at,
+    fix,
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * What the VS Code client and the language server agree on besides LSP itself: custom request
+ * and notification names, command ids and the shape of a diagnostic's `data`. Plain constants
+ * and types, no imports, so both bundles can include it.
+ */
+
+/** Client -> server: the API key from the editor's secret storage (or null to forget it). Never logged. */
+export const SET_API_KEY = 'prefixlint/setApiKey';
+export interface SetApiKeyParams {
+  key: string | null;
+}
+
+/** Client -> server: the workspace trust state changed (exact token counts need a trusted workspace). */
+export const SET_TRUST = 'prefixlint/setTrust';
+export interface SetTrustParams {
+  trusted: boolean;
+}
+
+/** Client -> server: markdown for a read-only view. `what` is `rule:<id>`, `rules` or `diff`. */
+export const MARKDOWN = 'prefixlint/markdown';
+export interface MarkdownParams {
+  what: string;
+  /** For `diff`: the two request dumps. */
+  texts?: [string, string];
+  names?: [string, string];
+}
+
+/** Server -> client: findings counts and state for the status bar. */
+export const STATUS = 'prefixlint/status';
+export interface StatusParams {
+  state: 'ready' | 'busy' | 'error';
+  message?: string;
+}
+
+/** Commands the server executes (workspace/executeCommand). */
+export const SERVER_COMMANDS = {
+  applyFixAll: 'prefixlint.server.applyFixAll',
+  lintWorkspace: 'prefixlint.server.lintWorkspace',
+} as const;
+
+/** Commands the client implements; the server names them in code actions and lenses. */
+export const CLIENT_COMMANDS = {
+  showDocumentation: 'prefixlint.showDocumentation',
+  showMarkdown: 'prefixlint.showMarkdown',
+} as const;
+
+/** The code action kind of "fix all" (usable from `editor.codeActionsOnSave`). */
+export const FIX_ALL_KIND = 'source.fixAll.prefixlint';
+
+export interface WireEdit {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  newText: string;
+}
+
+/** A diagnostic's `data`: everything a code action needs, so the server keeps no state for it. */
+export interface DiagnosticData {
+  ruleId: string;
+  /** Document versions the positions refer to; a fix is dropped when any of them moved on. */
+  versions: Record<string, number>;
+  fix?: {
+    title: string;
+    applicability: 'safe' | 'unsafe';
+    changes: Record<string, WireEdit[]>;
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * End to end in a real VS Code (code-server 4.139 = VS Code 1.139, Node extension host) through
+ * Debian's Chromium: package the .vsix and check its contents, install it with
+ * --install-extension, open the bundled examples, and assert from the workbench's DOM that the
+ * squiggles sit on the lines the CLI reports, the token CodeLens renders, a quick fix changes
+ * the text and "fix all" gives the CLI's --fix output; then run the extension-host suite
+ * (test/e2e/suite) through code-server's smoke-test driver. Screenshot: test-output/.
+ *
+ *   npm run test:e2e          (installs code-server and chromium into .e2e/ on first run)
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliFinding, CodeServer } from './harness';
+import { CHROMIUM, CHROMIUM_ARGS, cliFindings, cliFixed, copyTree, E2E_DIR, install, installExtension, log, logFiles, OUTPUT, ROOT, serverDir, startCodeServer, until, zipEntries } from './harness';
+
+/** The few DOM types the page functions use (the project compiles without the DOM lib). */
+interface DomElement {
+  style: { top: string };
+  textContent: string | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): Iterable<DomElement> & { length: number };
+}
+declare const document: DomElement;
+
+const setup = install();
+const skip = setup.skip;
+if (skip) log(`SKIPPED: ${skip}`);
+
+const VSIX = path.join(E2E_DIR, 'prefixlint.vsix');
+/** What the .vsix may contain (paths inside its `extension/` folder), and nothing else. */
+const ALLOWED = [/^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE\.txt$/, /^dist\/(extension|server)\.js$/, /^dist\/[\w-]+\.wasm$/, /^media\/icon\.png$/, /^syntaxes\/[\w.-]+\.json$/];
+const REQUIRED = ['package.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/server.js', 'dist/web-tree-sitter.wasm', 'dist/tree-sitter-python.wasm', 'dist/tree-sitter-typescript.wasm', 'dist/tree-sitter-tsx.wasm', 'dist/tree-sitter-javascript.wasm', 'media/icon.png'];
+
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let ws: string;
+let findings: CliFinding[];
+const temps: string[] = [];
+const timings: string[] = [];
+const T0 = Date.now();
+const mark = (what: string, since: number) => {
+  const line = `${what}: ${((Date.now() - since) / 1000).toFixed(1)} s`;
+  timings.push(line);
+  log(line);
+};
+
+describe.skipIf(!!skip)('prefixlint in code-server', () => {
+  beforeAll(async () => {
+    timings.push(`install.sh: ${setup.seconds.toFixed(1)} s`);
+    let t = Date.now();
+    fs.rmSync(VSIX, { force: true });
+    execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js')], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', VSIX], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    mark('build + vsce package', t);
+    ws = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-ws-'));
+    temps.push(ws);
+    copyTree(path.join(ROOT, 'examples'), ws);
+    findings = cliFindings(ws);
+    t = Date.now();
+    const dir = serverDir();
+    temps.push(dir);
+    const list = installExtension(dir, VSIX);
+    expect(list).toContain('prefixlint.prefixlint@');
+    mark('code-server --install-extension', t);
+    t = Date.now();
+    server = await startCodeServer(dir, { smokeTestDriver: true });
+    mark('code-server start', t);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
+    mark('e2e total (after install)', T0);
+    fs.mkdirSync(OUTPUT, { recursive: true });
+    fs.writeFileSync(path.join(OUTPUT, 'e2e-timings.txt'), timings.join('\n') + '\n');
+  }, 60_000);
+
+  it('the .vsix holds only the bundles, WASM grammars, media, syntaxes, README, CHANGELOG and LICENSE', () => {
+    const entries = zipEntries(VSIX).filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+    const unexpected = entries.filter((e) => !ALLOWED.some((re) => re.test(e)));
+    expect(unexpected).toEqual([]);
+    for (const r of REQUIRED) expect(entries).toContain(r);
+    const size = fs.statSync(VSIX).size;
+    timings.push(`vsix: ${(size / 1024).toFixed(0)} KiB, ${entries.length} files`);
+  });
+
+  it('shows squiggles on the CLI lines, the token CodeLens, applies a quick fix and fix all', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1500, height: 1500 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    try {
+      let t = Date.now();
+      await page.goto(`${server!.url}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('.monaco-workbench', { timeout: 120_000 });
+      await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 120_000 });
+      mark('workbench ready', t);
+
+      // 1. squiggles where the CLI reports findings, and nowhere else
+      const file = 'python/support_agent.py';
+      t = Date.now();
+      await openFile(page, file);
+      mark('quick open of the first file', t);
+      t = Date.now();
+      const want = findings.filter((f) => f.file === file);
+      expect(want.length).toBeGreaterThan(0);
+      const lines = await page.waitForFunction(
+        (expected: number[]) => {
+          const ed = document.querySelector('.editor-instance .monaco-editor');
+          if (!ed) return undefined;
+          const tops = new Map<string, number>();
+          for (const d of ed.querySelectorAll('.margin-view-overlays > div')) {
+            const n = d.querySelector('.line-numbers');
+            if (n) tops.set(d.style.top, Number(n.textContent));
+          }
+          const found = new Set<number>();
+          for (const d of ed.querySelectorAll('.view-overlays > div')) {
+            if (d.querySelector('[class*="squiggly-"]') && tops.has(d.style.top)) found.add(tops.get(d.style.top)!);
+          }
+          return expected.every((l) => found.has(l)) ? [...found].sort((a, b) => a - b) : undefined;
+        },
+        want.map((f) => f.line),
+        { timeout: 60_000, polling: 100 },
+      );
+      const squiggled = (await lines.jsonValue()) as number[];
+      mark('first squiggles after the editor opened (activation + analysis + render)', t);
+      for (const l of squiggled) expect(want.some((f) => f.line <= l && l <= f.endLine), `squiggle on line ${l} without a finding`).toBe(true);
+      const problems = await page.locator('[id="status.problems"]').first().getAttribute('aria-label');
+      log(`status bar problems: ${problems}; squiggled lines ${squiggled.join(', ')}`);
+
+      // 2. the token CodeLens
+      const lens = page.locator('.monaco-editor .codelens-decoration', { hasText: 'tokens:' }).first();
+      await lens.waitFor({ timeout: 60_000 });
+      const lensText = await lens.innerText();
+      expect(lensText).toMatch(/≈ [\d,]+\+? tokens: tools [\d,]+ · system [\d,]+ · messages [\d,]+ \| /);
+      log(`CodeLens: ${lensText}`);
+      const status = await page.locator('.statusbar-item', { hasText: 'prefixlint' }).first().innerText();
+      expect(status).toMatch(/prefixlint: \d+/);
+
+      // 3. a quick fix (Ctrl+. at the finding, Enter on the preferred fix) changes the text
+      const fixable = want.find((f) => f.fix?.applicability === 'safe' && f.fix.edits[0]?.newText);
+      expect(fixable, 'a finding with a safe fix in the example').toBeDefined();
+      const squiggleSelector = '.editor-instance .monaco-editor .view-overlays [class*="squiggly-"]';
+      const before = await page.locator(squiggleSelector).count();
+      await goTo(page, fixable!.line, fixable!.column);
+      await page.keyboard.press('Control+.');
+      const row = page.locator('.action-widget .monaco-list-row', { hasText: fixable!.fix!.title }).first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      await row.click();
+      const newText = fixable!.fix!.edits[0].newText.trim().replace(/^[,\s]+/, '');
+      await page.locator('.editor-instance .view-line', { hasText: newText }).first().waitFor({ timeout: 30_000 });
+      log(`quick fix applied: "${fixable!.fix!.title}"`);
+      // the squiggle of the fixed finding goes away, the others stay
+      await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel as string).length < (n as number), [squiggleSelector, before], { timeout: 30_000, polling: 100 });
+      fs.mkdirSync(OUTPUT, { recursive: true });
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: path.join(OUTPUT, 'e2e-code-server.png') });
+
+      // 4. fix all (command palette), saved: the file equals the CLI's --fix output
+      const target = [...new Set(findings.filter((f) => f.cell === undefined && f.fix?.applicability === 'safe').map((f) => f.file))].find((f) => f !== file)!;
+      const expected = cliFixed(ws, target);
+      await openFile(page, target);
+      await page.locator('.editor-instance .monaco-editor .view-overlays [class*="squiggly-"]').first().waitFor({ timeout: 60_000 });
+      await runCommand(page, 'prefixlint: Fix All Safe Problems in This File');
+      await page.keyboard.press('Control+S');
+      await until(`${target} saved with the fixes`, 30_000, () => fs.readFileSync(path.join(ws, target), 'utf8') === expected);
+      log(`fix all applied and saved: ${target}`);
+      expect(errors.filter((e) => /prefixlint/i.test(e))).toEqual([]);
+    } catch (err) {
+      fs.mkdirSync(OUTPUT, { recursive: true });
+      await page.screenshot({ path: path.join(OUTPUT, 'e2e-code-server-failure.png') }).catch(() => undefined);
+      throw err;
+    } finally {
+      await page.close();
+    }
+  }, 600_000);
+
+  it('activates with no error in the output channel or the extension host log', () => {
+    const logs = logFiles(server!.userData).map((f) => ({ file: f, rel: path.relative(server!.userData, f) }));
+    const ours = logs.filter((l) => /prefixlint/i.test(l.rel)).map((l) => fs.readFileSync(l.file, 'utf8')).join('\n');
+    const host = logs.filter((l) => /exthost/i.test(path.basename(l.file))).map((l) => fs.readFileSync(l.file, 'utf8')).join('\n');
+    const activated = /prefixlint activated in (\d+) ms/.exec(ours);
+    const ready = /prefixlint server ready in (\d+) ms/.exec(ours);
+    expect(activated, `no activation line in the prefixlint log:\n${ours.slice(0, 2000)}`).not.toBeNull();
+    timings.push(`activation (client, incl. server start): ${activated![1]} ms; server ready (WASM loaded): ${ready?.[1] ?? '?'} ms`);
+    log(timings[timings.length - 1]);
+    const context = (text: string, keep: (l: string) => boolean) => {
+      const lines = text.split('\n');
+      return lines.flatMap((l, i) => (/\[error\]/i.test(l) && keep(l) ? [lines.slice(i, i + 4).join('\n')] : []));
+    };
+    expect(context(ours, () => true)).toEqual([]);
+    expect(context(host, (l) => /prefixlint/i.test(l))).toEqual([]);
+  });
+
+  it('passes the extension-host suite in code-server (smoke-test driver)', async () => {
+    const t = Date.now();
+    const suiteDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-suite-'));
+    temps.push(suiteDir);
+    const esbuild = await import('esbuild');
+    await esbuild.build({ entryPoints: [path.join(__dirname, 'suite', 'index.ts')], outfile: path.join(suiteDir, 'index.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+    const suiteWs = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-suite-ws-'));
+    temps.push(suiteWs);
+    copyTree(path.join(ROOT, 'examples'), suiteWs);
+    const all = cliFindings(suiteWs);
+    const fixable = [...new Set(all.filter((f) => f.cell === undefined && f.fix?.applicability === 'safe').map((f) => f.file))];
+    fs.writeFileSync(path.join(suiteDir, 'expected.json'), JSON.stringify({ findings: all, fixed: Object.fromEntries(fixable.map((f) => [f, cliFixed(suiteWs, f)])) }));
+
+    const page = await browser!.newPage();
+    const lines: string[] = [];
+    let done: (code: number) => void = () => undefined;
+    const exited = new Promise<number>((resolve) => (done = resolve));
+    await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => lines.push(args.map(String).join(' ')));
+    await page.exposeFunction('codeAutomationExit', (code: number) => done(code));
+    page.on('console', (m) => {
+      const text = m.text().replace(/%c/g, '');
+      if (!/E2E (PASS|FAIL)|\d+ passed, \d+ failed/.test(text)) return;
+      const line = text.replace(/^.*?(E2E |\d+ passed)/, '$1');
+      if (!lines.includes(line)) log(line.split('\n')[0]);
+      lines.push(line);
+    });
+    const authority = new URL(server!.url).host;
+    const payload = [
+      ['extensionDevelopmentPath', `vscode-remote://${authority}${ROOT}`],
+      ['extensionTestsPath', `vscode-remote://${authority}${path.join(suiteDir, 'index.js')}`],
+    ];
+    await page.goto(`${server!.url}/?folder=${encodeURIComponent(suiteWs)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    const code = await Promise.race([exited, new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`the extension-host suite did not finish:\n${lines.join('\n')}`)), 300_000))]);
+    await page.close();
+    const report = [...new Set(lines)].filter((l) => /E2E (PASS|FAIL)|passed, \d+ failed/.test(l));
+    mark('extension-host suite', t);
+    expect(report.filter((l) => l.includes('E2E FAIL'))).toEqual([]);
+    expect(report.some((l) => /^\d+ passed, 0 failed/.test(l))).toBe(true);
+    expect(code).toBe(0);
+  }, 400_000);
+});
+
+async function openFile(page: Page, rel: string): Promise<void> {
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
+  await page.keyboard.type(rel, { delay: 10 });
+  const name = path.basename(rel);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 20_000 });
+  await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 30_000 });
+}
+
+async function goTo(page: Page, line: number, column: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
+  await page.keyboard.type(`${line}:${column}`, { delay: 10 });
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 20_000 });
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
+  await page.keyboard.type(title, { delay: 10 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^prefixlint: /, '') }).first().waitFor({ timeout: 20_000 });
+  await page.keyboard.press('Enter');
+}

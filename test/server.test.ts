@@ -1,0 +1,572 @@
+/**
+ * The language server in-process over a real LSP connection (two streams, JSON-RPC framing):
+ * diagnostics for every fixture equal the CLI's JSON output; quick fixes and fix-all produce
+ * the `.fixed` / `.unsafe-fixed` files; suppression and docs actions; CodeLens titles; hovers;
+ * settings; cross-file re-resolution; notebooks as cells.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import type { CodeAction, CodeLens, Diagnostic, DocumentDiagnosticReport, Hover, ProtocolConnection, TextEdit, WorkspaceEdit } from 'vscode-languageserver/node';
+import { createConnection, createProtocolConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main';
+import { loadKnownNames } from '../src/core/knownNames';
+import { estimateRequest } from '../src/core/tokens';
+import { lensTitle } from '../src/server/codeLens';
+import { FIX_ALL_KIND, MARKDOWN } from '../src/server/protocol';
+import { startServer } from '../src/server/server';
+import { analyzer, FIXTURES, ROOT } from './helpers';
+
+const LANGUAGE_IDS: Record<string, string> = { '.py': 'python', '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact' };
+
+interface JsonFinding {
+  ruleId: string;
+  severity: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  url: string;
+  fix: null | { title: string; applicability: string; edits: Array<Record<string, unknown>> };
+  cell?: number;
+  cellLine?: number;
+  cellColumn?: number;
+  cellEndLine?: number;
+  cellEndColumn?: number;
+}
+
+/** A minimal LSP client: documents it opened, settings it answers with, edits it applies. */
+class Client {
+  readonly conn: ProtocolConnection;
+  readonly docs = new Map<string, TextDocument>();
+  settings: Record<string, unknown> = {};
+  readonly logs: string[] = [];
+  private server: { dispose(): void };
+
+  constructor() {
+    const up = new PassThrough();
+    const down = new PassThrough();
+    const serverConn = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down));
+    this.server = startServer(serverConn, { debounceMs: 0 });
+    serverConn.listen();
+    this.conn = createProtocolConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
+    this.conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => this.settings));
+    this.conn.onRequest('workspace/diagnostic/refresh', () => null);
+    this.conn.onRequest('workspace/codeLens/refresh', () => null);
+    this.conn.onRequest('client/registerCapability', () => null);
+    this.conn.onRequest('workspace/applyEdit', (p: { edit: WorkspaceEdit }) => {
+      this.apply(p.edit);
+      return { applied: true };
+    });
+    this.conn.onNotification('window/logMessage', (p: { message: string }) => void this.logs.push(p.message));
+    this.conn.onNotification('prefixlint/status', () => undefined);
+    this.conn.listen();
+  }
+
+  async initialize(): Promise<void> {
+    await this.conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(ROOT).toString(),
+      capabilities: {
+        workspace: { configuration: true, applyEdit: true, codeLens: { refreshSupport: true }, diagnostics: { refreshSupport: true } },
+        textDocument: { diagnostic: {}, codeAction: { resolveSupport: { properties: ['edit'] } }, codeLens: {}, hover: {} },
+      },
+      initializationOptions: { trusted: true },
+      workspaceFolders: null,
+    });
+    await this.conn.sendNotification('initialized', {});
+  }
+
+  async open(file: string, text = fs.readFileSync(file, 'utf8')): Promise<string> {
+    const uri = pathToFileURL(file).toString();
+    const languageId = LANGUAGE_IDS[path.extname(file)];
+    this.docs.set(uri, TextDocument.create(uri, languageId, 1, text));
+    await this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    return uri;
+  }
+
+  /** Opens a notebook as VS Code does: one text document per cell. Returns the cell URIs by cell index. */
+  async openNotebook(file: string): Promise<Map<number, string>> {
+    const nb = JSON.parse(fs.readFileSync(file, 'utf8')) as { cells: Array<{ cell_type: string; source: string | string[] }> };
+    const uri = pathToFileURL(file).toString();
+    const cells: Array<{ kind: number; document: string }> = [];
+    const items: Array<{ uri: string; languageId: string; version: number; text: string }> = [];
+    const byIndex = new Map<number, string>();
+    nb.cells.forEach((c, i) => {
+      const cellUri = `vscode-notebook-cell:${file}#cell${i}`;
+      const text = Array.isArray(c.source) ? c.source.join('') : c.source;
+      const languageId = c.cell_type === 'code' ? 'python' : 'markdown';
+      cells.push({ kind: c.cell_type === 'code' ? 2 : 1, document: cellUri });
+      items.push({ uri: cellUri, languageId, version: 1, text });
+      this.docs.set(cellUri, TextDocument.create(cellUri, languageId, 1, text));
+      byIndex.set(i, cellUri);
+    });
+    await this.conn.sendNotification('notebookDocument/didOpen', {
+      notebookDocument: { uri, notebookType: 'jupyter-notebook', version: 1, cells },
+      cellTextDocuments: items,
+    });
+    return byIndex;
+  }
+
+  async change(uri: string, text: string): Promise<void> {
+    const doc = this.docs.get(uri)!;
+    const next = TextDocument.create(uri, doc.languageId, doc.version + 1, text);
+    this.docs.set(uri, next);
+    if (uri.startsWith('vscode-notebook-cell:')) {
+      const nbUri = pathToFileURL(uri.slice('vscode-notebook-cell:'.length).replace(/#.*$/, '')).toString();
+      await this.conn.sendNotification('notebookDocument/didChange', {
+        notebookDocument: { uri: nbUri, version: next.version },
+        change: { cells: { textContent: [{ document: { uri, version: next.version }, changes: [{ text }] }] } },
+      });
+    } else {
+      await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: next.version }, contentChanges: [{ text }] });
+    }
+  }
+
+  async close(uri: string): Promise<void> {
+    this.docs.delete(uri);
+    await this.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  async diagnostics(uri: string): Promise<Diagnostic[]> {
+    const r: DocumentDiagnosticReport = await this.conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    return r.kind === 'full' ? r.items : [];
+  }
+
+  async actions(uri: string, diagnostics: Diagnostic[], only?: string[]): Promise<CodeAction[]> {
+    const range = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return this.conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, only } });
+  }
+
+  async resolve(action: CodeAction): Promise<CodeAction> {
+    return this.conn.sendRequest('codeAction/resolve', action);
+  }
+
+  async lenses(uri: string): Promise<CodeLens[]> {
+    const lenses: CodeLens[] = await this.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
+    return Promise.all(lenses.map((l) => this.conn.sendRequest('codeLens/resolve', l) as Promise<CodeLens>));
+  }
+
+  async hover(uri: string, line: number, character: number): Promise<Hover | null> {
+    return this.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } });
+  }
+
+  /** Applies an edit to the client's documents and tells the server, as an editor does. */
+  async apply(edit: WorkspaceEdit): Promise<void> {
+    for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
+      const doc = this.docs.get(uri)!;
+      await this.change(uri, TextDocument.applyEdits(doc, edits as TextEdit[]));
+    }
+  }
+
+  text(uri: string): string {
+    return this.docs.get(uri)!.getText();
+  }
+
+  async dispose(): Promise<void> {
+    await this.conn.sendRequest('shutdown');
+    this.server.dispose();
+    this.conn.dispose();
+  }
+}
+
+function fixtureFiles(): string[] {
+  return fs
+    .readdirSync(FIXTURES, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => fs.readdirSync(path.join(FIXTURES, d.name)).map((f) => path.join(FIXTURES, d.name, f)))
+    .filter((f) => /^(bad|good)[^.]*\.(py|ts|tsx|js|jsx|ipynb)$/.test(path.basename(f)))
+    .sort();
+}
+
+async function cliJsonOf(dir: string): Promise<JsonFinding[]> {
+  let out = '';
+  const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: dir };
+  await main(['check', '--format', 'json', '.'], io as Parameters<typeof main>[1]);
+  return JSON.parse(out) as JsonFinding[];
+}
+
+async function cliJson(): Promise<JsonFinding[]> {
+  let out = '';
+  const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: ROOT };
+  const code = await main(['check', '--format', 'json', '--unsafe-fixes', ...fixtureFiles()], io as Parameters<typeof main>[1]);
+  expect(code).toBeLessThan(2);
+  return JSON.parse(out) as JsonFinding[];
+}
+
+const SEVERITY_NAMES = ['', 'error', 'warning', 'info', 'hint'];
+
+/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns). */
+function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: string) => number): JsonFinding {
+  const data = d.data as { fix?: { title: string; applicability: string; changes: Record<string, TextEdit[]> } };
+  const edits = Object.entries(data.fix?.changes ?? {}).flatMap(([uri, list]) =>
+    list.map((e) => {
+      const at = { line: e.range.start.line + 1, column: e.range.start.character + 1, endLine: e.range.end.line + 1, endColumn: e.range.end.character + 1 };
+      if (!cellOf) return { ...at, newText: e.newText };
+      return { cell: cellOf(uri), cellLine: at.line, cellColumn: at.column, cellEndLine: at.endLine, cellEndColumn: at.endColumn, newText: e.newText };
+    }),
+  );
+  const f: JsonFinding = {
+    ruleId: String(d.code),
+    severity: SEVERITY_NAMES[d.severity ?? 1],
+    file: path.relative(ROOT, file),
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    endLine: d.range.end.line + 1,
+    endColumn: d.range.end.character + 1,
+    message: String(d.message),
+    url: d.codeDescription?.href ?? '',
+    fix: data.fix ? { title: data.fix.title, applicability: data.fix.applicability, edits } : null,
+  };
+  if (cell === undefined) return f;
+  return { ...f, cell, cellLine: f.line, cellColumn: f.column, cellEndLine: f.endLine, cellEndColumn: f.endColumn };
+}
+
+/** For notebook findings the CLI's line/column point into the .ipynb: compare the cell positions. */
+function comparable(f: JsonFinding): Partial<JsonFinding> {
+  if (f.cell === undefined) return f;
+  const { line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, fix, ...rest } = f;
+  const edits = fix?.edits.map(({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...e }) => e);
+  return { ...rest, fix: fix && { ...fix, edits: edits! } };
+}
+
+let client: Client;
+let temp: string;
+
+beforeAll(async () => {
+  temp = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-server-'));
+  client = new Client();
+  await client.initialize();
+}, 60_000);
+
+afterAll(async () => {
+  await client?.dispose();
+  fs.rmSync(temp, { recursive: true, force: true });
+});
+
+describe('diagnostics', () => {
+  it('equal the CLI JSON for every fixture', async () => {
+    const expected = (await cliJson()).map(comparable);
+    const actual: JsonFinding[] = [];
+    for (const file of fixtureFiles()) {
+      if (file.endsWith('.ipynb')) {
+        const cells = await client.openNotebook(file);
+        const cellOf = (u: string) => [...cells].find(([, c]) => c === u)![0];
+        for (const [index, uri] of cells) for (const d of await client.diagnostics(uri)) actual.push(asJson(file, d, index, cellOf));
+      } else {
+        const uri = await client.open(file);
+        for (const d of await client.diagnostics(uri)) actual.push(asJson(file, d));
+        await client.close(uri);
+      }
+    }
+    const key = (f: Partial<JsonFinding>) => `${f.file}:${f.cell ?? ''}:${f.cellLine ?? f.line}:${f.cellColumn ?? f.column}:${f.ruleId}:${f.message}`;
+    const sort = (l: Array<Partial<JsonFinding>>) => [...l].sort((a, b) => key(a).localeCompare(key(b)));
+    expect(expected.length).toBeGreaterThan(20);
+    expect(sort(actual.map(comparable))).toEqual(sort(expected));
+    for (const uri of [...client.docs.keys()]) if (uri.startsWith('vscode-notebook-cell:')) client.docs.delete(uri);
+  }, 120_000);
+
+  it('carry source, code, docs link, related locations and the fix in data', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const uri = await client.open(file);
+    const diags = await client.diagnostics(uri);
+    const d = diags.find((x) => x.code === 'volatile-system-prompt' && x.relatedInformation?.length)!;
+    expect(d.source).toBe('prefixlint');
+    expect(d.codeDescription?.href).toBe('https://prefixlint.dev/rules/volatile-system-prompt');
+    expect(d.relatedInformation![0].location.uri).toBe(uri);
+    expect(d.relatedInformation!.map((r) => r.message).join('\n')).toMatch(/produced here|assigned here/);
+    expect((d.data as { versions: Record<string, number> }).versions).toEqual({ [uri]: 1 });
+    await client.close(uri);
+  });
+
+  it('point related information into the other file for a value imported from it', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-crossfile.py');
+    const uri = await client.open(file);
+    const related = (await client.diagnostics(uri)).flatMap((d) => d.relatedInformation ?? []);
+    expect(related.some((r) => r.location.uri.endsWith('/_prompts.py'))).toBe(true);
+    await client.close(uri);
+  });
+
+  it('re-resolve a value when the imported file changes in the editor', async () => {
+    const dir = path.join(temp, 'crossfile');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad-crossfile.py'), path.join(dir, 'app.py'));
+    fs.copyFileSync(path.join(FIXTURES, 'volatile-system-prompt', '_prompts.py'), path.join(dir, '_prompts.py'));
+    const app = await client.open(path.join(dir, 'app.py'));
+    const before = (await client.diagnostics(app)).filter((d) => d.code === 'volatile-system-prompt');
+    expect(before.length).toBeGreaterThan(0);
+    const prompts = await client.open(path.join(dir, '_prompts.py'));
+    // Make every value in the imported file constant: the findings in app.py must go away.
+    await client.change(prompts, 'BASE_PROMPT = "You are a support assistant."\nTAGGED_PROMPT = BASE_PROMPT\n\n\ndef dated_prompt() -> str:\n    return BASE_PROMPT\n');
+    expect((await client.diagnostics(app)).filter((d) => d.code === 'volatile-system-prompt')).toEqual([]);
+    // And back: the buffer, not the file on disk, is what counts while it is open.
+    await client.change(prompts, fs.readFileSync(path.join(dir, '_prompts.py'), 'utf8'));
+    expect((await client.diagnostics(app)).filter((d) => d.code === 'volatile-system-prompt').length).toBe(before.length);
+    await client.close(prompts);
+    await client.close(app);
+  });
+
+  it('follow the settings: severity, selection, enable, run on save', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const uri = await client.open(file);
+    const defaults = await client.diagnostics(uri);
+    const notify = () => client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    try {
+      client.settings = { severity: { 'volatile-system-prompt': 'info' } };
+      await notify();
+      expect((await client.diagnostics(uri)).map((d) => d.severity)).toEqual(defaults.map(() => 3));
+      client.settings = { ignore: ['volatile-system-prompt'] };
+      await notify();
+      expect(await client.diagnostics(uri)).toEqual([]);
+      client.settings = { select: ['api'] };
+      await notify();
+      expect(await client.diagnostics(uri)).toEqual([]);
+      client.settings = { enable: false };
+      await notify();
+      expect(await client.diagnostics(uri)).toEqual([]);
+      client.settings = { run: 'onSave' };
+      await notify();
+      await client.change(uri, client.text(uri).replace(/\{datetime\.now\(\)\}/, ''));
+      // Not saved yet: still the findings of the text as opened.
+      expect((await client.diagnostics(uri)).length).toBe(defaults.length);
+      await client.conn.sendNotification('textDocument/didSave', { textDocument: { uri } });
+      expect((await client.diagnostics(uri)).length).toBe(defaults.length - 1);
+    } finally {
+      client.settings = {};
+      await notify();
+      await client.close(uri);
+    }
+  });
+});
+
+/** The `.fixed` file of a fixture, or undefined. */
+function fixedFile(file: string, kind: 'fixed' | 'unsafe-fixed'): string | undefined {
+  const ext = path.extname(file);
+  const p = file.slice(0, -ext.length) + `.${kind}${ext}`;
+  return fs.existsSync(p) ? p : undefined;
+}
+
+function notebookSources(file: string): Map<number, string> {
+  const nb = JSON.parse(fs.readFileSync(file, 'utf8')) as { cells: Array<{ source: string | string[] }> };
+  return new Map(nb.cells.map((c, i) => [i, Array.isArray(c.source) ? c.source.join('') : c.source]));
+}
+
+describe('code actions', () => {
+  const fixable = fixtureFiles().filter((f) => fixedFile(f, 'fixed') && !f.endsWith('.ipynb'));
+
+  it.each(fixable.map((f) => [path.relative(FIXTURES, f), f]))('fix-all (source.fixAll.prefixlint) turns %s into its .fixed file', async (_, file) => {
+    const uri = await client.open(file);
+    await client.diagnostics(uri);
+    const [action] = await client.actions(uri, [], [FIX_ALL_KIND]);
+    expect(action.kind).toBe(FIX_ALL_KIND);
+    const resolved = await client.resolve(action);
+    await client.apply(resolved.edit!);
+    expect(client.text(uri)).toBe(fs.readFileSync(fixedFile(file, 'fixed')!, 'utf8'));
+    await client.close(uri);
+  });
+
+  it.each(fixable.map((f) => [path.relative(FIXTURES, f), f]))('preferred quick fixes one by one turn %s into its .fixed file', async (_, file) => {
+    const uri = await client.open(file);
+    for (let i = 0; i < 50; i++) {
+      const diags = await client.diagnostics(uri);
+      let applied = false;
+      for (const d of diags) {
+        const fix = (await client.actions(uri, [d])).find((a) => a.isPreferred);
+        if (!fix) continue;
+        await client.apply(fix.edit!);
+        applied = true;
+        break;
+      }
+      if (!applied) break;
+    }
+    expect(client.text(uri)).toBe(fs.readFileSync(fixedFile(file, 'fixed')!, 'utf8'));
+    await client.close(uri);
+  });
+
+  const unsafe = fixtureFiles().filter((f) => fixedFile(f, 'unsafe-fixed') && !f.endsWith('.ipynb'));
+
+  it.each(unsafe.map((f) => [path.relative(FIXTURES, f), f]))('every quick fix, safe or unsafe, turns %s into its .unsafe-fixed file', async (_, file) => {
+    const uri = await client.open(file);
+    for (let i = 0; i < 50; i++) {
+      let applied = false;
+      for (const d of await client.diagnostics(uri)) {
+        const fix = (await client.actions(uri, [d])).find((a) => a.edit && !a.title.startsWith('Disable '));
+        if (!fix) continue;
+        expect(fix.isPreferred === true).toBe(!fix.title.endsWith('(unsafe fix)'));
+        await client.apply(fix.edit!);
+        applied = true;
+        break;
+      }
+      if (!applied) break;
+    }
+    expect(client.text(uri)).toBe(fs.readFileSync(fixedFile(file, 'unsafe-fixed')!, 'utf8'));
+    await client.close(uri);
+  });
+
+  it('fix-all gives what `prefixlint check --fix` writes, for every example file', async () => {
+    const dir = path.join(temp, 'examples');
+    fs.cpSync(path.join(ROOT, 'examples'), dir, { recursive: true });
+    const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(py|ts|tsx|js|jsx)$/.test(f));
+    expect(files.length).toBeGreaterThan(3);
+    const before = new Map(files.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+    const io = { out: () => undefined, err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: dir };
+    await main(['check', '--fix', '.'], io as Parameters<typeof main>[1]);
+    for (const f of files) {
+      const uri = await client.open(path.join(dir, f), before.get(f));
+      await client.diagnostics(uri);
+      const [action] = await client.actions(uri, [], [FIX_ALL_KIND]);
+      await client.apply((await client.resolve(action)).edit!);
+      expect(client.text(uri), f).toBe(fs.readFileSync(path.join(dir, f), 'utf8'));
+      await client.close(uri);
+    }
+  });
+
+  it('fix-all on a notebook edits the cells into the .fixed notebook', async () => {
+    const file = path.join(FIXTURES, 'unstable-serialization', 'bad.ipynb');
+    const cells = await client.openNotebook(file);
+    const first = [...cells.values()].find((u) => client.docs.get(u)!.languageId === 'python')!;
+    await client.diagnostics(first);
+    const [action] = await client.actions(first, [], [FIX_ALL_KIND]);
+    await client.apply((await client.resolve(action)).edit!);
+    const expected = notebookSources(fixedFile(file, 'fixed')!);
+    for (const [index, uri] of cells) expect(client.text(uri)).toBe(expected.get(index));
+  });
+
+  it('offers disable-for-line, disable-for-file and docs; drops fixes of a stale version', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const uri = await client.open(file);
+    const [d] = (await client.diagnostics(uri)).filter((x) => x.code === 'volatile-system-prompt');
+    const actions = await client.actions(uri, [d]);
+    const titles = actions.map((a) => a.title);
+    expect(titles).toContain('Disable volatile-system-prompt for this line');
+    expect(titles).toContain('Disable volatile-system-prompt for this file');
+    expect(titles).toContain('Show documentation for volatile-system-prompt');
+    const line = actions.find((a) => a.title.endsWith('for this line'))!;
+    const edit = line.edit!.changes![uri][0];
+    expect(edit.newText).toBe('# prefixlint: disable-next-line=volatile-system-prompt\n');
+    expect(edit.range.start.line).toBe(d.range.start.line);
+    const fileAction = actions.find((a) => a.title.endsWith('for this file'))!;
+    expect(fileAction.edit!.changes![uri][0]).toEqual({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: '# prefixlint: disable-file=volatile-system-prompt\n' });
+    const docs = actions.find((a) => a.title.startsWith('Show documentation'))!;
+    expect(docs.command).toEqual({ title: docs.title, command: 'prefixlint.showDocumentation', arguments: ['volatile-system-prompt'] });
+    const page: string = await client.conn.sendRequest(MARKDOWN, { what: 'rule:volatile-system-prompt' });
+    expect(page).toMatch(/^# volatile-system-prompt\n/);
+    expect(page).toContain('## What it does');
+
+    await client.change(uri, client.text(uri) + '\n');
+    const stale = await client.actions(uri, [d]);
+    expect(stale.map((a) => a.title)).toEqual(['Show documentation for volatile-system-prompt']);
+    await client.close(uri);
+  });
+
+  it('writes TS suppression comments with the indentation of the line', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.ts');
+    const uri = await client.open(file);
+    const [d] = await client.diagnostics(uri);
+    const line = (await client.actions(uri, [d])).find((a) => a.title.endsWith('for this line'))!;
+    const edit = line.edit!.changes![uri][0];
+    const indent = /^[ \t]*/.exec(client.text(uri).split('\n')[edit.range.start.line])![0];
+    expect(edit.newText).toBe(`${indent}// prefixlint-disable-next-line ${d.code}\n`);
+    await client.close(uri);
+  });
+});
+
+describe('more of the server', () => {
+  it('fades unused suppressions (Unnecessary tag)', async () => {
+    const uri = await client.open(path.join(FIXTURES, 'unused-suppression', 'bad.py'));
+    const diags = await client.diagnostics(uri);
+    const unused = diags.filter((d) => d.code === 'unused-suppression');
+    expect(unused.length).toBeGreaterThan(0);
+    for (const d of unused) expect(d.tags).toEqual([1]);
+    for (const d of diags.filter((x) => x.code !== 'unused-suppression')) expect(d.tags).toBeUndefined();
+    await client.close(uri);
+  });
+
+  it('lints the closed files of the workspace on request (pushed diagnostics)', async () => {
+    const dir = path.join(temp, 'workspace');
+    fs.cpSync(path.join(ROOT, 'examples'), dir, { recursive: true });
+    const pushed = new Map<string, Diagnostic[]>();
+    client.conn.onNotification('textDocument/publishDiagnostics', (p: { uri: string; diagnostics: Diagnostic[] }) => void pushed.set(p.uri, p.diagnostics));
+    client.conn.onRequest('workspace/workspaceFolders', () => [{ uri: pathToFileURL(dir).toString(), name: 'examples' }]);
+    const r: { files: number; problems: number } = await client.conn.sendRequest('workspace/executeCommand', { command: 'prefixlint.server.lintWorkspace', arguments: [] });
+    const cli = (await cliJsonOf(dir)).length;
+    expect(r.problems).toBe(cli);
+    expect([...pushed.values()].flat().length).toBe(cli);
+  });
+
+  it('renders the rules table and diffs two request dumps', async () => {
+    const rules: string = await client.conn.sendRequest(MARKDOWN, { what: 'rules' });
+    expect(rules).toContain('| [volatile-system-prompt](https://prefixlint.dev/rules/volatile-system-prompt) | cache |');
+    const a = JSON.stringify({ model: 'm', system: 'You are a bot.', messages: [{ role: 'user', content: 'hi' }] });
+    const b = JSON.stringify({ model: 'm', system: 'You are a bot. Time: 12:00', messages: [{ role: 'user', content: 'hi' }] });
+    const diff: string = await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, b], names: ['a.json', 'b.json'] });
+    expect(diff).toContain('First difference in render order: `system`, character 15 of the block.');
+    expect(await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, a] })).toContain('byte-identical');
+  });
+
+  it('highlights the suppression comments it writes (syntaxes/ injection grammar)', () => {
+    const grammar = JSON.parse(fs.readFileSync(path.join(ROOT, 'syntaxes', 'prefixlint-suppression.injection.tmLanguage.json'), 'utf8')) as { repository: Record<string, { match: string }> };
+    const py = new RegExp(grammar.repository.python.match);
+    const ts = new RegExp(grammar.repository.script.match);
+    expect(py.exec('# prefixlint: disable-next-line=volatile-tools,unknown-beta -- why')?.slice(1, 8)).toEqual(['prefixlint', ':', 'disable-next-line', '=', 'volatile-tools,unknown-beta', '--', 'why']);
+    expect(py.exec('# prefixlint: disable-file=volatile-tools')?.[3]).toBe('disable-file');
+    expect(py.exec('# prefixlint: disable=volatile-tools')?.slice(3, 6)).toEqual(['disable', '=', 'volatile-tools']);
+    expect(ts.exec('// prefixlint-disable-next-line volatile-tools, unknown-beta')?.slice(1, 3)).toEqual(['prefixlint-disable-next-line', 'volatile-tools, unknown-beta']);
+    expect(ts.exec('// prefixlint-disable-file volatile-tools')?.[1]).toBe('prefixlint-disable-file');
+    expect(ts.exec('/* prefixlint-disable-line volatile-tools -- A/B test */')?.slice(1, 5)).toEqual(['prefixlint-disable-line', 'volatile-tools', '--', 'A/B test']);
+  });
+});
+
+describe('code lens and hover', () => {
+  it('shows the token estimate above every request call site', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const uri = await client.open(file);
+    const lenses = await client.lenses(uri);
+    const a = await analyzer();
+    const calls = a.analyze(file, fs.readFileSync(file, 'utf8')).calls;
+    expect(lenses.length).toBe(calls.length);
+    const known = loadKnownNames();
+    expect(lenses.map((l) => l.command!.title)).toEqual(calls.map((c) => lensTitle(estimateRequest(c, known))));
+    for (const l of lenses) {
+      expect(l.command!.title).toMatch(/^≈ [\d,]+\+? tokens: tools [\d,]+ · system [\d,]+ · messages [\d,]+ \| /);
+      expect(l.command!.command).toBe('prefixlint.showMarkdown');
+      expect(String(l.command!.arguments![1])).toContain('| section | block | ≈ tokens | breakpoint |');
+    }
+    const text = client.text(uri).split('\n');
+    expect(text[lenses[0].range.start.line]).toMatch(/messages\.(with_raw_response\.)?create\(/);
+    await client.close(uri);
+  });
+
+  it('shows no lens when token mode is off', async () => {
+    const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'));
+    client.settings = { tokens: { mode: 'off' } };
+    await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    expect(await client.lenses(uri)).toEqual([]);
+    client.settings = {};
+    await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
+    await client.close(uri);
+  });
+
+  it('explains a flagged value with its chain, and a call site with its prefix', async () => {
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const uri = await client.open(file);
+    const d = (await client.diagnostics(uri)).find((x) => x.relatedInformation?.length)!;
+    const onValue = await client.hover(uri, d.range.start.line, d.range.start.character + 1);
+    const value = (onValue!.contents as { value: string }).value as string;
+    expect(value).toContain('`volatile-system-prompt`');
+    expect(value).toContain('Where the value comes from:');
+    expect(value).toMatch(/- line \d+: /);
+    const lines = client.text(uri).split('\n');
+    const callLine = lines.findIndex((l) => l.includes('client.messages.create('));
+    const onCall = await client.hover(uri, callLine, lines[callLine].indexOf('messages.create') + 2);
+    expect((onCall!.contents as { value: string }).value).toMatch(/^\*\*Messages API request\*\* `client\.messages\.create`/);
+    expect(await client.hover(uri, 0, 0)).toBeNull();
+    await client.close(uri);
+  });
+});

@@ -60,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${name}.md` });
     views.set(uri.toString(), markdown);
     changed.fire(uri);
+    await vscode.workspace.openTextDocument(uri);
     await vscode.commands.executeCommand('markdown.showPreview', uri);
   };
   const markdown = (p: MarkdownParams) => c.sendRequest<string>(MARKDOWN, p);

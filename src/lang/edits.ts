@@ -217,6 +217,10 @@ export class SyntaxEditBuilder implements EditBuilder {
     const before = this.text.slice(Math.max(0, start - 120), start);
     const m = /(?:\\n|\n|[ \t])*(?:[A-Za-z][A-Za-z '-]{0,60}:(?:\\n|\n|[ \t])*)?$/.exec(before);
     if (m && !before.slice(0, before.length - m[0].length).endsWith('{')) start -= m[0].length;
+    // Only a value that stands on its own (after a label, on its own line, or alone) can move;
+    // one in the middle of a sentence ("You work for {company}.") would leave a broken sentence.
+    const own = !!m && (m[0].includes(':') || /\\n|\n/.test(m[0]) || /["'`]$/.test(this.text.slice(0, start)));
+    if (!own) return undefined;
     if (start < 0 || end > this.text.length) return undefined;
     const needsParens = !/^(identifier|string|call|attribute|subscript|template_string|member_expression|call_expression|subscript_expression|concatenated_string)$/.test(content.type);
     let prefix: string;

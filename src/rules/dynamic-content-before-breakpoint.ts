@@ -155,7 +155,8 @@ The fix removes the interpolation (with its label, such as \`Known about the use
       const key = `${at.start}:${at.end}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const what = t.kind === 'retrieval' ? `data retrieved for this request (\`${t.text}\`)` : t.kind === 'loop-variable' ? `the loop variable \`${t.text}\`` : `per-request data (\`${t.text}\`)`;
+      const written = t.embed && t.embed.file === ctx.file ? ctx.textOf(t.embed).replace(/^\$?\{|\}$/g, '').trim() : t.text;
+      const what = t.kind === 'retrieval' ? `data retrieved for this request (\`${t.text}\`)` : t.kind === 'loop-variable' ? `the loop variable \`${t.text}\`` : `request data (\`${written}\`)`;
       const where = block.section === 'messages' ? `an earlier message (\`${block.path}\`)` : `\`${block.section}\``;
       ctx.report({
         message: `${cap(where)} includes ${what} before the last cache breakpoint: the cached prefix differs on every request, so it is written (1.25× input price) and never read. Keep the stable part there and put this in the newest user message.`,

@@ -4,7 +4,7 @@ import { param } from '../core/model';
 import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
-import type { Taint, Value } from '../core/value';
+import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
 import { caches, inFile, paramSite, relatedFor } from './util';
 
@@ -110,7 +110,7 @@ function checkSection(call: RequestCall, ctx: RuleContext, section: 'tools' | 's
   const filter = taints.find((t) => t.kind === 'filter' && counts(t) !== 'no');
   const selector = taints.find((t) => t.kind === 'selector' && counts(t) !== 'no');
   // The whole value comes per user (no fixed part to keep): `system=load_customer_prompt(id)`.
-  const whole = !hasFixedText(v) && wholeFromRequest(v) ? taints.find((t) => !t.embed && (t.kind === 'retrieval' || t.kind === 'parameter') && counts(t) === 'certain') : undefined;
+  const whole = !hasFixedText(v) ? taints.find((t) => !t.embed && (t.kind === 'retrieval' || t.kind === 'parameter') && counts(t) === 'certain') : undefined;
   const t = filter ?? whole ?? selector;
   if (!t) return;
   const at = inFile(ctx, v.at, paramSite(call, section));
@@ -118,19 +118,12 @@ function checkSection(call: RequestCall, ctx: RuleContext, section: 'tools' | 's
   const by = `\`${t.text}\``;
   let message: string;
   if (t === filter) {
-    message = `\`tools\` is filtered per request by ${by}: every distinct tool set is a separate cache entry at position 0, so users with different permissions never share the cached prefix. Send one fixed tool list and refuse disallowed tool calls in code.`;
+    message = `\`tools\` is filtered per request (by ${by}): every distinct tool set is a separate cache entry at position 0, so users with different permissions never share the cached prefix. Send one fixed tool list and refuse disallowed tool calls in code.`;
   } else if (t === whole) {
-    message = `\`${section}\` is loaded per user or request (${by}): it is position ${section === 'tools' ? '0' : '1'} of the cached prefix, so every user writes a private cache entry. Keep \`${section}\` the same for everyone and put the per-user part in the user turn.`;
+    message = `\`${section}\` is loaded per user or request (${by}): it sits at the start of the cached prefix, so every user writes a private cache entry. Keep \`${section}\` the same for everyone and put the per-user part in the user turn.`;
   } else {
-    message = `\`${section}\` is picked per request by ${by}: each variant is its own cache entry at the start of the prefix, so requests of different variants never share it. With a few variants this is fine; otherwise keep one \`${section}\` and put the variant's instructions in the user turn.`;
+    message = `\`${section}\` is picked per request (by ${by}): each variant is its own cache entry at the start of the prefix, so requests of different variants never share it. With a few variants this is fine; otherwise keep one \`${section}\` and put the variant's instructions in the user turn.`;
   }
   ctx.report({ message, at, related: relatedFor(ctx, t, at), severity: t === selector ? 'info' : 'warning' });
 }
 
-/** The value itself (not only a part inside a template) comes from the request. */
-function wholeFromRequest(v: Value): boolean {
-  if (v.kind === 'unknown') return true;
-  if (v.kind === 'list') return !v.complete || v.items.every((i) => i.kind !== 'obj' || !i.complete);
-  if (v.kind === 'str') return !v.complete;
-  return false;
-}

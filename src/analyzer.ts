@@ -43,7 +43,7 @@ export interface FileResult {
   /** Set when the file could not be analysed (or only partly): one line for the user. */
   notice?: string;
   /** What the notice is about: syntax errors (analysed what parsed) or an internal failure (nothing analysed). */
-  noticeKind?: 'syntax' | 'internal';
+  noticeKind?: 'syntax' | 'internal' | 'limit';
 }
 
 export interface AnalyzerOptions extends AnalyzeOptions {
@@ -51,6 +51,9 @@ export interface AnalyzerOptions extends AnalyzeOptions {
   wasmDir?: string;
   host?: SourceHost;
 }
+
+/** Syntax trees deeper than this are not analysed (a one-line notice says so). */
+export const MAX_NESTING = 1000;
 
 const NO_FILES: SourceHost = { readFile: () => undefined };
 
@@ -97,6 +100,11 @@ export class Analyzer {
     const level = (ruleId: string, severity: Severity): Severity => opts.severity?.[ruleId] ?? severity;
     try {
       const unit = this.workspace.setText(file, text, lang);
+      if (unit.depth > MAX_NESTING) {
+        // Real code nests a few dozen levels; thousands come from generated code, and the
+        // analysis of such a tree would be slow (some look-ups are linear in the depth).
+        return { file, language: lang, diagnostics: [], calls: [], notice: `not analysed: the code nests ${unit.depth} levels deep (the limit is ${MAX_NESTING})`, noticeKind: 'limit' };
+      }
       const evaluator = new Evaluator();
       const calls = findRequestCalls(unit, evaluator);
       const edits = new SyntaxEditBuilder(unit);

@@ -523,6 +523,38 @@ describe('more of the server', () => {
   });
 });
 
+describe('robustness', () => {
+  it('answers every request while edits race them (stale lenses, diagnostics, broken syntax)', async () => {
+    const errors: string[] = [];
+    const fire = (p: Promise<unknown>) => p.catch((e: unknown) => void errors.push(String(e)));
+    let seed = 7;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (const rel of ['python/compaction_loop.py', 'typescript/chat-route.tsx']) {
+      const file = path.join(ROOT, 'examples', rel);
+      const original = fs.readFileSync(file, 'utf8');
+      const uri = await client.open(file, original);
+      let diags: Diagnostic[] = [];
+      let lenses: CodeLens[] = [];
+      const pending: Array<Promise<unknown>> = [];
+      for (let v = 0; v < 40; v++) {
+        const text = client.text(uri);
+        const at = rnd(text.length);
+        const next = v % 10 === 9 ? original : rnd(2) ? text.slice(0, at) + text.slice(at + 1 + rnd(5)) : text.slice(0, at) + '()"\nx{`'[rnd(7)] + text.slice(at);
+        await client.change(uri, next);
+        pending.push(fire(client.diagnostics(uri).then((d) => void (diags = d))));
+        pending.push(fire((client.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } }) as Promise<CodeLens[]>).then((l) => void (lenses = l))));
+        for (const l of lenses) pending.push(fire(client.conn.sendRequest('codeLens/resolve', l)));
+        pending.push(fire(client.actions(uri, diags)));
+        pending.push(fire(client.actions(uri, [], [FIX_ALL_KIND]).then((a) => Promise.all(a.map((x) => client.resolve(x))))));
+        pending.push(fire(client.hover(uri, rnd(50), rnd(60))));
+      }
+      await Promise.all(pending);
+      await client.close(uri);
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('code lens and hover', () => {
   it('shows the token estimate above every request call site', async () => {
     const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');

@@ -1,7 +1,8 @@
 /*
  * Dashboard chat (Next.js server component with a server action).
- * Findings: the history is cut to its last 10 messages before sending, and a beta header
- * name is misspelled.
+ * Findings: the history is cut to its last 10 messages before sending, a beta header
+ * name is misspelled, and the cached system prompt is far below the model's minimum
+ * cacheable length, so the cache_control marker caches nothing.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { loadChat, saveChat } from '@/lib/chat-store';
@@ -21,7 +22,7 @@ export default async function DashboardChat({ chatId }: { chatId: string }) {
     const msg = await anthropic.messages.create({
       model: 'claude-sonnet-4-5',
       max_tokens: 1024,
-      system: [{ type: 'text', text: CHAT_PROMPT, cache_control: { type: 'ephemeral' } }],
+      system: [{ type: 'text', text: CHAT_PROMPT, cache_control: { type: 'ephemeral' } }], // expect: [prefix-below-minimum] `cache_control`
       messages: history.slice(-10), // expect: [unsafe-history-slice] `history.slice(-10)`
     });
     history.push({ role: 'assistant', content: msg.content });

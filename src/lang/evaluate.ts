@@ -390,7 +390,9 @@ export class Evaluator {
       const step = idx.kind === 'str' && idx.complete ? `.${idx.text}` : idx.kind === 'num' ? `[${idx.value}]` : '[]';
       return { ...unknown(at, 'element', [...allTaints(obj), ...allTaints(idx)]), origin: this.readFrom(obj.origin, step, unit, node) };
     }
-    return unknown(at, 'element', [...allTaints(obj), ...allTaints(idx)]);
+    // `PROMPTS[user.role]` on a table that is not resolved here (not request data itself): the key picks the element.
+    const table = idx.kind !== 'num' && !allTaints(obj).some((t) => t.cls === 'per-request');
+    return unknown(at, 'element', [...allTaints(obj), ...(table ? asSelector(allTaints(idx)) : allTaints(idx))]);
   }
 
   private slice(unit: FileUnit, objNode: Node, lower: Node | undefined, node: Node, env?: Env): Value {

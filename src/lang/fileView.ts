@@ -141,8 +141,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       return (pathJoins ??= findPathJoins(unit, ev));
     },
     enclosingFunction(at) {
-      for (let n = nodeAt(at)?.parent ?? null; n; n = n.parent) if (unit.adapter.isFunction(n)) return fnByNode.get(n.id);
-      return undefined;
+      // Through the unit's scopes: climbing `parent` is quadratic in the nesting depth.
+      const node = nodeAt(at);
+      return node ? fnByNode.get(unit.enclosingFunction(node).id) : undefined;
     },
     enclosingLoop(at) {
       const loop = up(at, (n) => LOOPS.has(n.type));

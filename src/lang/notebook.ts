@@ -311,6 +311,16 @@ export class Notebook {
 
   /** Reads a notebook; a one-line notice when the text is not a (Python) Jupyter notebook. */
   static parse(text: string): Notebook | NotebookNotice {
+    try {
+      return Notebook.read(text);
+    } catch (err) {
+      // jsonc-parser recurses once per nesting level: thousands of nested arrays overflow the stack.
+      if (err instanceof RangeError) return { notice: 'not a notebook: the JSON nests too deeply to read' };
+      throw err;
+    }
+  }
+
+  private static read(text: string): Notebook | NotebookNotice {
     const errors: ParseError[] = [];
     const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
     if (errors.length > 0 || !root) {

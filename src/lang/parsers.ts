@@ -5,11 +5,28 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import { Language, Node as TsNode, Parser } from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from '../core/model';
 
 export type { Node, Tree };
+
+/**
+ * `node.type` asks WASM on every read, and the analysis reads the type of every node several
+ * times (each walk, each adapter check). A node's type never changes, so the first read is kept
+ * on the node.
+ */
+const TYPE = Symbol('type');
+const typeGetter = Object.getOwnPropertyDescriptor(TsNode.prototype, 'type')?.get;
+if (typeGetter) {
+  Object.defineProperty(TsNode.prototype, 'type', {
+    configurable: true,
+    enumerable: false,
+    get(this: TsNode & { [TYPE]?: string }): string {
+      return (this[TYPE] ??= typeGetter.call(this) as string);
+    },
+  });
+}
 
 const GRAMMAR_FILES: Record<LanguageId, { pkg: string; file: string }> = {
   python: { pkg: 'tree-sitter-python', file: 'tree-sitter-python.wasm' },
@@ -74,7 +91,11 @@ export class Parsers {
 
   /** Parses text; with `old` (already edited to match) tree-sitter reuses unchanged subtrees. */
   parse(lang: LanguageId, text: string, old?: Tree): Tree {
-    const tree = this.parser(lang).parse(text, old ?? null);
+    // A lone \r ends a line for Python, JavaScript, editors and LineIndex, but the grammars
+    // take it for a space (a file with old Mac line endings would be one comment line). The
+    // same-length replacement keeps every offset.
+    const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    const tree = this.parser(lang).parse(source, old ?? null);
     if (!tree) throw new Error(`the ${lang} parser gave no tree`);
     return tree;
   }

@@ -23,6 +23,10 @@ export interface Scope {
 export class FileUnit {
   readonly adapter: Adapter;
   readonly scopes = new Map<number, Scope>();
+  /** The depth of the deepest node of the tree (the root is at 0). */
+  depth = 0;
+  /** The scopes in tree order (pre-order), so sorted by start offset. */
+  private readonly scopeList: Scope[] = [];
   readonly calls: Node[] = [];
   readonly module: Scope;
   /** In-place changes of instance attributes (`self.messages.pop(0)`), by class node id and attribute. */
@@ -45,9 +49,11 @@ export class FileUnit {
     const root = this.tree.rootNode;
     const moduleScope: Scope = { node: root, bindings: new Map(), mutations: new Map() };
     this.scopes.set(root.id, moduleScope);
+    this.scopeList.push(moduleScope);
     const stack: Scope[] = [moduleScope];
     const adapter = this.adapter;
-    walk(root, (node) => {
+    walk(root, (node, depth) => {
+      if (depth > this.depth) this.depth = depth;
       if (node.id === root.id) return;
       while (stack.length > 1) {
         const top = stack[stack.length - 1].node;
@@ -70,13 +76,45 @@ export class FileUnit {
         const scope: Scope = { node, parent: current, bindings: new Map(), mutations: new Map() };
         for (const b of adapter.params(node)) add(scope.bindings, b.name, b);
         this.scopes.set(node.id, scope);
+        this.scopeList.push(scope);
         stack.push(scope);
       }
     });
     return moduleScope;
   }
 
+  /**
+   * The innermost scope around a node (not the scope the node opens itself). Found from the
+   * offsets, as index() assigns scopes: `node.parent` costs a walk down from the root in
+   * tree-sitter, so climbing parents is quadratic in the depth, and a deeply nested file
+   * (50,000 levels) would take hours.
+   */
   scopeOf(node: Node): Scope {
+    const start = node.startIndex;
+    const end = node.endIndex;
+    // A zero-width node (a MISSING token) at a scope's edge may be inside it or not: ask the tree.
+    if (start === end) return this.scopeOfByParents(node);
+    // The last scope that starts at or before the node is the innermost one around it or a
+    // scope inside that one (scopes nest), so the answer is on its chain of parents.
+    const list = this.scopeList;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (list[mid].node.startIndex <= start) lo = mid;
+      else hi = mid - 1;
+    }
+    for (let s: Scope | undefined = list[lo]; s; s = s.parent) {
+      const n = s.node;
+      if (n.id === node.id || n.startIndex > start || n.endIndex < end) continue;
+      // Same range: the scope node may be inside the node (`lambda: x` as a whole statement).
+      if (n.startIndex === start && n.endIndex === end && s !== this.module) return this.scopeOfByParents(node);
+      return s;
+    }
+    return this.module;
+  }
+
+  private scopeOfByParents(node: Node): Scope {
     for (let n: Node | null = node.parent; n; n = n.parent) {
       const s = this.scopes.get(n.id);
       if (s) return s;
@@ -104,12 +142,13 @@ export class FileUnit {
 
   /** The nearest enclosing function (or the module) of a node. */
   enclosingFunction(node: Node): Node {
-    for (let n: Node | null = node.parent; n; n = n.parent) if (this.adapter.isFunction(n)) return n;
+    // Functions and classes are scopes in both adapters, so the scope chain has them all.
+    for (let s: Scope | undefined = this.scopeOf(node); s; s = s.parent) if (this.adapter.isFunction(s.node)) return s.node;
     return this.tree.rootNode;
   }
 
   enclosingClass(node: Node): Node | undefined {
-    for (let n: Node | null = node.parent; n; n = n.parent) if (this.adapter.isClass(n)) return n;
+    for (let s: Scope | undefined = this.scopeOf(node); s; s = s.parent) if (this.adapter.isClass(s.node)) return s.node;
     return undefined;
   }
 

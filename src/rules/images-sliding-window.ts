@@ -1,6 +1,8 @@
 import { hasBreakpoint } from '../core/breakpoints';
 import { callsOf } from '../core/evidence';
 import type { FunctionView } from '../core/fileView';
+import type { RequestCall } from '../core/model';
+import { param } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
@@ -164,12 +166,24 @@ function isWindow(text: string): boolean {
   return IMAGE.test(text) && DROPS.test(text) && KEEP_N.test(text) && !CHUNKED.test(text);
 }
 
-/** Runs before a cached request on every turn: in the loop that sends it, or right before it in the per-turn function. */
-function perTurn(ctx: RuleContext, at: Loc, cached: readonly { at: Loc }[]): boolean {
+/**
+ * Runs before a cached request on every turn: in the loop that sends it, or right before it in
+ * the same function when that request resends a kept history (an event handler of a chat UI).
+ */
+function perTurn(ctx: RuleContext, at: Loc, cached: readonly RequestCall[]): boolean {
   const loop = ctx.view.enclosingLoop(at);
   if (loop && cached.some((c) => inside(c.at, loop.at))) return true;
   const fn = ctx.view.enclosingFunction(at);
-  return cached.some((c) => ctx.view.enclosingFunction(c.at) === fn && c.at.start > at.end && fn !== undefined && !ctx.view.enclosingLoop(c.at)) && !!fn && isCalledPerTurn(ctx, fn);
+  if (!fn) return false;
+  return cached.some((c) => ctx.view.enclosingFunction(c.at) === fn && c.at.start > at.end && (resendsHistory(ctx, c) || isCalledPerTurn(ctx, fn)));
+}
+
+/** The request's messages are not a list written fresh in its function: a history kept between turns. */
+function resendsHistory(ctx: RuleContext, call: RequestCall): boolean {
+  const m = param(call, 'messages');
+  if (!m) return false;
+  if (m.kind !== 'list' || !m.complete || !m.at) return true;
+  return ctx.view.enclosingFunction(m.at) !== ctx.view.enclosingFunction(call.at);
 }
 
 function isCalledPerTurn(ctx: RuleContext, fn: FunctionView): boolean {

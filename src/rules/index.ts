@@ -1,5 +1,15 @@
 /** The rule registry: an explicit list (a test checks it matches the files in this folder). */
 import type { Rule } from '../core/rule';
+import automaticBreakpointConflict from './automatic-breakpoint-conflict';
+import breakpointOnVolatileBlock from './breakpoint-on-volatile-block';
+import dynamicContentBeforeBreakpoint from './dynamic-content-before-breakpoint';
+import emptyTextBreakpoint from './empty-text-breakpoint';
+import imagesSlidingWindow from './images-sliding-window';
+import perUserPrefix from './per-user-prefix';
+import prefixBelowMinimum from './prefix-below-minimum';
+import systemRebuiltInLoop from './system-rebuilt-in-loop';
+import tooManyBreakpoints from './too-many-breakpoints';
+import ttlOrder from './ttl-order';
 import betaNotEnabled from './beta-not-enabled';
 import betaParamOnGaClient from './beta-param-on-ga-client';
 import compactionBlockDropped from './compaction-block-dropped';
@@ -21,6 +31,16 @@ import volatileTools from './volatile-tools';
 export const allRules: readonly Rule[] = [
   volatileSystemPrompt,
   volatileTools,
+  dynamicContentBeforeBreakpoint,
+  breakpointOnVolatileBlock,
+  tooManyBreakpoints,
+  prefixBelowMinimum,
+  perUserPrefix,
+  systemRebuiltInLoop,
+  ttlOrder,
+  emptyTextBreakpoint,
+  automaticBreakpointConflict,
+  imagesSlidingWindow,
   unstableSerialization,
   unsafeHistorySlice,
   unknownBeta,

@@ -1,8 +1,12 @@
 import { displayPath, explicitMarkers, keyedMarkers, topLevelMarker } from '../core/breakpoints';
 import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
 import { estimateRequest } from '../core/tokens';
 import { getEntry } from '../core/value';
 import { caches, inFile } from './util';
+
+/** Markers already reported in a file (one analysis = one context). */
+const reported = new WeakMap<RuleContext, Set<string>>();
 
 /** Estimates are rough: report only when the prefix is clearly below the minimum. */
 const MARGIN = 0.9;
@@ -108,6 +112,11 @@ export async function ask(question: string) {
     const last = top ?? explicit[explicit.length - 1];
     const at = inFile(ctx, last.at, call.callee);
     if (!at) return;
+    // A marker shared by several requests (a module-level system block) is reported once.
+    const seen = reported.get(ctx) ?? new Set<string>();
+    reported.set(ctx, seen);
+    if (seen.has(`${at.start}:${at.end}`)) return;
+    seen.add(`${at.start}:${at.end}`);
     const toolPrompt = e.tools > 0 && e.blocks.some((b) => b.section === 'tools') ? e.tools - e.blocks.filter((b) => b.section === 'tools').reduce((n, b) => n + b.tokens, 0) : 0;
     const parts = toolPrompt > 0 ? `, including about ${toolPrompt.toLocaleString('en-US')} tokens of the hidden tool-use system prompt` : '';
     const where = top ? 'The cached prefix (the whole request, with automatic caching)' : `The prefix up to the last breakpoint (\`${displayPath(call, last.path)}\`)`;

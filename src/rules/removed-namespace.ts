@@ -46,27 +46,32 @@ await client.beta.promptCaching.messages.create({
 
 ## Use instead
 \`\`\`python
+from pathlib import Path
+
 import anthropic
 
 client = anthropic.Anthropic()
+CONTRACT_GUIDE = Path("contract-guide.md").read_text()
 
 response = client.messages.create(
     model="claude-sonnet-4-5",
     max_tokens=1024,
-    system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral"}}],
+    system=[{"type": "text", "text": CONTRACT_GUIDE, "cache_control": {"type": "ephemeral"}}],
     messages=[{"role": "user", "content": "Summarize clause 4."}],
 )
 \`\`\`
 
 \`\`\`ts
 import Anthropic from '@anthropic-ai/sdk';
+import { readFileSync } from 'node:fs';
 
 const client = new Anthropic();
+const contractGuide = readFileSync('contract-guide.md', 'utf8');
 
 await client.messages.create({
   model: 'claude-sonnet-4-5',
   max_tokens: 1024,
-  system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral' } }],
+  system: [{ type: 'text', text: contractGuide, cache_control: { type: 'ephemeral' } }],
   messages: [{ role: 'user', content: 'Summarize clause 4.' }],
 });
 \`\`\`

@@ -45,12 +45,15 @@ export class RuleFilter {
     const hits = (r: Rule, names: readonly string[]) => names.some((n) => n === r.meta.id || n === r.meta.group);
     for (const r of rules) {
       const selected = (settings.select.length === 0 || hits(r, settings.select)) && !hits(r, settings.ignore);
-      const level = settings.severity[r.meta.id] ?? settings.severity[r.meta.group] ?? r.meta.severity;
-      this.levels.set(r.meta.id, selected ? level : 'off');
+      const level = settings.severity[r.meta.id] ?? settings.severity[r.meta.group];
+      if (!selected || level) this.levels.set(r.meta.id, selected ? level! : 'off');
     }
   }
 
-  /** The level of a finding, or 'off' when its rule does not run. Rules not in the registry keep theirs. */
+  /**
+   * The level of a finding: 'off' when its rule does not run, the level the settings give its
+   * rule, else the engine's (a rule may report one finding at a lower level than its default).
+   */
   level(d: Diagnostic): RuleLevel {
     return this.levels.get(d.ruleId) ?? d.severity;
   }

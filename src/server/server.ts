@@ -310,6 +310,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     pushed.clear();
     for (const folder of folders) {
       const root = pathOf(folder.uri);
+      const editor = canPullConfig
+        ? await connection.workspace.getConfiguration({ scopeUri: folder.uri, section: 'prefixlint' }).then((v: unknown) => v as Record<string, unknown>, () => undefined)
+        : undefined;
       for (const file of discoverFiles([root], root).files) {
         const uri = uriOf(file);
         if (documents.get(uri) || notebooks.getNotebookDocument(uri) || !analyzer) continue;
@@ -317,7 +320,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if (!('text' in read)) continue;
         const doc = openDocument(file, read.text);
         if ('notice' in doc) continue;
-        const settings = effectiveSettings(undefined, projectConfig.load(file));
+        const settings = effectiveSettings(editor, projectConfig.load(file));
+        if (!settings.enable) continue;
         const filter = new RuleFilter(allRules, settings);
         const result = analyzer.analyze(file, doc.analysedText, doc.language);
         const items: LspDiagnostic[] = [];

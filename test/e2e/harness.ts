@@ -34,13 +34,22 @@ export function log(message: string): void {
   process.stdout.write(`[e2e] ${message}\n`);
 }
 
-/** Runs install.sh; returns a reason to skip when this machine cannot install the tools. */
-export function install(): { skip?: string; seconds: number } {
+/**
+ * Runs install.sh (without blocking the event loop: a cold install takes minutes); returns a
+ * reason to skip when this machine cannot install the tools.
+ */
+export async function install(): Promise<{ skip?: string; seconds: number }> {
   const t0 = Date.now();
-  const r = spawnSync('bash', [path.join(__dirname, 'install.sh')], { env: { ...process.env, E2E_DIR }, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  const child = spawn('bash', [path.join(__dirname, 'install.sh')], { env: { ...process.env, E2E_DIR }, stdio: ['ignore', 'inherit', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (b: Buffer) => {
+    stderr += b.toString('utf8');
+    process.stderr.write(b);
+  });
+  const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const seconds = (Date.now() - t0) / 1000;
-  if (r.status === 3) return { skip: r.stderr.trim(), seconds };
-  if (r.status !== 0) throw new Error(`test/e2e/install.sh failed (${r.status}):\n${r.stderr}`);
+  if (status === 3) return { skip: stderr.trim(), seconds };
+  if (status !== 0) throw new Error(`test/e2e/install.sh failed (${status}):\n${stderr}`);
   return { seconds };
 }
 

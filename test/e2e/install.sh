@@ -13,6 +13,11 @@ NODE_PKG_VER="24.22.3"
 CS_VER="4.139.1"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 
+# Run from `npm run`, the parent npm's settings are in the environment; npm_config_user_agent
+# would tell code-server's postinstall check that npm runs under the parent's Node, not Node 24.
+for v in $(env | grep -o '^npm_[A-Za-z0-9_]*=' | tr -d '='); do unset "$v"; done
+unset NODE
+
 mkdir -p "$E2E_DIR"
 # The folder ignores itself, so nothing in it is ever committed.
 [ -f "$E2E_DIR/.gitignore" ] || echo '*' > "$E2E_DIR/.gitignore"

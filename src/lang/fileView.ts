@@ -127,6 +127,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     return undefined;
   };
 
+  const fnCache = new Map<number, FunctionView | undefined>();
   let filters: FileView['filters'] | undefined;
   let pathJoins: FileView['pathJoins'] | undefined;
   return {
@@ -141,9 +142,15 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       return (pathJoins ??= findPathJoins(unit, ev));
     },
     enclosingFunction(at) {
-      // Through the unit's scopes: climbing `parent` is quadratic in the nesting depth.
+      // Rules ask this for every call site of the file, once per request call: remembered by
+      // location, and found through the unit's scopes (climbing `parent` is quadratic in depth).
+      if (at.file !== unit.file) return undefined;
+      const key = at.start * 2 ** 26 + at.end;
+      if (fnCache.has(key)) return fnCache.get(key);
       const node = nodeAt(at);
-      return node ? fnByNode.get(unit.enclosingFunction(node).id) : undefined;
+      const fn = node ? fnByNode.get(unit.enclosingFunction(node).id) : undefined;
+      fnCache.set(key, fn);
+      return fn;
     },
     enclosingLoop(at) {
       const loop = up(at, (n) => LOOPS.has(n.type));

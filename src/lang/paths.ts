@@ -48,6 +48,8 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
   };
   const inChain = new Set<number>();
   walk(unit.tree.rootNode, (n) => {
+    // Only calls and `/` expressions can be joins; expr() on every node would cost more than the parse.
+    if (n.type !== 'call' && n.type !== 'call_expression' && n.type !== 'binary_operator') return;
     const e = unit.adapter.expr(n);
     if (unit.language === 'python' && e.k === 'binary' && e.op === '/') {
       if (inChain.has(n.id)) return;

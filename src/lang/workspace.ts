@@ -51,14 +51,15 @@ export class FileUnit {
     this.scopes.set(root.id, moduleScope);
     this.scopeList.push(moduleScope);
     const stack: Scope[] = [moduleScope];
+    // The depth of each scope node on the stack: a node is inside the top scope while it is deeper.
+    const depths: number[] = [0];
     const adapter = this.adapter;
     walk(root, (node, depth) => {
       if (depth > this.depth) this.depth = depth;
       if (node.id === root.id) return;
-      while (stack.length > 1) {
-        const top = stack[stack.length - 1].node;
-        if (top.startIndex <= node.startIndex && node.endIndex <= top.endIndex && node.id !== top.id) break;
+      while (stack.length > 1 && depths[depths.length - 1] >= depth) {
         stack.pop();
+        depths.pop();
       }
       const current = stack[stack.length - 1];
       for (const b of adapter.declares(node)) add(current.bindings, b.name, b);
@@ -78,6 +79,7 @@ export class FileUnit {
         this.scopes.set(node.id, scope);
         this.scopeList.push(scope);
         stack.push(scope);
+        depths.push(depth);
       }
     });
     return moduleScope;

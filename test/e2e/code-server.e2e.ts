@@ -6,7 +6,7 @@
  * the text and "fix all" gives the CLI's --fix output; then run the extension-host suite
  * (test/e2e/suite) through code-server's smoke-test driver. Screenshot: test-output/.
  *
- *   npm run test:e2e          (installs code-server and chromium into .e2e/ on first run)
+ *   npm run test:e2e          (installs code-server and chromium into ~/.cache/prefixlint-e2e on first run)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

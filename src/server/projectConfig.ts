@@ -1,0 +1,43 @@
+/**
+ * The project configuration (.prefixlintrc.json, [tool.prefixlint] in pyproject.toml,
+ * "prefixlint" in package.json) in the editor, resolved by the same module as the CLI's.
+ */
+import * as fs from 'node:fs';
+import { ConfigResolver } from '../config/resolve';
+import type { ConfigHost } from '../config/resolve';
+import { allRules } from '../rules';
+import type { ProjectConfig, ProjectConfigLoader } from './settings';
+
+const diskHost: ConfigHost = {
+  readFile(p) {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+  exists: (p) => fs.existsSync(p),
+};
+
+/**
+ * A loader that reads the configuration afresh for each analysis (a few small files up the
+ * folder chain), so an edited configuration applies on the next change without a restart.
+ * A broken configuration applies nothing; `onError` receives its one-line message.
+ */
+export function projectConfigLoader(host: ConfigHost = diskHost, onError?: (message: string) => void): ProjectConfigLoader {
+  return {
+    load(fsPath: string): ProjectConfig | undefined {
+      try {
+        const config = new ConfigResolver(host).forFile(fsPath);
+        if (!config.project) return undefined;
+        // The rules the configuration selects (select, ignore, "off" and per-path overrides applied).
+        const ids = config.rules.map((r) => r.meta.id);
+        if (!ids.length) return { ignore: allRules.map((r) => r.meta.id), severity: {} };
+        return { select: ids, severity: { ...config.severity } };
+      } catch (err) {
+        onError?.(err instanceof Error ? err.message : String(err));
+        return undefined;
+      }
+    },
+  };
+}

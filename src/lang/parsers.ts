@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { Language, Node as TsNode, Parser } from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import type { LanguageId } from '../core/model';
+import { parentFromWalk } from './walk';
 
 export type { Node, Tree };
 
@@ -24,6 +25,18 @@ if (typeGetter) {
     enumerable: false,
     get(this: TsNode & { [TYPE]?: string }): string {
       return (this[TYPE] ??= typeGetter.call(this) as string);
+    },
+  });
+}
+
+/** `parent` of a zero-width node comes from a tree walk (see parentFromWalk). */
+const parentGetter = Object.getOwnPropertyDescriptor(TsNode.prototype, 'parent')?.get;
+if (parentGetter) {
+  Object.defineProperty(TsNode.prototype, 'parent', {
+    configurable: true,
+    enumerable: false,
+    get(this: TsNode): TsNode | null {
+      return this.startIndex === this.endIndex ? parentFromWalk(this) : (parentGetter.call(this) as TsNode | null);
     },
   });
 }

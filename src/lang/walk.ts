@@ -128,3 +128,16 @@ function cursorWalk(node: Node, visit: (n: Node, depth: number) => void): void {
   }
   cursor.delete();
 }
+
+/**
+ * A node's parent from the flat list (the nearest node before it that is shallower). Used for
+ * zero-width nodes (MISSING tokens from error recovery): tree-sitter's `ts_node_parent` can
+ * recurse without end on them, which overflows the WASM stack and corrupts the parser for
+ * every later file (`memory access out of bounds`).
+ */
+export function parentFromWalk(node: Node): Node | null {
+  const f = flatten(node.tree);
+  const i = indexOf(f, node);
+  for (let j = i - 1; i > 0 && j >= 0; j--) if (f.depth[j] < f.depth[i]) return f.nodes[j];
+  return null;
+}

@@ -128,12 +128,16 @@ export interface KeyedMarker {
  * same-file helper it calls: `for block in content: block["cache_control"] = {...}`.
  */
 export function keyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) => string): KeyedMarker[] {
+  // Most files write no `cache_control` key: answer before the costlier views are built.
+  if (!view.keyAssignments.some((a) => a.key === 'cache_control')) return [];
   const fn = view.enclosingFunction(call.at);
   const explicit = explicitMarkers(call);
   const messagesText = call.params.entries.find((e) => e.key === 'messages')?.valueAt;
   const out: KeyedMarker[] = [];
   // Helpers called from the request's function before the request, with the call site.
-  const helperSites = view.calls.filter((c) => view.enclosingFunction(c.at) === fn && c.at.start < call.at.start);
+  let helperSites: CallSite[] | undefined;
+  const helperSite = (name: string) =>
+    (helperSites ??= view.calls.filter((c) => view.enclosingFunction(c.at) === fn && c.at.start < call.at.start)).find((c) => c.method === name);
   const turnLoop = view.enclosingLoop(call.at);
   for (const a of view.keyAssignments) {
     if (a.key !== 'cache_control') continue;
@@ -144,7 +148,7 @@ export function keyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc
     if (afn === fn) {
       if (a.at.start > call.at.start) continue;
     } else {
-      site = afn?.name ? helperSites.find((c) => c.method === afn.name) : undefined;
+      site = afn?.name ? helperSite(afn.name) : undefined;
       if (!site) continue;
     }
     if (explicit.some((m) => m.at && inside(m.at, a.at))) continue;

@@ -54,70 +54,91 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   };
   const text = (n: Node) => n.text;
 
-  const calls: CallSite[] = [];
-  for (const node of unit.calls) {
-    const e = unit.adapter.expr(node);
-    if (e.k !== 'call' && e.k !== 'new') continue;
-    const c = unit.adapter.expr(e.callee);
-    const method = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : e.callee.text;
-    let name = e.callee.text.replace(/\s+/g, '');
-    const ref = refOf(ev.eval(unit, e.callee));
-    if (ref?.kind === 'external') name = ref.name;
-    const receiver =
-      c.k === 'member'
-        ? { at: unit.loc(c.object), text: text(c.object), value: lazy(() => ev.eval(unit, c.object)) }
-        : undefined;
-    calls.push({
-      at: unit.loc(node),
-      name,
-      calleeText: e.callee.text.replace(/\s+/g, ''),
-      method,
-      isNew: e.k === 'new',
-      receiver,
-      args: e.args.map((a) => ({ name: a.name, at: unit.loc(a.value), text: text(a.value), value: lazy(() => ev.eval(unit, a.value)) })),
-    });
-  }
+  // Each part is built when a rule first reads it: most files need only one or two of them,
+  // and the call list evaluates every callee of the file.
+  const buildCalls = (): CallSite[] => {
+    const calls: CallSite[] = [];
+    for (const node of unit.calls) {
+      const e = unit.adapter.expr(node);
+      if (e.k !== 'call' && e.k !== 'new') continue;
+      const c = unit.adapter.expr(e.callee);
+      const method = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : e.callee.text;
+      const calleeText = e.callee.text.replace(/\s+/g, '');
+      let name: string | undefined;
+      const receiver =
+        c.k === 'member'
+          ? { at: unit.loc(c.object), text: text(c.object), value: lazy(() => ev.eval(unit, c.object)) }
+          : undefined;
+      const callee = e.callee;
+      calls.push({
+        at: unit.loc(node),
+        // Resolving the callee evaluates it: done only for the calls a rule asks the name of.
+        get name() {
+          if (name === undefined) {
+            const ref = refOf(ev.eval(unit, callee));
+            name = ref?.kind === 'external' ? ref.name : calleeText;
+          }
+          return name;
+        },
+        calleeText,
+        method,
+        isNew: e.k === 'new',
+        receiver,
+        args: e.args.map((a) => ({ name: a.name, at: unit.loc(a.value), text: text(a.value), value: lazy(() => ev.eval(unit, a.value)) })),
+      });
+    }
+    return calls;
+  };
 
-  const functions: FunctionView[] = [];
-  const keyAssignments: KeyAssignment[] = [];
-  const assignments: Assignment[] = [];
-  const fnByNode = new Map<number, FunctionView>();
-  walk(unit.tree.rootNode, (n) => {
-    if (unit.adapter.isFunction(n)) {
-      const name = n.childForFieldName('name')?.text ?? (n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name')?.text : undefined);
-      const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...functionContext(n) };
-      functions.push(f);
-      fnByNode.set(n.id, f);
-    }
-    if (n.type === 'variable_declarator') {
-      const name = n.childForFieldName('name');
-      const value = n.childForFieldName('value');
-      if (name && value) assignments.push({ at: unit.loc(n), targetText: name.text, valueAt: unit.loc(value), value: lazy(() => ev.eval(unit, value)) });
-    }
-    if (n.type === 'augmented_assignment' || n.type === 'augmented_assignment_expression') {
-      const left = n.childForFieldName('left');
-      const right = n.childForFieldName('right');
-      if (left && right) assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)), augmented: true });
-    }
-    if (n.type === 'assignment' || n.type === 'assignment_expression') {
-      const left = n.childForFieldName('left');
-      const right = n.childForFieldName('right');
-      if (!left || !right) return;
-      assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)) });
-      const le = unit.adapter.expr(left);
-      let key: string | undefined;
-      let obj: Node | undefined;
-      if (le.k === 'member') {
-        key = le.prop;
-        obj = le.object;
-      } else if (le.k === 'index') {
-        const k = unit.adapter.expr(le.index);
-        if (k.k === 'str') key = k.value;
-        obj = le.object;
+  const buildFunctions = () => {
+    const functions: FunctionView[] = [];
+    const fnByNode = new Map<number, FunctionView>();
+    walk(unit.tree.rootNode, (n) => {
+      if (unit.adapter.isFunction(n)) {
+        const name = n.childForFieldName('name')?.text ?? (n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name')?.text : undefined);
+        const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...functionContext(n) };
+        functions.push(f);
+        fnByNode.set(n.id, f);
       }
-      if (key !== undefined && obj) keyAssignments.push({ at: unit.loc(n), objectText: obj.text, key, value: lazy(() => ev.eval(unit, right)) });
-    }
-  });
+    });
+    return { functions, fnByNode };
+  };
+
+  const buildAssignments = () => {
+    const keyAssignments: KeyAssignment[] = [];
+    const assignments: Assignment[] = [];
+    walk(unit.tree.rootNode, (n) => {
+      if (n.type === 'variable_declarator') {
+        const name = n.childForFieldName('name');
+        const value = n.childForFieldName('value');
+        if (name && value) assignments.push({ at: unit.loc(n), targetText: name.text, valueAt: unit.loc(value), value: lazy(() => ev.eval(unit, value)) });
+      }
+      if (n.type === 'augmented_assignment' || n.type === 'augmented_assignment_expression') {
+        const left = n.childForFieldName('left');
+        const right = n.childForFieldName('right');
+        if (left && right) assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)), augmented: true });
+      }
+      if (n.type === 'assignment' || n.type === 'assignment_expression') {
+        const left = n.childForFieldName('left');
+        const right = n.childForFieldName('right');
+        if (!left || !right) return;
+        assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)) });
+        const le = unit.adapter.expr(left);
+        let key: string | undefined;
+        let obj: Node | undefined;
+        if (le.k === 'member') {
+          key = le.prop;
+          obj = le.object;
+        } else if (le.k === 'index') {
+          const k = unit.adapter.expr(le.index);
+          if (k.k === 'str') key = k.value;
+          obj = le.object;
+        }
+        if (key !== undefined && obj) keyAssignments.push({ at: unit.loc(n), objectText: obj.text, key, value: lazy(() => ev.eval(unit, right)) });
+      }
+    });
+    return { assignments, keyAssignments };
+  };
 
   const up = (at: Loc, match: (n: Node) => boolean): Node | undefined => {
     for (let n = nodeAt(at)?.parent ?? null; n; n = n.parent) {
@@ -130,11 +151,22 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const fnCache = new Map<number, FunctionView | undefined>();
   let filters: FileView['filters'] | undefined;
   let pathJoins: FileView['pathJoins'] | undefined;
+  let calls: CallSite[] | undefined;
+  let fns: ReturnType<typeof buildFunctions> | undefined;
+  let assigns: ReturnType<typeof buildAssignments> | undefined;
   return {
-    calls,
-    functions,
-    keyAssignments,
-    assignments,
+    get calls() {
+      return (calls ??= buildCalls());
+    },
+    get functions() {
+      return (fns ??= buildFunctions()).functions;
+    },
+    get keyAssignments() {
+      return (assigns ??= buildAssignments()).keyAssignments;
+    },
+    get assignments() {
+      return (assigns ??= buildAssignments()).assignments;
+    },
     get filters() {
       return (filters ??= findFilters(unit));
     },
@@ -148,7 +180,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       const key = at.start * 2 ** 26 + at.end;
       if (fnCache.has(key)) return fnCache.get(key);
       const node = nodeAt(at);
-      const fn = node ? fnByNode.get(unit.enclosingFunction(node).id) : undefined;
+      const fn = node ? (fns ??= buildFunctions()).fnByNode.get(unit.enclosingFunction(node).id) : undefined;
       fnCache.set(key, fn);
       return fn;
     },

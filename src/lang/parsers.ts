@@ -5,41 +5,14 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Node as TsNode, Parser } from 'web-tree-sitter';
-import type { Node, Tree } from 'web-tree-sitter';
+import { Language, Parser } from 'web-tree-sitter';
 import type { LanguageId } from '../core/model';
-import { parentFromWalk } from './walk';
+import type { GrammarTables } from './syntaxTree';
+import { SyntaxNode, SyntaxTree } from './syntaxTree';
 
-export type { Node, Tree };
-
-/**
- * `node.type` asks WASM on every read, and the analysis reads the type of every node several
- * times (each walk, each adapter check). A node's type never changes, so the first read is kept
- * on the node.
- */
-const TYPE = Symbol('type');
-const typeGetter = Object.getOwnPropertyDescriptor(TsNode.prototype, 'type')?.get;
-if (typeGetter) {
-  Object.defineProperty(TsNode.prototype, 'type', {
-    configurable: true,
-    enumerable: false,
-    get(this: TsNode & { [TYPE]?: string }): string {
-      return (this[TYPE] ??= typeGetter.call(this) as string);
-    },
-  });
-}
-
-/** `parent` of a zero-width node comes from a tree walk (see parentFromWalk). */
-const parentGetter = Object.getOwnPropertyDescriptor(TsNode.prototype, 'parent')?.get;
-if (parentGetter) {
-  Object.defineProperty(TsNode.prototype, 'parent', {
-    configurable: true,
-    enumerable: false,
-    get(this: TsNode): TsNode | null {
-      return this.startIndex === this.endIndex ? parentFromWalk(this) : (parentGetter.call(this) as TsNode | null);
-    },
-  });
-}
+/** The analysis works on trees read into JavaScript (see syntaxTree.ts), never on WASM nodes. */
+export type Node = SyntaxNode;
+export type Tree = SyntaxTree;
 
 const GRAMMAR_FILES: Record<LanguageId, { pkg: string; file: string }> = {
   python: { pkg: 'tree-sitter-python', file: 'tree-sitter-python.wasm' },
@@ -79,8 +52,26 @@ function findWasm(pkg: string, file: string, wasmDir?: string): string {
 
 export class Parsers {
   private readonly parsers = new Map<LanguageId, Parser>();
+  private readonly tables = new Map<LanguageId, GrammarTables>();
 
   private constructor(private readonly languages: Map<LanguageId, Language>) {}
+
+  private grammar(lang: LanguageId): GrammarTables {
+    let t = this.tables.get(lang);
+    if (!t) {
+      const language = this.languages.get(lang)!;
+      const types = language.types;
+      const named = new Uint8Array(types.length);
+      for (let id = 0; id < types.length; id++) named[id] = language.nodeTypeIsNamed(id) ? 1 : 0;
+      const fieldIds = new Map<string, number>();
+      language.fields.forEach((name, id) => {
+        if (name) fieldIds.set(name, id);
+      });
+      t = { types, fields: language.fields, fieldIds, named };
+      this.tables.set(lang, t);
+    }
+    return t;
+  }
 
   static async load(wasmDir?: string): Promise<Parsers> {
     const runtime = findWasm('web-tree-sitter', 'web-tree-sitter.wasm', wasmDir);
@@ -102,15 +93,19 @@ export class Parsers {
     return p;
   }
 
-  /** Parses text; with `old` (already edited to match) tree-sitter reuses unchanged subtrees. */
-  parse(lang: LanguageId, text: string, old?: Tree): Tree {
+  /** Parses text into a tree held in JavaScript; the WASM tree is freed before this returns. */
+  parse(lang: LanguageId, text: string): Tree {
     // A lone \r ends a line for Python, JavaScript, editors and LineIndex, but the grammars
     // take it for a space (a file with old Mac line endings would be one comment line). The
     // same-length replacement keeps every offset.
     const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
-    const tree = this.parser(lang).parse(source, old ?? null);
-    if (!tree) throw new Error(`the ${lang} parser gave no tree`);
-    return tree;
+    const wasm = this.parser(lang).parse(source);
+    if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
+    try {
+      return new SyntaxTree(source, this.grammar(lang), wasm);
+    } finally {
+      wasm.delete();
+    }
   }
 }
 

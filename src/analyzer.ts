@@ -84,12 +84,7 @@ export class Analyzer {
   parsesCleanly(file: string, text: string, language?: LanguageId): boolean {
     const lang = language ?? languageForPath(file);
     if (!lang) return true;
-    const tree = this.parsers.parse(lang, text);
-    try {
-      return !tree.rootNode.hasError;
-    } finally {
-      tree.delete();
-    }
+    return !this.parsers.parse(lang, text).rootNode.hasError;
   }
 
   /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */

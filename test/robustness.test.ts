@@ -336,7 +336,6 @@ function syntaxErrors(a: Analyzer, file: string, text: string): number {
   walk(tree.rootNode, (node: Node) => {
     if (node.type === 'ERROR' || node.isMissing) n++;
   });
-  tree.delete();
   return n;
 }
 

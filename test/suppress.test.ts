@@ -153,15 +153,11 @@ describe('suppression comments', () => {
     expect(ids(a, 'ask.py', multi.replace('{datetime.now()}""",', '{datetime.now()}""",  # prefixlint: disable=volatile-system-prompt'))).toEqual([]);
     // The editor asks where a "disable for this line" comment goes: above the literal.
     const tree = a.parsers.parse('python', multi);
-    try {
-      const offset = multi.indexOf('datetime.now()');
-      expect(commentAnchor(tree.rootNode.descendantForIndex(offset), offset)).toBe(multi.indexOf('f"""'));
-      const plain = multi.indexOf('max_tokens');
-      expect(commentAnchor(tree.rootNode.descendantForIndex(plain), plain)).toBe(plain);
-      expect(findSuppressions(tree, multi, 'python')).toEqual([]);
-    } finally {
-      tree.delete();
-    }
+    const offset = multi.indexOf('datetime.now()');
+    expect(commentAnchor(tree.rootNode.descendantForIndex(offset), offset)).toBe(multi.indexOf('f"""'));
+    const plain = multi.indexOf('max_tokens');
+    expect(commentAnchor(tree.rootNode.descendantForIndex(plain), plain)).toBe(plain);
+    expect(findSuppressions(tree, multi, 'python')).toEqual([]);
   });
 });
 

@@ -176,7 +176,15 @@ function add<T>(map: Map<string, T[]>, key: string, value: T): void {
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
+/**
+ * Parsed files kept at once. A run over a large tree would otherwise keep every file's tree
+ * and scopes to the end (gigabytes for 2,000 files); a file is needed again only when another
+ * one imports it, and the most recently used ones are those. Evicted files are parsed again.
+ */
+const MAX_UNITS = 64;
+
 export class Workspace {
+  /** In least recently used order (a Map iterates in insertion order; a hit re-inserts). */
   private readonly units = new Map<string, FileUnit | null>();
   /** Files whose text was given directly (open editor buffers, the file being linted). */
   private readonly overlays = new Map<string, string>();
@@ -189,7 +197,7 @@ export class Workspace {
   /** Sets the text of a file (and drops the parse of it and of every file, since imports may change). */
   setText(file: string, text: string, language?: LanguageId): FileUnit {
     const old = this.units.get(file);
-    if (old && old.text === text && (!language || old.language === language)) return old;
+    if (old && old.text === text && (!language || old.language === language)) return this.get(file)!;
     this.overlays.set(file, text);
     this.drop(file);
     return this.parseUnit(file, text, language ?? languageForPath(file) ?? 'python');
@@ -200,14 +208,17 @@ export class Workspace {
     this.drop(file);
   }
 
-  /** Frees the WASM memory of a file's tree. */
   private drop(file: string): void {
-    this.units.get(file)?.tree.delete();
     this.units.delete(file);
   }
 
   get(file: string): FileUnit | undefined {
-    if (this.units.has(file)) return this.units.get(file) ?? undefined;
+    if (this.units.has(file)) {
+      const unit = this.units.get(file)!;
+      this.units.delete(file);
+      this.units.set(file, unit);
+      return unit ?? undefined;
+    }
     const language = languageForPath(file);
     const text = this.overlays.get(file) ?? this.host.readFile(file);
     if (!language || text === undefined) {
@@ -221,6 +232,10 @@ export class Workspace {
     const tree = this.parsers.parse(language, text);
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
+    for (const oldest of this.units.keys()) {
+      if (this.units.size <= MAX_UNITS) break;
+      this.units.delete(oldest);
+    }
     return unit;
   }
 

@@ -469,25 +469,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const out: CodeAction[] = [];
     if (!only || only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(k + '.'))) {
       const tree = analyzer.parsers.parse(unit.language, unit.text);
-      try {
-        out.push(
-          ...quickFixes(p.context.diagnostics, {
-            doc,
-            unit,
-            language: unit.language,
-            version,
-            commentLine(line, character) {
-              const offset = unit.offsetAt(uri, line, character);
-              if (offset === undefined) return line;
-              const anchor = commentAnchor(tree.rootNode.descendantForIndex(offset), offset);
-              const pos = unit.position(anchor);
-              return pos && pos.uri === uri ? pos.line : line;
-            },
-          }),
-        );
-      } finally {
-        tree.delete();
-      }
+      out.push(
+        ...quickFixes(p.context.diagnostics, {
+          doc,
+          unit,
+          language: unit.language,
+          version,
+          commentLine(line, character) {
+            const offset = unit.offsetAt(uri, line, character);
+            if (offset === undefined) return line;
+            const anchor = commentAnchor(tree.rootNode.descendantForIndex(offset), offset);
+            const pos = unit.position(anchor);
+            return pos && pos.uri === uri ? pos.line : line;
+          },
+        }),
+      );
     }
     if (only?.some((k) => k === 'source' || k === CodeActionKind.SourceFixAll || k === FIX_ALL_KIND)) {
       out.push({ title: 'Fix all safe prefixlint problems', kind: FIX_ALL_KIND, data: { uri } });

@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { Language, Parser } from 'web-tree-sitter';
+import { Edit, Language, Parser } from 'web-tree-sitter';
+import type { Point, Tree as WasmTree } from 'web-tree-sitter';
 import type { LanguageId } from '../core/model';
 import type { GrammarTables } from './syntaxTree';
 import { SyntaxNode, SyntaxTree } from './syntaxTree';
@@ -95,10 +96,7 @@ export class Parsers {
 
   /** Parses text into a tree held in JavaScript; the WASM tree is freed before this returns. */
   parse(lang: LanguageId, text: string): Tree {
-    // A lone \r ends a line for Python, JavaScript, editors and LineIndex, but the grammars
-    // take it for a space (a file with old Mac line endings would be one comment line). The
-    // same-length replacement keeps every offset.
-    const source = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+    const source = sourceOf(text);
     const wasm = this.parser(lang).parse(source);
     if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
     try {
@@ -107,6 +105,104 @@ export class Parsers {
       wasm.delete();
     }
   }
+
+  /**
+   * Parses a new version of an editor buffer. The tree keeps its WASM tree (free it with
+   * `release()`) so that the version after it parses incrementally. Given `previous`, the
+   * buffer's last tree from this method, tree-sitter re-parses only around the change and the
+   * subtrees it reused are copied from `previous` rather than read again. `previous` is
+   * released here (its WASM tree was edited to the new text, so it serves no other parse).
+   *
+   * Node ids are recorded only when there is a `previous`: the first version of a buffer may
+   * well be the only one (the CLI sets each file once), and recording costs a call per node.
+   */
+  parseEdited(lang: LanguageId, text: string, previous?: Tree): Tree {
+    const source = sourceOf(text);
+    const grammar = this.grammar(lang);
+    const base = previous?.grammar === grammar ? previous : undefined;
+    const oldWasm = base?.wasmTree;
+    let wasm: WasmTree | null = null;
+    try {
+      if (oldWasm) {
+        const change = textChange(base!.source, source);
+        if (change) oldWasm.edit(change);
+      }
+      wasm = this.parser(lang).parse(source, oldWasm);
+      if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
+      // Built while the old WASM tree is alive: node ids are only comparable then.
+      const tree = new SyntaxTree(source, grammar, wasm, { keepWasm: true, recordNodeIds: !!previous, reuse: base?.reusable ? base : undefined });
+      wasm = null;
+      return tree;
+    } finally {
+      wasm?.delete();
+      previous?.release();
+    }
+  }
+}
+
+/**
+ * A lone \r ends a line for Python, JavaScript, editors and LineIndex, but the grammars take
+ * it for a space (a file with old Mac line endings would be one comment line). The
+ * same-length replacement keeps every offset.
+ */
+function sourceOf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
+/**
+ * The edit that turns `before` into `after`, for `Tree.edit`: the longest common prefix, then
+ * the longest common suffix of the rest. undefined when the texts are equal.
+ *
+ * web-tree-sitter parses JavaScript strings as UTF-16, and indexes and columns are in UTF-16
+ * code units in both directions (node positions read back the same way), so offsets into the
+ * strings are the indexes and columns count code units since the last '\n' (tree-sitter
+ * starts a row only at '\n'; sourceOf has already made each lone '\r' one).
+ */
+export function textChange(before: string, after: string): Edit | undefined {
+  if (before === after) return undefined;
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  // Blocks first: comparing strings is native, and a keystroke leaves ~all of a file in common.
+  const BLOCK = 512;
+  while (start + BLOCK <= shorter && before.startsWith(after.slice(start, start + BLOCK), start)) start += BLOCK;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  // Never split a surrogate pair: both sides of the change must be whole characters.
+  if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
+  let common = 0;
+  const most = shorter - start;
+  while (common + BLOCK <= most && before.endsWith(after.slice(after.length - common - BLOCK, after.length - common), before.length - common)) common += BLOCK;
+  while (common < most && before.charCodeAt(before.length - 1 - common) === after.charCodeAt(after.length - 1 - common)) common++;
+  if (common > 0 && isLowSurrogate(before.charCodeAt(before.length - common))) common--;
+  const oldEnd = before.length - common;
+  const newEnd = after.length - common;
+  const startPosition = pointAt(before, 0, { row: 0, column: 0 }, start);
+  return new Edit({
+    startIndex: start,
+    oldEndIndex: oldEnd,
+    newEndIndex: newEnd,
+    startPosition,
+    oldEndPosition: pointAt(before, start, startPosition, oldEnd),
+    newEndPosition: pointAt(after, start, startPosition, newEnd),
+  });
+}
+
+/** The point of offset `to` in text, counting on from `from` at point `at`. */
+function pointAt(text: string, from: number, at: Point, to: number): Point {
+  let row = at.row;
+  let lineStart = from - at.column;
+  for (let nl = text.indexOf('\n', from); nl >= 0 && nl < to; nl = text.indexOf('\n', nl + 1)) {
+    row++;
+    lineStart = nl + 1;
+  }
+  return { row, column: to - lineStart };
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 export function languageForPath(file: string): LanguageId | undefined {

@@ -12,6 +12,11 @@
  *
  * `SyntaxNode` offers the part of web-tree-sitter's `Node` interface the analysis uses, with
  * the same meaning (checked against tree-sitter itself by test/syntaxTree.test.ts).
+ *
+ * Editor buffers are the exception to freeing the WASM tree at once: each keystroke re-parses
+ * the buffer, and tree-sitter re-parses a 3000-line file around an edit far faster than from
+ * scratch when it gets the previous tree, so a tree built with `keepWasm` holds its WASM tree
+ * until `release()`. Reading the new tree also reuses the previous one (see `reuse` below).
  */
 import type { Tree as WasmTree } from 'web-tree-sitter';
 
@@ -32,6 +37,38 @@ const HAS_ERROR = 4;
 
 /** Ids unique across every tree of the process, as web-tree-sitter's node ids are. */
 let nextIdBase = 1;
+
+/** WASM trees held by SyntaxTrees (not yet released), so that tests can see none leaks. */
+let keptWasmTrees = 0;
+
+export function keptWasmTreeCount(): number {
+  return keptWasmTrees;
+}
+
+export interface SyntaxTreeOptions {
+  /** Hold the WASM tree (until `release()`) so that the next version of the text can be parsed from it. */
+  keepWasm?: boolean;
+  /** Record each node's tree-sitter id, so that the next tree can copy the subtrees tree-sitter reused from this one. */
+  recordNodeIds?: boolean;
+  /**
+   * The tree of the previous version of the text, built with `recordNodeIds`, whose WASM tree
+   * (still alive, edited to the new text) the WASM tree being read was parsed from.
+   *
+   * Why this is sound: a web-tree-sitter node id is the address in WASM memory of the slot
+   * that holds the node's subtree, and a node's slot lies in its parent's allocation (the
+   * root's in the tree's). tree-sitter shares the unchanged subtrees of the old tree with the
+   * new one instead of copying them, and never changes a shared subtree: tree.edit changes
+   * only the nodes around the edit and marks them, and the parser never reuses a marked node.
+   * While the old tree is alive none of its memory can be handed to a new node, so a node of
+   * the new tree with the id of a node of the old tree sits in the same, unchanged parent
+   * allocation: it is the same subtree, with the same alias, nodes, types, fields and sizes
+   * below it, only at another offset and depth. (A shared subtree placed in a new parent has
+   * a new slot itself, so the matches start at its children.) The field of the matched node
+   * may still differ, as fields can come from hidden ancestors, so that one is read from the
+   * cursor.
+   */
+  reuse?: SyntaxTree;
+}
 
 export class SyntaxTree {
   readonly rootNode: SyntaxNode;
@@ -54,31 +91,60 @@ export class SyntaxTree {
   readonly depth: Int32Array;
   private readonly nodes: (SyntaxNode | undefined)[];
   private lineStarts?: number[];
+  /** The WASM tree, held only for `keepWasm` (editor buffers) and freed by `release()`. */
+  private wasm?: WasmTree;
+  /** tree-sitter's id of each node (only with `recordNodeIds`, and only while `wasm` is alive). */
+  private nodeIds?: Int32Array;
+  /** Node index by tree-sitter id, built when the next tree reuses this one. */
+  private indexByNodeId?: NodeIdIndex;
+  /** Nodes the last build copied from the previous tree instead of reading them (for tests and benchmarks). */
+  readonly reusedNodes: number = 0;
 
   constructor(
     /** The text that was parsed. */
     readonly source: string,
     readonly grammar: GrammarTables,
     wasm: WasmTree,
+    options: SyntaxTreeOptions = {},
   ) {
-    const b = new Builder(Math.max(64, source.length >> 2));
+    const reuse = options.reuse?.reusableIndex();
+    // An edit changes the number of nodes little: start from the previous tree's size, and spare a grow.
+    const capacity = reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2;
+    // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
+    const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined);
     const cursor = wasm.walk();
     const stack: number[] = [];
     let descending = true;
     for (;;) {
       if (descending) {
-        const start = cursor.startIndex;
-        const end = cursor.endIndex;
-        const type = cursor.nodeTypeId;
-        let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
-        // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
-        if (start === end && cursor.nodeIsMissing) flags |= MISSING | HAS_ERROR;
-        const i = b.add(stack.length ? stack[stack.length - 1] : -1, type, cursor.currentFieldId, flags, start, end, stack.length);
-        if (cursor.gotoFirstChild()) {
-          stack.push(i);
-          continue;
+        const parent = stack.length ? stack[stack.length - 1] : -1;
+        const id = b.nodeId ? cursor.nodeId | 0 : 0;
+        const old = reuse ? reuse.index.get(id) : -1;
+        let copied = false;
+        if (old >= 0) {
+          const from = reuse!.tree;
+          const start = cursor.startIndex;
+          // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
+          if (cursor.endIndex - start === from.end[old] - from.start[old]) {
+            b.copySubtree(from, reuse!.nodeIds, old, parent, cursor.currentFieldId, start - from.start[old], stack.length);
+            copied = true;
+          }
         }
-        b.subtreeEnd[i] = i + 1;
+        if (!copied) {
+          const start = cursor.startIndex;
+          const end = cursor.endIndex;
+          const type = cursor.nodeTypeId;
+          let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
+          // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
+          if (start === end && cursor.nodeIsMissing) flags |= MISSING | HAS_ERROR;
+          const i = b.add(parent, type, cursor.currentFieldId, flags, start, end, stack.length);
+          if (b.nodeId) b.nodeId[i] = id;
+          if (cursor.gotoFirstChild()) {
+            stack.push(i);
+            continue;
+          }
+          b.subtreeEnd[i] = i + 1;
+        }
       }
       if (cursor.gotoNextSibling()) {
         descending = true;
@@ -103,6 +169,7 @@ export class SyntaxTree {
     this.prevSiblingOf = b.prevSibling.slice(0, b.length);
     this.subtreeEnd = b.subtreeEnd.slice(0, b.length);
     this.depth = b.depth.slice(0, b.length);
+    this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
     for (let i = this.length - 1; i > 0; i--) if (this.flags[i] & HAS_ERROR) this.flags[this.parentOf[i]] |= HAS_ERROR;
@@ -110,6 +177,40 @@ export class SyntaxTree {
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
     this.rootNode = this.node(0)!;
+    if (b.nodeId) this.nodeIds = b.nodeId.slice(0, b.length);
+    // Taken last: when building fails the caller still owns the WASM tree and frees it.
+    if (options.keepWasm) {
+      this.wasm = wasm;
+      keptWasmTrees++;
+    }
+  }
+
+  /** The WASM tree this tree holds (until `release()`), to parse the next version of the text from. */
+  get wasmTree(): WasmTree | undefined {
+    return this.wasm;
+  }
+
+  /** True when the next tree can copy this one's subtrees (its WASM tree is alive and its node ids known). */
+  get reusable(): boolean {
+    return this.wasm !== undefined && this.nodeIds !== undefined;
+  }
+
+  /**
+   * Frees the WASM tree, if this tree holds one (a second call does nothing). The node ids go
+   * with it: once the memory is freed, a new subtree may get the address of an old one.
+   */
+  release(): void {
+    if (!this.wasm) return;
+    this.wasm.delete();
+    this.wasm = undefined;
+    this.nodeIds = undefined;
+    this.indexByNodeId = undefined;
+    keptWasmTrees--;
+  }
+
+  private reusableIndex(): { tree: SyntaxTree; nodeIds: Int32Array; index: NodeIdIndex } | undefined {
+    if (!this.wasm || !this.nodeIds) return undefined;
+    return { tree: this, nodeIds: this.nodeIds, index: (this.indexByNodeId ??= new NodeIdIndex(this.nodeIds)) };
   }
 
   /** The node at index i (views are made once, so the same node is the same object). */
@@ -142,6 +243,45 @@ function lineStartsOf(text: string): number[] {
   return starts;
 }
 
+/**
+ * Node index by tree-sitter node id: an open-addressing hash table in typed arrays. Built on
+ * every keystroke for some 50,000 nodes, where a Map took three times as long as the rest
+ * of the build.
+ */
+class NodeIdIndex {
+  private readonly keys: Int32Array;
+  private readonly values: Int32Array;
+  private readonly mask: number;
+  private readonly shift: number;
+
+  constructor(ids: Int32Array) {
+    let bits = 4;
+    while (1 << bits < ids.length * 2) bits++;
+    this.keys = new Int32Array(1 << bits);
+    this.values = new Int32Array(1 << bits);
+    this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
+    // Ids are addresses of tree-sitter nodes in WASM memory, never 0, which marks a free slot.
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      let slot = Math.imul(id, 0x9e3779b1) >>> this.shift;
+      while (this.keys[slot] !== 0 && this.keys[slot] !== id) slot = (slot + 1) & this.mask;
+      this.keys[slot] = id;
+      this.values[slot] = i;
+    }
+  }
+
+  /** The index of the node with this id, or -1. */
+  get(id: number): number {
+    if (id === 0) return -1;
+    for (let slot = Math.imul(id, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & this.mask) {
+      const key = this.keys[slot];
+      if (key === id) return this.values[slot];
+      if (key === 0) return -1;
+    }
+  }
+}
+
 /** Growable columns for the one pass that reads a tree. */
 class Builder {
   length = 0;
@@ -157,8 +297,15 @@ class Builder {
   prevSibling: Int32Array;
   subtreeEnd: Int32Array;
   depth: Int32Array;
+  /** tree-sitter's node ids, when recorded. */
+  nodeId: Int32Array | undefined;
+  /** Nodes copied from a previous tree. */
+  copied = 0;
 
-  constructor(private capacity: number) {
+  constructor(
+    private capacity: number,
+    recordNodeIds: boolean,
+  ) {
     this.typeId = new Uint16Array(capacity);
     this.fieldId = new Uint16Array(capacity);
     this.flags = new Uint8Array(capacity);
@@ -171,6 +318,7 @@ class Builder {
     this.prevSibling = new Int32Array(capacity);
     this.subtreeEnd = new Int32Array(capacity);
     this.depth = new Int32Array(capacity);
+    this.nodeId = recordNodeIds ? new Int32Array(capacity) : undefined;
   }
 
   add(parent: number, type: number, field: number, flags: number, start: number, end: number, depth: number): number {
@@ -181,22 +329,65 @@ class Builder {
     this.flags[i] = flags;
     this.start[i] = start;
     this.end[i] = end;
-    this.parent[i] = parent;
     this.firstChild[i] = -1;
     this.lastChild[i] = -1;
     this.nextSibling[i] = -1;
     this.prevSibling[i] = -1;
     this.depth[i] = depth;
-    if (parent >= 0) {
-      const last = this.lastChild[parent];
-      if (last < 0) this.firstChild[parent] = i;
-      else {
-        this.nextSibling[last] = i;
-        this.prevSibling[i] = last;
-      }
-      this.lastChild[parent] = i;
-    }
+    this.link(parent, i);
     return i;
+  }
+
+  /**
+   * Appends node `root` of `from` and its descendants (a range in pre-order) as a child of
+   * `parent`: indexes move by one amount, offsets by `shift`, depths so that the root lands at
+   * `depth`. Flags come along unchanged: a node's HAS_ERROR only reflects its own subtree until
+   * the constructor's final pass carries errors up to the new ancestors.
+   */
+  copySubtree(from: SyntaxTree, fromNodeIds: Int32Array, root: number, parent: number, field: number, shift: number, depth: number): void {
+    const stop = from.subtreeEnd[root];
+    const count = stop - root;
+    while (this.length + count > this.capacity) this.grow();
+    const at = this.length;
+    const move = at - root;
+    const deeper = depth - from.depth[root];
+    this.typeId.set(from.typeId.subarray(root, stop), at);
+    this.fieldId.set(from.fieldId.subarray(root, stop), at);
+    this.flags.set(from.flags.subarray(root, stop), at);
+    if (this.nodeId) this.nodeId.set(fromNodeIds.subarray(root, stop), at);
+    const { start, end, parentOf, firstChildOf, lastChildOf, nextSiblingOf, prevSiblingOf, subtreeEnd } = from;
+    // -1 (no such node) stays -1.
+    const moved = (i: number) => (i < 0 ? -1 : i + move);
+    for (let o = root, i = at; o < stop; o++, i++) {
+      this.start[i] = start[o] + shift;
+      this.end[i] = end[o] + shift;
+      this.parent[i] = parentOf[o] + move;
+      this.firstChild[i] = moved(firstChildOf[o]);
+      this.lastChild[i] = moved(lastChildOf[o]);
+      this.nextSibling[i] = moved(nextSiblingOf[o]);
+      this.prevSibling[i] = moved(prevSiblingOf[o]);
+      this.subtreeEnd[i] = subtreeEnd[o] + move;
+      this.depth[i] = from.depth[o] + deeper;
+    }
+    this.length += count;
+    this.copied += count;
+    // The root's links outside the subtree are this tree's, not the old one's.
+    this.fieldId[at] = field;
+    this.nextSibling[at] = -1;
+    this.prevSibling[at] = -1;
+    this.link(parent, at);
+  }
+
+  private link(parent: number, i: number): void {
+    this.parent[i] = parent;
+    if (parent < 0) return;
+    const last = this.lastChild[parent];
+    if (last < 0) this.firstChild[parent] = i;
+    else {
+      this.nextSibling[last] = i;
+      this.prevSibling[i] = last;
+    }
+    this.lastChild[parent] = i;
   }
 
   private grow(): void {
@@ -218,6 +409,7 @@ class Builder {
     this.prevSibling = more(this.prevSibling);
     this.subtreeEnd = more(this.subtreeEnd);
     this.depth = more(this.depth);
+    if (this.nodeId) this.nodeId = more(this.nodeId);
   }
 }
 

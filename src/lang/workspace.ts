@@ -183,11 +183,26 @@ const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.c
  */
 const MAX_UNITS = 64;
 
+/**
+ * Files set through setText whose WASM tree is kept, so that their next text parses
+ * incrementally (Parsers.parseEdited). Few: a WASM tree takes memory, and only the buffers
+ * being typed in need one (the CLI, which sets every file once, keeps the last few).
+ */
+const MAX_EDIT_BASES = 8;
+
 export class Workspace {
   /** In least recently used order (a Map iterates in insertion order; a hit re-inserts). */
   private readonly units = new Map<string, FileUnit | null>();
   /** Files whose text was given directly (open editor buffers, the file being linted). */
   private readonly overlays = new Map<string, string>();
+  /**
+   * The last tree setText parsed for a file, holding its WASM tree, in least recently used
+   * order. Each one is released exactly once: by the next setText of the file (which parses
+   * from it), when pushed out by newer ones, or when the file's unit is evicted. A file's
+   * entry outlives `invalidate`: the language server invalidates a buffer on every change
+   * before analysing its new text, and that text is what the kept tree is for.
+   */
+  private readonly editBases = new Map<string, Tree>();
 
   constructor(
     readonly parsers: Parsers,
@@ -200,7 +215,18 @@ export class Workspace {
     if (old && old.text === text && (!language || old.language === language)) return this.get(file)!;
     this.overlays.set(file, text);
     this.drop(file);
-    return this.parseUnit(file, text, language ?? languageForPath(file) ?? 'python');
+    const lang = language ?? languageForPath(file) ?? 'python';
+    const previous = this.editBases.get(file);
+    this.editBases.delete(file);
+    // parseEdited releases `previous`, whatever happens.
+    const tree = this.parsers.parseEdited(lang, text, previous);
+    this.editBases.set(file, tree);
+    for (const [oldest, base] of this.editBases) {
+      if (this.editBases.size <= MAX_EDIT_BASES) break;
+      this.editBases.delete(oldest);
+      base.release();
+    }
+    return this.addUnit(file, text, lang, tree);
   }
 
   invalidate(file: string): void {
@@ -228,13 +254,21 @@ export class Workspace {
     return this.parseUnit(file, text, language);
   }
 
+  /** Files read for imports (or parsed again after eviction) keep no WASM tree. */
   private parseUnit(file: string, text: string, language: LanguageId): FileUnit {
-    const tree = this.parsers.parse(language, text);
+    return this.addUnit(file, text, language, this.parsers.parse(language, text));
+  }
+
+  private addUnit(file: string, text: string, language: LanguageId, tree: Tree): FileUnit {
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
-    for (const oldest of this.units.keys()) {
+    for (const [oldest, evicted] of this.units) {
       if (this.units.size <= MAX_UNITS) break;
       this.units.delete(oldest);
+      if (evicted && this.editBases.get(oldest) === evicted.tree) {
+        this.editBases.delete(oldest);
+        evicted.tree.release();
+      }
     }
     return unit;
   }

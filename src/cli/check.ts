@@ -73,12 +73,13 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
     outcome.notices.push(`skipped: ${read.skipped}`);
     return outcome;
   }
-  const opened = openDocument(file, read.text);
-  if ('notice' in opened) {
-    outcome.notices.push(`skipped: ${opened.notice}`);
-    return outcome;
-  }
   try {
+    // Inside the try: a notebook or encoding the reader chokes on is this file's notice, not the run's end.
+    const opened = openDocument(file, read.text);
+    if ('notice' in opened) {
+      outcome.notices.push(`skipped: ${opened.notice}`);
+      return outcome;
+    }
     let doc = opened;
     let result = engine.analyze(file, doc.analysedText, doc.language, opts.analyze);
     if (opts.fix && result.notice && result.diagnostics.some((d) => applicable(d.fix, opts))) {

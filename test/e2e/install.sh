@@ -47,7 +47,10 @@ if [ "$("$NODE24_DIR/bin/node" -v 2>/dev/null)" != "v$NODE_PKG_VER" ]; then
 fi
 
 CS="$E2E_DIR/cs/node_modules/.bin/code-server"
-if [ "$(PATH="$NODE24_DIR/bin:$PATH" XDG_CONFIG_HOME="$E2E_DIR/xdg" "$CS" --version 2>/dev/null | head -1 | cut -d' ' -f1)" != "$CS_VER" ]; then
+# The marker is written only after the whole install (native modules included) succeeded: an
+# install that was interrupted leaves a code-server that starts but lacks its native modules.
+CS_DONE="$E2E_DIR/cs/.installed-$CS_VER"
+if [ ! -f "$CS_DONE" ] || [ "$(PATH="$NODE24_DIR/bin:$PATH" XDG_CONFIG_HOME="$E2E_DIR/xdg" "$CS" --version 2>/dev/null | head -1 | cut -d' ' -f1)" != "$CS_VER" ]; then
   # Node 24 first on PATH: npm then runs under Node 24 and code-server's postinstall check passes.
   # npm_config_nodedir: node-gyp builds against the shipped headers instead of downloading them.
   # npm 11 blocks dependency install scripts by default; code-server's native modules need them.
@@ -56,6 +59,7 @@ if [ "$(PATH="$NODE24_DIR/bin:$PATH" XDG_CONFIG_HOME="$E2E_DIR/xdg" "$CS" --vers
     PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
       npm i --prefix "$E2E_DIR/cs" --no-save --foreground-scripts --dangerously-allow-all-scripts "code-server@$CS_VER" \
       > "$E2E_DIR/cs-install.log" 2>&1 || { tail -40 "$E2E_DIR/cs-install.log"; return 1; }
+    touch "$CS_DONE"
   }
   step "code-server@$CS_VER" cs_install
 fi

@@ -470,46 +470,13 @@ export class SyntaxNode {
     return this.tree.node(this.tree.parentOf[this.index]);
   }
 
-  get firstChild(): SyntaxNode | null {
-    return this.tree.node(this.tree.firstChildOf[this.index]);
-  }
-
-  get lastChild(): SyntaxNode | null {
-    return this.tree.node(this.tree.lastChildOf[this.index]);
-  }
-
   get nextSibling(): SyntaxNode | null {
     return this.tree.node(this.tree.nextSiblingOf[this.index]);
-  }
-
-  get previousSibling(): SyntaxNode | null {
-    return this.tree.node(this.tree.prevSiblingOf[this.index]);
-  }
-
-  get nextNamedSibling(): SyntaxNode | null {
-    const t = this.tree;
-    let i = t.nextSiblingOf[this.index];
-    while (i >= 0 && !(t.flags[i] & NAMED)) i = t.nextSiblingOf[i];
-    return t.node(i);
   }
 
   get previousNamedSibling(): SyntaxNode | null {
     const t = this.tree;
     let i = t.prevSiblingOf[this.index];
-    while (i >= 0 && !(t.flags[i] & NAMED)) i = t.prevSiblingOf[i];
-    return t.node(i);
-  }
-
-  get firstNamedChild(): SyntaxNode | null {
-    const t = this.tree;
-    let i = t.firstChildOf[this.index];
-    while (i >= 0 && !(t.flags[i] & NAMED)) i = t.nextSiblingOf[i];
-    return t.node(i);
-  }
-
-  get lastNamedChild(): SyntaxNode | null {
-    const t = this.tree;
-    let i = t.lastChildOf[this.index];
     while (i >= 0 && !(t.flags[i] & NAMED)) i = t.prevSiblingOf[i];
     return t.node(i);
   }
@@ -526,34 +493,6 @@ export class SyntaxNode {
     const out: SyntaxNode[] = [];
     for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED) out.push(t.node(i)!);
     return out;
-  }
-
-  get childCount(): number {
-    let n = 0;
-    for (let i = this.tree.firstChildOf[this.index]; i >= 0; i = this.tree.nextSiblingOf[i]) n++;
-    return n;
-  }
-
-  get namedChildCount(): number {
-    const t = this.tree;
-    let n = 0;
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED) n++;
-    return n;
-  }
-
-  child(k: number): SyntaxNode | null {
-    const t = this.tree;
-    let i = t.firstChildOf[this.index];
-    for (; i >= 0 && k > 0; k--) i = t.nextSiblingOf[i];
-    return k === 0 ? t.node(i) : null;
-  }
-
-  namedChild(k: number): SyntaxNode | null {
-    const t = this.tree;
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) {
-      if (t.flags[i] & NAMED && k-- === 0) return t.node(i);
-    }
-    return null;
   }
 
   /**

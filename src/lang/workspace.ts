@@ -174,6 +174,15 @@ function add<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+/** Drops the least recently used entries of a map kept in use order until `max` remain. */
+function evictOldest<K, V>(map: Map<K, V>, max: number, evicted: (key: K, value: V) => void): void {
+  for (const [key, value] of map) {
+    if (map.size <= max) break;
+    map.delete(key);
+    evicted(key, value);
+  }
+}
+
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -221,11 +230,7 @@ export class Workspace {
     // parseEdited releases `previous`, whatever happens.
     const tree = this.parsers.parseEdited(lang, text, previous);
     this.editBases.set(file, tree);
-    for (const [oldest, base] of this.editBases) {
-      if (this.editBases.size <= MAX_EDIT_BASES) break;
-      this.editBases.delete(oldest);
-      base.release();
-    }
+    evictOldest(this.editBases, MAX_EDIT_BASES, (_, base) => base.release());
     return this.addUnit(file, text, lang, tree);
   }
 
@@ -262,14 +267,12 @@ export class Workspace {
   private addUnit(file: string, text: string, language: LanguageId, tree: Tree): FileUnit {
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
-    for (const [oldest, evicted] of this.units) {
-      if (this.units.size <= MAX_UNITS) break;
-      this.units.delete(oldest);
+    evictOldest(this.units, MAX_UNITS, (oldest, evicted) => {
       if (evicted && this.editBases.get(oldest) === evicted.tree) {
         this.editBases.delete(oldest);
         evicted.tree.release();
       }
-    }
+    });
     return unit;
   }
 

@@ -31,6 +31,7 @@ import { openDocument } from '../cli/document';
 import { discoverFiles } from '../cli/files';
 import { readSource } from '../cli/source';
 import type { RequestCall } from '../core/model';
+import type { Tree } from '../lang/parsers';
 import { docsUrl } from '../core/rule';
 import { requestJson } from '../core/tokens';
 import { VirtualPython } from '../lang/notebook';
@@ -468,7 +469,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const only = p.context.only;
     const out: CodeAction[] = [];
     if (!only || only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(k + '.'))) {
-      const tree = analyzer.parsers.parse(unit.language, unit.text);
+      // Parsed only when a "disable for this line" action needs the comment's place: code
+      // actions are asked for on every cursor move, mostly with no prefixlint diagnostic.
+      const parsers = analyzer.parsers;
+      let tree: Tree | undefined;
+      const parsed = () => (tree ??= parsers.parse(unit.language, unit.text));
       out.push(
         ...quickFixes(p.context.diagnostics, {
           doc,
@@ -478,7 +483,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           commentLine(line, character) {
             const offset = unit.offsetAt(uri, line, character);
             if (offset === undefined) return line;
-            const anchor = commentAnchor(tree.rootNode.descendantForIndex(offset), offset);
+            const anchor = commentAnchor(parsed().rootNode.descendantForIndex(offset), offset);
             const pos = unit.position(anchor);
             return pos && pos.uri === uri ? pos.line : line;
           },

@@ -139,7 +139,7 @@ client = anthropic.Anthropic()
 
 def ask(question: str) -> str:
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         system=f"You are a helpful assistant. Current time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
@@ -154,7 +154,7 @@ const client = new Anthropic();
 export async function ask(question: string) {
   // \u{1F600} an emoji before the finding on another line does not move its column
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 512,
     system: \`You are a helpful assistant. Now: \${new Date().toISOString()}\`,
     messages: [{ role: 'user', content: question }],
@@ -172,7 +172,7 @@ PROMPT = f"You are the refund assistant. Built at: {datetime.now().isoformat()}"
 
 def refund(question: str) -> str:
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         system=PROMPT,
         messages=[{"role": "user", "content": question}],
@@ -188,7 +188,7 @@ SYSTEM = "You are a helpful assistant."
 
 def ask(question: str) -> str:
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         system=SYSTEM,
         messages=[{"role": "user", "content": question}],
@@ -206,7 +206,7 @@ client = anthropic.Anthropic()
 
 def ask(question: str, profile: dict) -> str:
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         system=f"Profile: {json.dumps(profile)}. Time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],

@@ -142,7 +142,7 @@ describe('known names', () => {
         '[tool.prefixlint.known]',
         'betas = ["acme-internal-2026-01-01"]',
         'toolTypes = ["acme_search_20260101"]',
-        '[tool.prefixlint.models.claude-sonnet-4-5]',
+        '[tool.prefixlint.models.claude-sonnet-4-6]',
         'minCacheable = 4096',
         'price = { input = 2.5 }',
         '[tool.prefixlint.models.acme-tuned]',
@@ -154,7 +154,7 @@ describe('known names', () => {
     expect(known.betas.has('acme-internal-2026-01-01')).toBe(true);
     expect(known.betas.has('context-management-2025-06-27')).toBe(true);
     expect(known.toolTypes.has('acme_search_20260101')).toBe(true);
-    const sonnet = modelInfo(known, 'claude-sonnet-4-5-20250929');
+    const sonnet = modelInfo(known, 'claude-sonnet-4-6');
     expect(sonnet?.minCacheable).toBe(4096);
     expect(sonnet?.price?.input).toBe(2.5);
     expect(sonnet?.price?.read).toBeGreaterThan(0); // the table's other prices stay

@@ -27,7 +27,7 @@ function body(over: { system?: string; turns?: string[]; last?: string; extra?: 
   const messages: Body[] = turns.map((t, i) => ({ role: i % 2 ? 'assistant' : 'user', content: t }));
   messages.push({ role: 'user', content: [{ type: 'text', text: over.last ?? 'Can I get a refund?', cache_control: { type: 'ephemeral' } }] });
   return {
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     tools: TOOLS,
     system: [{ type: 'text', text: over.system ?? 'You are the Acme support agent. Be brief — and kind.' }],

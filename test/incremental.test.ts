@@ -292,7 +292,7 @@ describe('incremental parsing', () => {
     const analyzer = await Analyzer.create();
     const before = keptWasmTreeCount();
     let text = 'import anthropic\nclient = anthropic.Anthropic()\n';
-    for (const ch of 'r = client.messages.create(model="claude-sonnet-4-5", max_tokens=10, messages=[])\n') {
+    for (const ch of 'r = client.messages.create(model="claude-sonnet-4-6", max_tokens=10, messages=[])\n') {
       text += ch;
       analyzer.invalidate('/w/typing.py');
       analyzer.analyze('/w/typing.py', text);

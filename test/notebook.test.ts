@@ -40,7 +40,7 @@ const IMPORTS = 'import anthropic\nfrom datetime import datetime\n\nclient = ant
 const CALL = [
   'question = "What changed?"',
   'resp = client.messages.create(',
-  '    model="claude-sonnet-4-5",',
+  '    model="claude-sonnet-4-6",',
   '    max_tokens=512,',
   '    system=f"Time: {datetime.now()}",',
   '    messages=[{"role": "user", "content": question}],',

@@ -22,7 +22,7 @@ client = anthropic.Anthropic()
 
 def ask(question: str) -> str:
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         system=f"You are a helpful assistant. Current time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
@@ -36,7 +36,7 @@ const client = new Anthropic();
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 512,
     system: \`You are a helpful assistant. Now: \${new Date().toISOString()}\`,
     messages: [{ role: 'user', content: question }],

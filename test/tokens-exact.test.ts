@@ -165,11 +165,11 @@ describe('count_tokens through the SDK', () => {
   it('sends the statically known body without create-only fields and shows the exact count', async () => {
     const { c, count } = counter();
     const before = api.seen.length;
-    expect(await count('a', body, 'claude-sonnet-4-5')).toEqual({ kind: 'counted', tokens: 1234 });
+    expect(await count('a', body, 'claude-sonnet-4-6')).toEqual({ kind: 'counted', tokens: 1234 });
     const sent = api.seen[before];
     expect(sent.problems).toEqual([]);
     expect(sent.url).toBe('/v1/messages/count_tokens');
-    expect(sent.body.model).toBe('claude-sonnet-4-5');
+    expect(sent.body.model).toBe('claude-sonnet-4-6');
     for (const k of CREATE_ONLY) expect(sent.body).not.toHaveProperty(k);
     // Unresolved parts are sent as a visible placeholder.
     if (placeholders.length) expect(JSON.stringify(sent.body)).toContain('⟨unresolved⟩');
@@ -179,9 +179,9 @@ describe('count_tokens through the SDK', () => {
   it('caches by (request hash, model) and asks again for another model', async () => {
     const { c, count } = counter();
     const before = api.seen.length;
-    await count('a', body, 'claude-sonnet-4-5');
+    await count('a', body, 'claude-sonnet-4-6');
     api.tokens = 999;
-    expect(c.state('b', { ...body }, 'claude-sonnet-4-5')).toEqual({ kind: 'counted', tokens: 1234 });
+    expect(c.state('b', { ...body }, 'claude-sonnet-4-6')).toEqual({ kind: 'counted', tokens: 1234 });
     expect(api.seen.length).toBe(before + 1);
     expect(await count('a', body, 'claude-opus-4-7')).toEqual({ kind: 'counted', tokens: 999 });
     expect(api.seen.length).toBe(before + 2);
@@ -192,7 +192,7 @@ describe('count_tokens through the SDK', () => {
     const { c, settled } = counter();
     const before = api.seen.length;
     const done = settled();
-    for (let i = 0; i < 5; i++) expect(c.state('site', { ...body, system: `version ${i}` }, 'claude-sonnet-4-5').kind).toBe('pending');
+    for (let i = 0; i < 5; i++) expect(c.state('site', { ...body, system: `version ${i}` }, 'claude-sonnet-4-6').kind).toBe('pending');
     await done;
     expect(api.seen.length).toBe(before + 1);
     expect(api.seen[before].body.system).toBe('version 4');
@@ -204,14 +204,14 @@ describe('count_tokens through the SDK', () => {
     const before = api.seen.length;
     for (const site of ['1', '2']) {
       const done = settled();
-      c.state(site, { ...body, system: site }, 'claude-sonnet-4-5');
+      c.state(site, { ...body, system: site }, 'claude-sonnet-4-6');
       await done;
     }
     const done = settled();
-    c.state('3', { ...body, system: '3' }, 'claude-sonnet-4-5');
+    c.state('3', { ...body, system: '3' }, 'claude-sonnet-4-6');
     await done;
     expect(api.seen.length).toBe(before + 2);
-    const third = c.state('3', { ...body, system: '3' }, 'claude-sonnet-4-5');
+    const third = c.state('3', { ...body, system: '3' }, 'claude-sonnet-4-6');
     expect(third.kind).toBe('failed');
     expect((third as { reason: string }).reason).toMatch(/^over 2 requests per minute, retrying in \d+ s$/);
     c.dispose();
@@ -224,14 +224,14 @@ describe('count_tokens through the SDK', () => {
   ] as const)('falls back to the estimate on %s with the reason', async (mode, reason) => {
     api.mode = mode;
     const { c, count } = counter();
-    expect(await count('x', { ...body, system: mode }, 'claude-sonnet-4-5')).toEqual({ kind: 'failed', reason });
+    expect(await count('x', { ...body, system: mode }, 'claude-sonnet-4-6')).toEqual({ kind: 'failed', reason });
     c.dispose();
   });
 
   it('gives up after the timeout', async () => {
     api.mode = 'delay';
     const { c, count } = counter({ timeoutMs: 200 });
-    expect(await count('slow', { ...body, system: 'slow' }, 'claude-sonnet-4-5')).toEqual({ kind: 'failed', reason: 'timed out' });
+    expect(await count('slow', { ...body, system: 'slow' }, 'claude-sonnet-4-6')).toEqual({ kind: 'failed', reason: 'timed out' });
     c.dispose();
   });
 
@@ -239,16 +239,16 @@ describe('count_tokens through the SDK', () => {
     api.mode = '429';
     const { c, count, settled } = counter();
     const b = { ...body, system: 'busy' };
-    const first = await count('busy', b, 'claude-sonnet-4-5');
+    const first = await count('busy', b, 'claude-sonnet-4-6');
     expect(first).toEqual({ kind: 'failed', reason: 'rate limited by the API (429), retrying in 1 s' });
     api.mode = 'ok';
     const before = api.seen.length;
     const t0 = Date.now();
     // Each answer (the wait, then the retried count) asks for a refresh; the lens asks again.
-    let state = c.state('busy', b, 'claude-sonnet-4-5');
+    let state = c.state('busy', b, 'claude-sonnet-4-6');
     for (let i = 0; i < 5 && state.kind !== 'counted'; i++) {
       await settled();
-      state = c.state('busy', b, 'claude-sonnet-4-5');
+      state = c.state('busy', b, 'claude-sonnet-4-6');
     }
     expect(state).toEqual({ kind: 'counted', tokens: 1234 });
     expect(api.seen.length).toBe(before + 1);
@@ -259,7 +259,7 @@ describe('count_tokens through the SDK', () => {
   it('says what to do without a key and sends nothing', async () => {
     const { c } = counter({ key: undefined });
     const before = api.seen.length;
-    expect(c.state('k', body, 'claude-sonnet-4-5')).toEqual({ kind: 'failed', reason: "no API key (run 'prefixlint: Set API Key')" });
+    expect(c.state('k', body, 'claude-sonnet-4-6')).toEqual({ kind: 'failed', reason: "no API key (run 'prefixlint: Set API Key')" });
     expect(api.seen.length).toBe(before);
     c.dispose();
   });

@@ -39,7 +39,7 @@ def crawl(start_url: str) -> list[dict]:
     messages = [{"role": "user", "content": f"Crawl {start_url} and list every page about pricing."}]
     while True:
         resp = client.beta.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=4096,
             tools=TOOLS,
             context_management={  # expect: [beta-not-enabled] `context_management`

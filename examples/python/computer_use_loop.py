@@ -47,7 +47,7 @@ def run_qa(scenario: str, max_steps: int = 60) -> list[dict]:
     for _ in range(max_steps):
         keep_recent_screenshots(messages)  # expect: [images-sliding-window] `keep_recent_screenshots(messages)`
         resp = client.beta.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=2048,
             betas=["computer-use-2025-01-24"],
             tools=TOOLS,
@@ -70,7 +70,7 @@ def run_qa(scenario: str, max_steps: int = 60) -> list[dict]:
 def describe_screen() -> str:
     png = base64.b64encode(take_screenshot()).decode()
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=512,
         messages=[
             {

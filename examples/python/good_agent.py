@@ -38,7 +38,7 @@ def chat(req: ChatRequest) -> dict:
     # Per-request facts go into the latest user turn, after the cached prefix.
     context = f"[time: {req.now}]\n[account]\n{json.dumps(req.account, sort_keys=True)}"
     resp = client.beta.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         betas=["context-management-2025-06-27"],
         system=[{"type": "text", "text": SUPPORT_PROMPT, "cache_control": {"type": "ephemeral"}}],

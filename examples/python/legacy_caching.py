@@ -18,7 +18,7 @@ CLASSIFIER_PROMPT = "Label the contract type: NDA, MSA, SOW or other. Answer wit
 
 def summarize(contract: str) -> str:
     resp = client.beta.prompt_caching.messages.create(  # expect: [removed-namespace] `client.beta.prompt_caching.messages.create`
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=2048,
         system=[{"type": "text", "text": PLAYBOOK, "cache_control": {"type": "ephemeral"}}],
         messages=[{"role": "user", "content": contract}],
@@ -28,7 +28,7 @@ def summarize(contract: str) -> str:
 
 def flag_risks(contract: str) -> str:
     resp = client.beta.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=2048,
         # expect: [unused-suppression] `stale-betas`
         # prefixlint: disable-next-line=stale-betas -- the proxy still wants these
@@ -46,7 +46,7 @@ def flag_risks(contract: str) -> str:
 
 def compare(old: str, new: str) -> str:
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=2048,
         # expect: [beta-param-on-ga-client] `betas`
         # expect: [stale-beta] `"token-counting-2024-11-01"`

@@ -49,7 +49,7 @@ def save_session(messages: list[dict]) -> None:
 def quick_answer(user_id: str, question: str) -> str:
     facts = index.search(user_id, question, k=5)
     resp = client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system=[{"type": "text", "text": f"{INSTRUCTIONS}\nKnown about the user: {facts}", "cache_control": {"type": "ephemeral"}}],  # expect: [dynamic-content-before-breakpoint] `{facts}`
         messages=[{"role": "user", "content": question}],

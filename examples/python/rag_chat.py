@@ -39,7 +39,7 @@ def main() -> None:
             break
         turn = build_turn(question)
         resp = client.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=1024,
             system=SYSTEM,
             messages=[*history[-12:], {"role": "user", "content": turn}],  # expect: [unsafe-history-slice] `history[-12:]`

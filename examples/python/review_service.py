@@ -35,7 +35,7 @@ def review(req: ReviewRequest, customer: Customer = Depends(current_customer)) -
     messages = list(req.messages)
     while True:
         resp = client.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=4096,
             tools=allowed,
             system=playbook,
@@ -56,7 +56,7 @@ def grade_batch(essays: list[str]) -> list[str]:
     grades = []
     for essay in essays:
         resp = client.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=1024,
             cache_control=EPHEMERAL,  # expect: [automatic-breakpoint-conflict] `cache_control`
             system=[

@@ -39,7 +39,7 @@ class ChatRequest(BaseModel):
 @app.post("/support/chat")
 def chat(req: ChatRequest) -> dict:
     resp = client.beta.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=4096,
         betas=["interleaved-thinking-2025-04-14"],  # expect: [unknown-beta] `"interleaved-thinking-2025-04-14"`
         thinking={"type": "enabled", "budget_tokens": 2048},

@@ -36,7 +36,7 @@ export async function bookRoom(page: Page, request: string) {
   for (let step = 0; step < 50; step++) {
     keepRecentScreenshots(messages, 4); // expect: [images-sliding-window] `keepRecentScreenshots(messages, 4)`
     const msg = await client.beta.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 2048,
       betas: ['computer-use-2025-01-24'],
       tools,
@@ -61,7 +61,7 @@ export async function bookRoom(page: Page, request: string) {
 export async function summarizePage(page: Page): Promise<string> {
   const shot = (await page.screenshot()).toString('base64');
   const msg = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 512,
     messages: [
       {

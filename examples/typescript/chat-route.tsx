@@ -20,7 +20,7 @@ export default async function DashboardChat({ chatId }: { chatId: string }) {
     const history = (await loadChat(chatId)).messages;
     history.push({ role: 'user', content: String(formData.get('message') ?? '') });
     const msg = await anthropic.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 1024,
       system: [{ type: 'text', text: CHAT_PROMPT, cache_control: { type: 'ephemeral' } }], // expect: [prefix-below-minimum] `cache_control`
       messages: history.slice(-10), // expect: [unsafe-history-slice] `history.slice(-10)`

@@ -12,7 +12,7 @@ const PRODUCT_GLOSSARY = readFileSync('docs/glossary.md', 'utf8');
 
 async function draftNotes(log) {
   const msg = await client.beta.promptCaching.messages.create({ // expect: [removed-namespace] `client.beta.promptCaching.messages.create`
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 2048,
     system: [{ type: 'text', text: STYLE_GUIDE, cache_control: { type: 'ephemeral' } }],
     messages: [{ role: 'user', content: `Write release notes for these commits:\n${log}` }],
@@ -22,7 +22,7 @@ async function draftNotes(log) {
 
 async function polish(draft) {
   const msg = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 2048,
     // expect: [beta-param-on-ga-client] `betas`
     betas: ['extended-cache-ttl-2025-04-11'], // expect: [stale-beta] `'extended-cache-ttl-2025-04-11'`
@@ -39,7 +39,7 @@ async function headline(notes) {
   // expect: [unused-suppression] `// prefixlint-disable-next-line volatile-system-prompt -- the build date was removed in v2`
   // prefixlint-disable-next-line volatile-system-prompt -- the build date was removed in v2
   const msg = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 100,
     system: [
       { type: 'text', text: STYLE_GUIDE },

@@ -46,7 +46,7 @@ function saveSession(messages: Anthropic.Beta.BetaMessageParam[]) {
 export async function quickAnswer(userId: string, question: string): Promise<string> {
   const facts = await searchMemories(userId, question);
   const msg = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [{ type: 'text', text: `${INSTRUCTIONS}\nKnown about the user: ${facts}`, cache_control: { type: 'ephemeral' } }], // expect: [dynamic-content-before-breakpoint] `${facts}`
     messages: [{ role: 'user', content: question }],

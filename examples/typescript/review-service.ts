@@ -27,7 +27,7 @@ app.post('/review', express.json(), requireTeam, async (req, res) => {
   const system = [{ type: 'text' as const, text: PROMPTS[team.plan], cache_control: ephemeral }]; // expect: [per-user-prefix] `[{ type: 'text' as const, text: PROMPTS[team.plan], cache_control: ephemeral }]`
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: String(req.body.diff) }];
   for (;;) {
-    const msg = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, tools, system, messages });
+    const msg = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4096, tools, system, messages });
     messages.push({ role: 'assistant', content: msg.content });
     if (msg.stop_reason !== 'tool_use') return res.json(msg);
     const results: Anthropic.ToolResultBlockParam[] = [];
@@ -42,7 +42,7 @@ app.post('/review', express.json(), requireTeam, async (req, res) => {
 
 export async function explainLint(finding: string) {
   const msg = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     cache_control: { type: 'ephemeral' }, // expect: [automatic-breakpoint-conflict] `cache_control`
     system: [

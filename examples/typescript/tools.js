@@ -32,7 +32,7 @@ export async function runTool(name, input) {
 export async function explainIncident(alertText) {
   const runbooks = readdirSync(RUNBOOKS).map((f) => readFileSync(RUNBOOKS + f, 'utf8')); // expect: [unstable-serialization] `readdirSync(RUNBOOKS)`
   const msg = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1500,
     system: [
       { type: 'text', text: 'You explain production alerts using the runbooks below and recent public incidents.' },

@@ -24,7 +24,7 @@ client = anthropic.Anthropic()
 
 def chat(history, question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         cache_control={"type": "ephemeral"},
         messages=[
@@ -42,7 +42,7 @@ const mark = { type: 'ephemeral' as const };
 
 export async function grade(rubric: string, policy: string, examples: string, style: string, essay: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     cache_control: { type: 'ephemeral' },
     system: [
@@ -66,7 +66,7 @@ client = anthropic.Anthropic()
 
 def chat(history, question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         cache_control={"type": "ephemeral"},
         messages=[*history, {"role": "user", "content": [{"type": "text", "text": question}]}],
@@ -81,7 +81,7 @@ const mark = { type: 'ephemeral' as const };
 
 export async function grade(rubric: string, policy: string, examples: string, style: string, essay: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     cache_control: { type: 'ephemeral' },
     system: [

@@ -36,7 +36,7 @@ HANDBOOK = Path("handbook.md").read_text()
 def answer(question, search_index):
     passages = search_index.search(question, k=5)
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         messages=[
             {
@@ -60,7 +60,7 @@ const HANDBOOK = readFileSync('handbook.md', 'utf8');
 
 export async function answer(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     messages: [
       {
@@ -90,7 +90,7 @@ HANDBOOK = Path("handbook.md").read_text()
 def answer(question, search_index):
     passages = search_index.search(question, k=5)
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         messages=[
             {
@@ -114,7 +114,7 @@ const HANDBOOK = readFileSync('handbook.md', 'utf8');
 
 export async function answer(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     messages: [
       {

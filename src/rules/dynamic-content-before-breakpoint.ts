@@ -36,7 +36,7 @@ INSTRUCTIONS = Path("prompts/support.md").read_text()
 def reply(memory, user_id, history, question):
     facts = memory.search(user_id, question)
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system=[{"type": "text", "text": f"{INSTRUCTIONS}\\nKnown about the user: {facts}", "cache_control": {"type": "ephemeral"}}],
         messages=[*history, {"role": "user", "content": question}],
@@ -54,7 +54,7 @@ const INSTRUCTIONS = readFileSync('prompts/support.md', 'utf8');
 export async function reply(userId: string, history: Anthropic.MessageParam[], question: string) {
   const facts = await searchMemories(userId, question);
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [{ type: 'text', text: \`\${INSTRUCTIONS}\\nKnown about the user: \${facts}\`, cache_control: { type: 'ephemeral' } }],
     messages: [...history, { role: 'user', content: question }],
@@ -75,7 +75,7 @@ INSTRUCTIONS = Path("prompts/support.md").read_text()
 def reply(memory, user_id, history, question):
     facts = memory.search(user_id, question)
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system=[{"type": "text", "text": INSTRUCTIONS, "cache_control": {"type": "ephemeral"}}],
         messages=[*history, {"role": "user", "content": f"[known about you]\\n{facts}\\n\\n" + question}],
@@ -93,7 +93,7 @@ const INSTRUCTIONS = readFileSync('prompts/support.md', 'utf8');
 export async function reply(userId: string, history: Anthropic.MessageParam[], question: string) {
   const facts = await searchMemories(userId, question);
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [{ type: 'text', text: INSTRUCTIONS, cache_control: { type: 'ephemeral' } }],
     messages: [...history, { role: 'user', content: \`[known about you]\\n\${facts}\\n\\n\` + question }],

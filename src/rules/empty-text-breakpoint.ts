@@ -35,7 +35,7 @@ MANUAL = Path("docs/router-manual.md").read_text()
 
 def ask(question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system=[
             {"type": "text", "text": MANUAL},
@@ -54,7 +54,7 @@ const MANUAL = readFileSync('docs/router-manual.md', 'utf8');
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [
       { type: 'text', text: MANUAL },
@@ -77,7 +77,7 @@ MANUAL = Path("docs/router-manual.md").read_text()
 
 def ask(question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system=[{"type": "text", "text": MANUAL, "cache_control": {"type": "ephemeral"}}],
         messages=[{"role": "user", "content": question}],
@@ -93,7 +93,7 @@ const MANUAL = readFileSync('docs/router-manual.md', 'utf8');
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [{ type: 'text', text: MANUAL, cache_control: { type: 'ephemeral' } }],
     messages: [{ role: 'user', content: question }],

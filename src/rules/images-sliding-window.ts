@@ -57,7 +57,7 @@ def agent(task, tools):
     while True:
         keep_recent_screenshots(messages, keep=3)
         resp = client.beta.messages.create(
-            model="claude-sonnet-4-5", max_tokens=2048, tools=tools, messages=messages, cache_control={"type": "ephemeral"}
+            model="claude-sonnet-4-6", max_tokens=2048, tools=tools, messages=messages, cache_control={"type": "ephemeral"}
         )
         messages.append({"role": "assistant", "content": resp.content})
         if resp.stop_reason != "tool_use":
@@ -81,7 +81,7 @@ export async function agent(task: string, tools: Anthropic.Tool[]) {
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: task }];
   for (;;) {
     keepRecentScreenshots(messages, 3);
-    const resp = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2048, tools, messages, cache_control: { type: 'ephemeral' } });
+    const resp = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 2048, tools, messages, cache_control: { type: 'ephemeral' } });
     messages.push({ role: 'assistant', content: resp.content });
     if (resp.stop_reason !== 'tool_use') return resp;
   }
@@ -110,7 +110,7 @@ def agent(task, tools):
     while True:
         drop_old_screenshots(messages)
         resp = client.beta.messages.create(
-            model="claude-sonnet-4-5", max_tokens=2048, tools=tools, messages=messages, cache_control={"type": "ephemeral"}
+            model="claude-sonnet-4-6", max_tokens=2048, tools=tools, messages=messages, cache_control={"type": "ephemeral"}
         )
         messages.append({"role": "assistant", "content": resp.content})
         if resp.stop_reason != "tool_use":
@@ -136,7 +136,7 @@ export async function agent(task: string, tools: Anthropic.Tool[]) {
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: task }];
   for (;;) {
     dropOldScreenshots(messages, 3, 10);
-    const resp = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2048, tools, messages, cache_control: { type: 'ephemeral' } });
+    const resp = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 2048, tools, messages, cache_control: { type: 'ephemeral' } });
     messages.push({ role: 'assistant', content: resp.content });
     if (resp.stop_reason !== 'tool_use') return resp;
   }

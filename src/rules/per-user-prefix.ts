@@ -32,7 +32,7 @@ client = anthropic.Anthropic()
 def run(user, history):
     allowed = [t for t in ALL_TOOLS if t["name"] in user.scopes]
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=allowed,
         messages=history,
@@ -48,7 +48,7 @@ const client = new Anthropic();
 
 export async function run(user: { scopes: string[] }, history: Anthropic.MessageParam[]) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     tools: ALL_TOOLS.filter((t) => user.scopes.includes(t.name)),
     messages: history,
@@ -68,7 +68,7 @@ client = anthropic.Anthropic()
 
 def run(user, history):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=ALL_TOOLS,
         messages=history,
@@ -84,7 +84,7 @@ const client = new Anthropic();
 
 export async function run(user: { scopes: string[] }, history: Anthropic.MessageParam[]) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     tools: ALL_TOOLS,
     messages: history,

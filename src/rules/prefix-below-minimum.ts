@@ -54,7 +54,7 @@ const client = new Anthropic();
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 300,
     system: [{ type: 'text', text: "You are a terse assistant for Acme's internal wiki.", cache_control: { type: 'ephemeral' } }],
     messages: [{ role: 'user', content: question }],
@@ -87,7 +87,7 @@ const client = new Anthropic();
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 300,
     system: "You are a terse assistant for Acme's internal wiki.",
     messages: [{ role: 'user', content: question }],

@@ -24,7 +24,7 @@ import anthropic
 client = anthropic.Anthropic()
 
 response = client.beta.prompt_caching.messages.create(
-    model="claude-sonnet-4-5",
+    model="claude-sonnet-4-6",
     max_tokens=1024,
     system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral"}}],
     messages=[{"role": "user", "content": "Summarize clause 4."}],
@@ -37,7 +37,7 @@ import Anthropic from '@anthropic-ai/sdk';
 const client = new Anthropic();
 
 await client.beta.promptCaching.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral' } }],
   messages: [{ role: 'user', content: 'Summarize clause 4.' }],
@@ -54,7 +54,7 @@ client = anthropic.Anthropic()
 CONTRACT_GUIDE = Path("contract-guide.md").read_text()
 
 response = client.messages.create(
-    model="claude-sonnet-4-5",
+    model="claude-sonnet-4-6",
     max_tokens=1024,
     system=[{"type": "text", "text": CONTRACT_GUIDE, "cache_control": {"type": "ephemeral"}}],
     messages=[{"role": "user", "content": "Summarize clause 4."}],
@@ -69,7 +69,7 @@ const client = new Anthropic();
 const contractGuide = readFileSync('contract-guide.md', 'utf8');
 
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   system: [{ type: 'text', text: contractGuide, cache_control: { type: 'ephemeral' } }],
   messages: [{ role: 'user', content: 'Summarize clause 4.' }],

@@ -32,7 +32,7 @@ import anthropic
 client = anthropic.Anthropic()
 
 response = client.beta.messages.create(
-    model="claude-sonnet-4-5",
+    model="claude-sonnet-4-6",
     max_tokens=1024,
     betas=["prompt-caching-2024-07-31"],
     system=[{"type": "text", "text": "You review contracts.", "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
@@ -46,7 +46,7 @@ import Anthropic from '@anthropic-ai/sdk';
 const client = new Anthropic({ defaultHeaders: { 'anthropic-beta': 'extended-cache-ttl-2025-04-11' } });
 
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   system: [{ type: 'text', text: 'You review contracts.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
   messages: [{ role: 'user', content: 'Summarize clause 4.' }],
@@ -63,7 +63,7 @@ client = anthropic.Anthropic()
 CONTRACT_GUIDE = Path("contract-guide.md").read_text()
 
 response = client.messages.create(
-    model="claude-sonnet-4-5",
+    model="claude-sonnet-4-6",
     max_tokens=1024,
     system=[{"type": "text", "text": CONTRACT_GUIDE, "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
     messages=[{"role": "user", "content": "Summarize clause 4."}],
@@ -78,7 +78,7 @@ const client = new Anthropic();
 const contractGuide = readFileSync('contract-guide.md', 'utf8');
 
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   system: [{ type: 'text', text: contractGuide, cache_control: { type: 'ephemeral', ttl: '1h' } }],
   messages: [{ role: 'user', content: 'Summarize clause 4.' }],

@@ -32,7 +32,7 @@ def run(task, tools):
     while True:
         system = f"{BASE}\\n\\nCurrent plan:\\n{plan}"
         resp = client.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=2048,
             system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
             tools=tools,
@@ -56,7 +56,7 @@ export async function run(task: string, steps: string[]) {
   for (const step of steps) {
     const system = \`\${BASE}\\n\\nCurrent step: \${step}\`;
     const resp = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 2048,
       system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }],
       messages,
@@ -78,7 +78,7 @@ def run(task, tools):
     messages = [{"role": "user", "content": task}]
     while True:
         resp = client.messages.create(
-            model="claude-sonnet-4-5",
+            model="claude-sonnet-4-6",
             max_tokens=2048,
             system=[{"type": "text", "text": BASE, "cache_control": {"type": "ephemeral"}}],
             tools=tools,
@@ -102,7 +102,7 @@ export async function run(task: string, steps: string[]) {
   for (const step of steps) {
     messages.push({ role: 'user', content: \`Current step: \${step}\` });
     const resp = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
       max_tokens: 2048,
       system: [{ type: 'text', text: BASE, cache_control: { type: 'ephemeral' } }],
       messages,

@@ -36,7 +36,7 @@ def next_turn(messages, tool_uses, run_tool, tools, system):
     ]
     messages.append({"role": "user", "content": results})
     return client.messages.create(
-        model="claude-sonnet-4-5", max_tokens=1024, tools=tools, system=system, messages=messages
+        model="claude-sonnet-4-6", max_tokens=1024, tools=tools, system=system, messages=messages
     )
 \`\`\`
 
@@ -48,7 +48,7 @@ const ephemeral = { type: 'ephemeral' as const };
 
 export async function review(diff: string, guide: string, glossary: string, examples: string, rules: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 2048,
     system: [
       { type: 'text', text: guide, cache_control: ephemeral },
@@ -75,7 +75,7 @@ def next_turn(messages, tool_uses, run_tool, tools, system):
     messages.append({"role": "user", "content": results})
     # Automatic caching: one breakpoint on the last block, moved forward every turn.
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=tools,
         system=system,
@@ -92,7 +92,7 @@ const ephemeral = { type: 'ephemeral' as const };
 
 export async function review(diff: string, guide: string, glossary: string, examples: string, rules: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 2048,
     system: [
       { type: 'text', text: guide },

@@ -99,7 +99,7 @@ history = []
 
 while True:
     history.append({"role": "user", "content": input("> ")})
-    response = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=history)
+    response = client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, messages=history)
     history.append({"role": "assistant", "content": response.content})
     history = history[-20:]
 \`\`\`
@@ -113,7 +113,7 @@ let history: Anthropic.MessageParam[] = [];
 export async function chat(turns: string[]) {
   for (const turn of turns) {
     history.push({ role: 'user', content: turn });
-    const response = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: history });
+    const response = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: history });
     history.push({ role: 'assistant', content: response.content });
     history = history.slice(-20);
   }
@@ -129,7 +129,7 @@ history = []
 
 while True:
     history.append({"role": "user", "content": input("> ")})
-    response = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=history)
+    response = client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, messages=history)
     history.append({"role": "assistant", "content": response.content})
     if response.usage.input_tokens > 150_000:
         history = history[-20:]
@@ -144,7 +144,7 @@ let history: Anthropic.MessageParam[] = [];
 export async function chat(turns: string[]) {
   for (const turn of turns) {
     history.push({ role: 'user', content: turn });
-    const response = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: history });
+    const response = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: history });
     history.push({ role: 'assistant', content: response.content });
     if (response.usage.input_tokens > 150_000) history = history.slice(-20);
   }

@@ -32,7 +32,7 @@ TOOLS = [{"name": "lookup_order", "description": "Find an order by id.", "input_
 
 def answer(question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=TOOLS,
         system=[{"type": "text", "text": POLICY, "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
@@ -49,7 +49,7 @@ const POLICY = readFileSync('order-policy.md', 'utf8');
 
 export async function answer(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [
       { type: 'text', text: "You are Acme's order assistant.", cache_control: { type: 'ephemeral', ttl: '5m' } },
@@ -74,7 +74,7 @@ TOOLS = [{"name": "lookup_order", "description": "Find an order by id.", "input_
 
 def answer(question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=TOOLS,
         system=[{"type": "text", "text": POLICY, "cache_control": {"type": "ephemeral", "ttl": "1h"}}],
@@ -91,7 +91,7 @@ const POLICY = readFileSync('order-policy.md', 'utf8');
 
 export async function answer(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: [
       { type: 'text', text: "You are Acme's order assistant.", cache_control: { type: 'ephemeral', ttl: '1h' } },

@@ -48,7 +48,7 @@ import Anthropic from '@anthropic-ai/sdk';
 const client = new Anthropic();
 
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   tools: [{ type: 'web_search_20250306', name: 'web_search' }],
   messages: [{ role: 'user', content: 'What happened today?' }],
@@ -76,7 +76,7 @@ import Anthropic from '@anthropic-ai/sdk';
 const client = new Anthropic();
 
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   tools: [{ type: 'web_search_20250305', name: 'web_search' }],
   messages: [{ role: 'user', content: 'What happened today?' }],

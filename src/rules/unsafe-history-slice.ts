@@ -24,7 +24,7 @@ client = anthropic.Anthropic()
 
 def reply(history):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         messages=history[-10:],
     )
@@ -36,7 +36,7 @@ import Anthropic from '@anthropic-ai/sdk';
 const client = new Anthropic();
 
 export async function reply(history: Anthropic.MessageParam[]) {
-  return client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: history.slice(-10) });
+  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: history.slice(-10) });
 }
 \`\`\`
 
@@ -52,7 +52,7 @@ def reply(history):
     while start < len(history) and history[start]["role"] != "user":
         start += 1
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         messages=history[start:],
     )
@@ -66,7 +66,7 @@ const client = new Anthropic();
 export async function reply(history: Anthropic.MessageParam[]) {
   let start = Math.max(0, history.length - 10);
   while (start < history.length && history[start].role !== 'user') start++;
-  return client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 1024, messages: history.slice(start) });
+  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: history.slice(start) });
 }
 \`\`\`
 

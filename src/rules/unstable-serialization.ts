@@ -31,7 +31,7 @@ client = anthropic.Anthropic()
 
 def ask(profile, question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system="You help this customer. Profile:\\n" + json.dumps(profile),
         messages=[{"role": "user", "content": question}],
@@ -47,7 +47,7 @@ const docs = Object.fromEntries(fs.readdirSync('docs').map((f) => [f, fs.statSyn
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: 'Known documents: ' + JSON.stringify(docs),
     messages: [{ role: 'user', content: question }],
@@ -64,7 +64,7 @@ client = anthropic.Anthropic()
 
 def ask(profile, question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system="You help this customer. Profile:\\n" + json.dumps(profile, sort_keys=True),
         messages=[{"role": "user", "content": question}],
@@ -80,7 +80,7 @@ const docs = Object.fromEntries([...fs.readdirSync('docs')].sort().map((f) => [f
 
 export async function ask(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: 'Known documents: ' + JSON.stringify(docs),
     messages: [{ role: 'user', content: question }],

@@ -34,7 +34,7 @@ client = anthropic.Anthropic()
 SYSTEM = "You are a support agent."  # prefixlint: disable=volatile-system-prompt -- the clock was removed in March
 
 response = client.messages.create(
-    model="claude-sonnet-4-5",
+    model="claude-sonnet-4-6",
     max_tokens=1024,
     system=SYSTEM,
     messages=[{"role": "user", "content": "Where is my order?"}],
@@ -48,7 +48,7 @@ const client = new Anthropic();
 
 // prefixlint-disable-next-line volatile-tool
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   messages: [{ role: 'user', content: 'Where is my order?' }],
 });
@@ -62,7 +62,7 @@ client = anthropic.Anthropic()
 SYSTEM = "You are a support agent."
 
 response = client.messages.create(
-    model="claude-sonnet-4-5",
+    model="claude-sonnet-4-6",
     max_tokens=1024,
     system=SYSTEM,
     messages=[{"role": "user", "content": "Where is my order?"}],
@@ -75,7 +75,7 @@ import Anthropic from '@anthropic-ai/sdk';
 const client = new Anthropic();
 
 await client.messages.create({
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-4-6',
   max_tokens: 1024,
   messages: [{ role: 'user', content: 'Where is my order?' }],
 });

@@ -30,7 +30,7 @@ client = anthropic.Anthropic()
 
 def answer(question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system=f"You are a support agent. Current time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
@@ -44,7 +44,7 @@ const client = new Anthropic();
 
 export async function answer(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: \`You are a support agent. Current time: \${new Date().toISOString()}\`,
     messages: [{ role: 'user', content: question }],
@@ -62,7 +62,7 @@ client = anthropic.Anthropic()
 
 def answer(question):
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         system="You are a support agent.",
         messages=[{"role": "user", "content": f"[time: {datetime.now()}] " + question}],
@@ -76,7 +76,7 @@ const client = new Anthropic();
 
 export async function answer(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     system: 'You are a support agent.',
     messages: [{ role: 'user', content: \`[time: \${new Date().toISOString()}] \` + question }],

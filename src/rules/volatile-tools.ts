@@ -28,7 +28,7 @@ REGISTRY = {"search": {"name": "search", "input_schema": {"type": "object"}}, "c
 def run(question):
     tools = [REGISTRY[name] for name in ENABLED]
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=tools,
         messages=[{"role": "user", "content": question}],
@@ -42,7 +42,7 @@ const client = new Anthropic();
 
 export async function run(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     tools: [{ name: 'lookup', description: \`Lookup (build \${Date.now()})\`, input_schema: { type: 'object' } }],
     messages: [{ role: 'user', content: question }],
@@ -62,7 +62,7 @@ REGISTRY = {"search": {"name": "search", "input_schema": {"type": "object"}}, "c
 def run(question):
     tools = [REGISTRY[name] for name in sorted(ENABLED)]
     return client.messages.create(
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-4-6",
         max_tokens=1024,
         tools=tools,
         messages=[{"role": "user", "content": question}],
@@ -76,7 +76,7 @@ const client = new Anthropic();
 
 export async function run(question: string) {
   return client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     tools: [{ name: 'lookup', description: 'Lookup', input_schema: { type: 'object' } }],
     messages: [{ role: 'user', content: question }],

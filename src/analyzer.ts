@@ -12,7 +12,8 @@ import { applyFixes } from './core/fix';
 import { loadKnownNames } from './core/knownNames';
 import type { ReportInput, RuleContext } from './core/rule';
 import type { Loc } from './core/span';
-import { Evaluator } from './lang/evaluate';
+import { EvalBudget, Evaluator } from './lang/evaluate';
+import type { EvalLimits } from './lang/evaluate';
 import { SyntaxEditBuilder } from './lang/edits';
 import { findSuppressions, suppressionAnchors } from './lang/comments';
 import { buildFileView } from './lang/fileView';
@@ -25,6 +26,8 @@ import { suppressFindings } from './rules/unused-suppression';
 export interface SourceHost {
   /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
   readFile(absPath: string): string | undefined;
+  /** Whether a file exists (cheaper than reading it); readFile answers when absent. */
+  exists?(absPath: string): boolean;
 }
 
 export interface AnalyzeOptions {
@@ -50,6 +53,8 @@ export interface AnalyzerOptions extends AnalyzeOptions {
   /** Folder with the tree-sitter WASM files (defaults to the bundle's folder, then node_modules). */
   wasmDir?: string;
   host?: SourceHost;
+  /** Bounds on one file's analysis (the defaults keep every file well under a second). */
+  limits?: EvalLimits;
 }
 
 /** Syntax trees deeper than this are not analysed (a one-line notice says so). */
@@ -61,6 +66,7 @@ export class Analyzer {
   private readonly workspace: Workspace;
   private readonly rules: readonly Rule[];
   private readonly known: KnownNames;
+  private readonly limits?: EvalLimits;
 
   private constructor(
     readonly parsers: Parsers,
@@ -69,6 +75,7 @@ export class Analyzer {
     this.workspace = new Workspace(parsers, opts.host ?? NO_FILES);
     this.rules = opts.rules ?? allRules;
     this.known = opts.known ?? loadKnownNames();
+    this.limits = opts.limits;
   }
 
   static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
@@ -100,7 +107,8 @@ export class Analyzer {
         // analysis of such a tree would be slow (some look-ups are linear in the depth).
         return { file, language: lang, diagnostics: [], calls: [], notice: `not analysed: the code nests ${unit.depth} levels deep (the limit is ${MAX_NESTING})`, noticeKind: 'limit' };
       }
-      const evaluator = new Evaluator();
+      const budget = new EvalBudget(this.limits);
+      const evaluator = new Evaluator(budget);
       const calls = findRequestCalls(unit, evaluator);
       const edits = new SyntaxEditBuilder(unit);
       let view: FileView | undefined;
@@ -144,13 +152,31 @@ export class Analyzer {
       const anchor = suppressionAnchors(unit.tree);
       diagnostics = suppressFindings({ file, language: lang, text, directives, diagnostics, ran: rules, all: allRules, level, anchor });
       diagnostics.sort((a, b) => a.at.start - b.at.start || a.at.end - b.at.end || a.ruleId.localeCompare(b.ruleId));
-      if (unit.tree.rootNode.hasError) return { file, language: lang, diagnostics, calls, notice: 'has syntax errors; analysed what could be parsed', noticeKind: 'syntax' };
-      return { file, language: lang, diagnostics, calls };
+      const notices: string[] = [];
+      let noticeKind: FileResult['noticeKind'];
+      if (unit.tree.rootNode.hasError) {
+        notices.push('has syntax errors; analysed what could be parsed');
+        noticeKind = 'syntax';
+      }
+      if (budget.hit) {
+        notices.push(limitNotice(budget));
+        noticeKind = 'limit';
+      }
+      const failed = [...budget.failedImports].filter((f) => f !== file);
+      if (failed.length) notices.push(`values imported from ${failed.length === 1 ? failed[0] : `${failed.length} files`} are unknown (internal error while analysing ${failed.length === 1 ? 'it' : 'them'})`);
+      if (!notices.length) return { file, language: lang, diagnostics, calls };
+      return { file, language: lang, diagnostics, calls, notice: notices.join('; '), noticeKind: noticeKind ?? 'limit' };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       return { file, language: lang, diagnostics: [], calls: [], notice: `internal error while analysing: ${message.split('\n')[0]}`, noticeKind: 'internal' };
     }
   }
+}
+
+function limitNotice(budget: EvalBudget): string {
+  const l = budget.limits;
+  const what = budget.hit === 'steps' ? `${l.steps.toLocaleString('en-US')} evaluation steps` : budget.hit === 'depth' ? `${l.depth} nested evaluations` : `${l.timeMs / 1000} s`;
+  return `analysis stopped at its limit of ${what}; values past it are unknown`;
 }
 
 export interface FixAllResult {

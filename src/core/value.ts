@@ -167,11 +167,94 @@ export function isComplete(v: Value): boolean {
   }
 }
 
-/** All taints inside a value, its items and entries included. */
-export function allTaints(v: Value, out: Taint[] = []): Taint[] {
-  out.push(...v.taints);
-  if (v.kind === 'list') for (const item of v.items) allTaints(item, out);
-  if (v.kind === 'obj') for (const e of v.entries) allTaints(e.value, out);
+/**
+ * Bounds on the size of one value, whatever the code builds (`s = s + s` in a loop, a taint
+ * reached along thousands of paths): past them a value is incomplete, never wrong. Without them
+ * one real provider file built taint lists that doubled at every step and exhausted a 4 GB heap.
+ */
+export const VALUE_LIMITS = {
+  /** Taints kept on one value after merging (one per production site, kind and interpolation). */
+  taints: 32,
+  /** Assignment steps remembered per taint. */
+  chain: 12,
+  /** Items of a list, entries of an object. */
+  items: 512,
+  /** Characters of a resolved string. */
+  text: 64 * 1024,
+} as const;
+
+/** All taints inside a value, its items and entries included, one per production site and interpolation. */
+export function allTaints(v: Value): Taint[] {
+  if (v.kind !== 'list' && v.kind !== 'obj') return v.taints;
+  const out: Taint[] = [...v.taints];
+  collectTaints(v, out);
+  return compactTaints(out);
+}
+
+function collectTaints(v: Value, out: Taint[]): void {
+  if (v.kind === 'list') {
+    for (const item of v.items) {
+      out.push(...item.taints);
+      collectTaints(item, out);
+    }
+  } else if (v.kind === 'obj') {
+    for (const e of v.entries) {
+      out.push(...e.value.taints);
+      collectTaints(e.value, out);
+    }
+  }
+}
+
+/** True when the value or anything inside it carries a taint. */
+export function hasTaints(v: Value): boolean {
+  if (v.taints.length) return true;
+  if (v.kind === 'list') return v.items.some(hasTaints);
+  if (v.kind === 'obj') return v.entries.some((e) => hasTaints(e.value));
+  return false;
+}
+
+function taintKey(t: Taint): string {
+  return `${t.at.file}\u0000${t.at.start}\u0000${t.at.end}\u0000${t.kind}\u0000${t.embed ? t.embed.start : ''}`;
+}
+
+/**
+ * One taint per production site, kind and interpolation (the first seen wins), at most
+ * VALUE_LIMITS.taints of them, the strongest classes kept first. Returns `ts` itself when
+ * there is nothing to drop.
+ */
+export function compactTaints(ts: Taint[]): Taint[] {
+  if (ts.length <= 1) return ts;
+  const seen = new Set<string>();
+  let out: Taint[] | undefined;
+  for (let i = 0; i < ts.length; i++) {
+    const k = taintKey(ts[i]);
+    if (seen.has(k)) {
+      out ??= ts.slice(0, i);
+      continue;
+    }
+    seen.add(k);
+    out?.push(ts[i]);
+  }
+  let kept = out ?? ts;
+  if (kept.length > VALUE_LIMITS.taints) {
+    kept = kept
+      .map((t, i) => ({ t, i }))
+      .sort((a, b) => CLASS_RANK[b.t.cls] - CLASS_RANK[a.t.cls] || a.i - b.i)
+      .slice(0, VALUE_LIMITS.taints)
+      .sort((a, b) => a.i - b.i)
+      .map((x) => x.t);
+  }
+  return kept;
+}
+
+/** A value within VALUE_LIMITS (its own level; the parts were bounded when they were built). */
+export function bounded(v: Value): Value {
+  let out = v;
+  const taints = compactTaints(v.taints);
+  if (taints !== v.taints) out = { ...out, taints } as Value;
+  if (out.kind === 'list' && out.items.length > VALUE_LIMITS.items) out = { ...out, items: out.items.slice(0, VALUE_LIMITS.items), complete: false, tailKnown: false };
+  else if (out.kind === 'obj' && out.entries.length > VALUE_LIMITS.items) out = { ...out, entries: out.entries.slice(-VALUE_LIMITS.items), complete: false };
+  else if (out.kind === 'str' && out.text.length > VALUE_LIMITS.text) out = { ...out, text: out.text.slice(0, VALUE_LIMITS.text) + HOLE, complete: false };
   return out;
 }
 
@@ -209,11 +292,14 @@ export function str(text: string, at?: Loc, literal = false): StrValue {
 
 /** Adds an assignment step to the chain of every taint (outermost first). */
 export function withChainStep(v: Value, step: Loc): Value {
-  const prefix = (t: Taint): Taint => ({ ...t, chain: [step, ...t.chain] });
+  if (!hasTaints(v)) return v;
+  const prefix = (t: Taint): Taint => (t.chain.length >= VALUE_LIMITS.chain ? t : { ...t, chain: [step, ...t.chain] });
   return mapTaints(v, prefix);
 }
 
+/** The value with `f` applied to every taint inside it; parts without taints are shared, not copied. */
 export function mapTaints(v: Value, f: (t: Taint) => Taint): Value {
+  if (!hasTaints(v)) return v;
   const taints = v.taints.map(f);
   switch (v.kind) {
     case 'list':
@@ -223,11 +309,6 @@ export function mapTaints(v: Value, f: (t: Taint) => Taint): Value {
     default:
       return { ...v, taints };
   }
-}
-
-/** The taints of a value flattened onto one value: what a string built from it inherits. */
-export function flattenTaints(v: Value): Taint[] {
-  return allTaints(v);
 }
 
 /** Concatenates string-ish parts into one string value, keeping taints and holes. */
@@ -245,9 +326,9 @@ export function concatStrings(parts: Value[], at?: Loc): StrValue {
       text += HOLE;
       complete = false;
     }
-    taints.push(...flattenTaints(p));
+    taints.push(...allTaints(p));
   }
-  return { kind: 'str', text, complete, at, taints };
+  return bounded({ kind: 'str', text, complete, at, taints }) as StrValue;
 }
 
 /** Joins two alternatives (conditional expressions, branches) into one value. */

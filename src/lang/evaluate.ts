@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, StrValue, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, concatStrings, isComplete, unknown, union, withChainStep, withoutUnordered } from '../core/value';
+import { HOLE, allTaints, bounded, concatStrings, isComplete, unknown, union, withChainStep, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { classifyJs, classifyPython, JS_GLOBALS, PYTHON_BUILTINS, RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
@@ -40,7 +40,72 @@ function withRef(ref: Ref, at?: Loc, taints: Taint[] = []): Value {
 type Env = Map<string, Value>;
 
 const MAX_INLINE_DEPTH = 6;
-const MAX_EVAL_DEPTH = 200;
+
+/**
+ * What one file's analysis may spend, whatever the code contains: evaluation steps (each
+ * expression evaluated, each module export followed, each imported file read counts), nesting
+ * of evaluation on the JavaScript stack, and wall time as a last resort. Past a bound every
+ * value is unknown (never volatile) and the file gets a notice. Steps come first because they
+ * are deterministic: the same code gives the same findings on any machine and in any order.
+ */
+export interface EvalLimits {
+  steps: number;
+  /** Nested evaluations (expressions, exports, inlined calls) at once. */
+  depth: number;
+  /** Milliseconds; checked every few hundred steps. */
+  timeMs: number;
+}
+
+export const DEFAULT_LIMITS: EvalLimits = { steps: 200_000, depth: 120, timeMs: 2_000 };
+
+export type LimitHit = 'steps' | 'depth' | 'time';
+
+export class EvalBudget {
+  steps = 0;
+  depth = 0;
+  /** The first bound that was reached, if any. */
+  hit?: LimitHit;
+  /** Imported files whose analysis failed: their values were taken as unknown. */
+  readonly failedImports = new Set<string>();
+  private readonly deadline: number;
+
+  constructor(readonly limits: EvalLimits = DEFAULT_LIMITS) {
+    this.deadline = performance.now() + limits.timeMs;
+  }
+
+  /** Counts `n` steps; false once the step or time bound is reached. */
+  spend(n = 1): boolean {
+    if (this.hit === 'steps' || this.hit === 'time') return false;
+    const before = this.steps;
+    this.steps += n;
+    if (this.steps > this.limits.steps) {
+      this.hit = 'steps';
+      return false;
+    }
+    // performance.now() every 256 steps: a cheap check, and 256 steps take well under a millisecond.
+    if (before >> 8 !== this.steps >> 8 && performance.now() > this.deadline) {
+      this.hit = 'time';
+      return false;
+    }
+    return true;
+  }
+
+  /** Enters one nested evaluation; false (and nothing to leave) at the depth bound. */
+  enter(): boolean {
+    if (this.depth >= this.limits.depth) {
+      this.hit ??= 'depth';
+      return false;
+    }
+    this.depth++;
+    return true;
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+}
+
+const PENDING = Symbol('pending');
 
 function shorten(text: string, max = 60): string {
   const one = text.replace(/\s+/g, ' ');
@@ -75,8 +140,11 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
   private readonly inProgress = new Set<string>();
+  /** Module exports resolved so far (`file\0name`); PENDING while one is being resolved (an import cycle). */
+  private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
-  private evalDepth = 0;
+
+  constructor(readonly budget: EvalBudget = new EvalBudget()) {}
 
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
@@ -85,15 +153,16 @@ export class Evaluator {
       const hit = this.memo.get(key);
       if (hit) return hit;
     }
-    if (this.inProgress.has(key) || this.evalDepth > MAX_EVAL_DEPTH) return unknown(unit.loc(node), 'recursive');
+    if (this.inProgress.has(key)) return unknown(unit.loc(node), 'recursive');
+    const budget = this.budget;
+    if (!budget.spend() || !budget.enter()) return unknown(unit.loc(node), 'analysis limit');
     this.inProgress.add(key);
-    this.evalDepth++;
     try {
-      const v = this.evalUncached(unit, node, env);
+      const v = bounded(this.evalUncached(unit, node, env));
       if (!env) this.memo.set(key, v);
       return v;
     } finally {
-      this.evalDepth--;
+      budget.leave();
       this.inProgress.delete(key);
     }
   }
@@ -263,13 +332,13 @@ export class Evaluator {
     const { module, name } = b.importFrom!;
     const at = unit.loc(b.nameNode);
     if (unit.language !== 'python' && !module.startsWith('.') && name === '*' ) return withRef({ kind: 'external', name: module }, at);
-    const target = unit.workspace.resolveModule(unit, module);
+    const target = this.resolveModule(unit, module);
     if (target) {
       if (name === '*') return withRef({ kind: 'module', unit: target }, at);
       const exported = this.exportValue(target, name);
       if (exported) return exported;
       if (unit.language === 'python') {
-        const sub = unit.workspace.resolveModule(unit, `${module}${module.endsWith('.') ? '' : '.'}${name}`);
+        const sub = this.resolveModule(unit, `${module}${module.endsWith('.') ? '' : '.'}${name}`);
         if (sub) return withRef({ kind: 'module', unit: sub }, at);
       }
       return unknown(at, `${name} from ${module}`);
@@ -279,10 +348,44 @@ export class Evaluator {
     return withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
   }
 
-  /** A module-level name of a workspace file, following re-exports. */
-  exportValue(unit: FileUnit, name: string, seen = new Set<string>()): Value | undefined {
-    if (seen.has(unit.file)) return undefined;
-    seen.add(unit.file);
+  /** The workspace file an import names; reading and parsing it counts against the budget (a step per 1,000 characters). */
+  private resolveModule(unit: FileUnit, spec: string): FileUnit | undefined {
+    const ws = unit.workspace;
+    const before = ws.parsedChars;
+    const target = ws.resolveModule(unit, spec);
+    if (ws.parsedChars > before) this.budget.spend(Math.ceil((ws.parsedChars - before) / 1000));
+    return target;
+  }
+
+  /**
+   * A module-level name of a workspace file, following re-exports. Each (file, name) is
+   * resolved once per analysis; one asked for again while it is being resolved is an import
+   * cycle (a module importing itself, `__init__` files importing each other, `export *` loops)
+   * and is not found along that path. A failure inside another file's code makes its values unknown here
+   * instead of failing the importer.
+   */
+  exportValue(unit: FileUnit, name: string): Value | undefined {
+    const key = `${unit.file}\u0000${name}`;
+    const known = this.exports.get(key);
+    // A cycle: this path adds nothing (the importer gets an unknown value).
+    if (known === PENDING) return undefined;
+    if (this.exports.has(key)) return known;
+    if (!this.budget.spend() || !this.budget.enter()) return unknown(undefined, 'analysis limit');
+    this.exports.set(key, PENDING);
+    let v: Value | undefined;
+    try {
+      v = this.exportValueUncached(unit, name);
+    } catch {
+      this.budget.failedImports.add(unit.file);
+      v = unknown(undefined, `${name} (not analysed)`);
+    } finally {
+      this.budget.leave();
+    }
+    this.exports.set(key, v);
+    return v;
+  }
+
+  private exportValueUncached(unit: FileUnit, name: string): Value | undefined {
     const root = unit.tree.rootNode;
     if (name === 'default' && unit.language !== 'python') {
       for (const s of root.namedChildren) {
@@ -304,17 +407,17 @@ export class Evaluator {
       if (!source) continue;
       const spec = source.text.slice(1, -1);
       const clause = s.namedChildren.find((c) => c?.type === 'export_clause');
-      const target = unit.workspace.resolveModule(unit, spec);
+      const target = this.resolveModule(unit, spec);
       if (!target) continue;
       if (clause) {
         for (const spec2 of clause.namedChildren) {
           if (spec2?.type !== 'export_specifier') continue;
           const orig = spec2.childForFieldName('name')?.text;
           const alias = spec2.childForFieldName('alias')?.text ?? orig;
-          if (alias === name && orig) return this.exportValue(target, orig, seen);
+          if (alias === name && orig) return this.exportValue(target, orig);
         }
       } else {
-        const v = this.exportValue(target, name, seen);
+        const v = this.exportValue(target, name);
         if (v) return v;
       }
     }
@@ -861,7 +964,7 @@ export class Evaluator {
         const arg = args[0];
         const spec = arg ? this.eval(unit, arg.value, env) : undefined;
         if (spec?.kind === 'str' && spec.complete) {
-          const target = unit.workspace.resolveModule(unit, spec.text);
+          const target = this.resolveModule(unit, spec.text);
           return target ? withRef({ kind: 'module', unit: target }, at) : withRef({ kind: 'external', name: spec.text }, at);
         }
         return unknown(at);

@@ -212,6 +212,9 @@ export class Workspace {
    * before analysing its new text, and that text is what the kept tree is for.
    */
   private readonly editBases = new Map<string, Tree>();
+  private readonly existing = new Map<string, boolean>();
+  /** Characters parsed so far (the file's own text and every file read for an import). */
+  parsedChars = 0;
 
   constructor(
     readonly parsers: Parsers,
@@ -234,7 +237,19 @@ export class Workspace {
     return this.addUnit(file, text, lang, tree);
   }
 
+  /** Whether a file exists, asked of the host once per path and run. */
+  exists(file: string): boolean {
+    let known = this.existing.get(file);
+    if (known === undefined) {
+      known = this.overlays.has(file) || (this.host.exists ? this.host.exists(file) : this.host.readFile(file) !== undefined);
+      this.existing.set(file, known);
+    }
+    return known;
+  }
+
   invalidate(file: string): void {
+    // A file was created, deleted or changed: what exists may have changed with it.
+    this.existing.clear();
     this.overlays.delete(file);
     this.drop(file);
   }
@@ -265,6 +280,7 @@ export class Workspace {
   }
 
   private addUnit(file: string, text: string, language: LanguageId, tree: Tree): FileUnit {
+    this.parsedChars += text.length;
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
     evictOldest(this.units, MAX_UNITS, (oldest, evicted) => {
@@ -289,10 +305,14 @@ export class Workspace {
         for (let i = 1; i < dots; i++) base = path.dirname(base);
         bases.push(base);
       } else {
-        // Package-local absolute imports: try the file's folder and its parents.
+        // An absolute import is looked up where Python's path can hold it: folders that are
+        // not packages themselves (the top package's parent, a script's folder, `src/`),
+        // from the file's folder up. A package folder is never on the path, so a sibling
+        // named like a library (`llms/openai.py` beside `llms/deepseek.py`) is not what
+        // `from openai import OpenAI` imports.
         let base = dir;
         for (let i = 0; i < 6; i++) {
-          bases.push(base);
+          if (!this.exists(path.join(base, '__init__.py'))) bases.push(base);
           const up = path.dirname(base);
           if (up === base) break;
           base = up;
@@ -301,6 +321,9 @@ export class Workspace {
       for (const base of bases) {
         const p = path.join(base, ...rest);
         for (const candidate of rest.length ? [p + '.py', path.join(p, '__init__.py')] : [path.join(p, '__init__.py')]) {
+          // An absolute import never names the importing module itself (`typing.py` importing
+          // `typing` means the standard library).
+          if (dots === 0 && candidate === from.file) continue;
           const unit = this.get(candidate);
           if (unit) return unit;
         }

@@ -26,7 +26,7 @@ function file(name: string, text: string): string {
  * Reports every `word` in the text with a fix that replaces it by `replacement` (or only the
  * first one with `firstOnly`). A text containing `BROKEN` gets a syntax-error notice.
  */
-function engine(opts: { word: string; replacement: string; applicability?: Applicability; firstOnly?: boolean; notice?: string }): Engine & {
+function engine(opts: { word: string; replacement: string; applicability?: Applicability; firstOnly?: boolean; notice?: string; noticeKind?: FileResult['noticeKind'] }): Engine & {
   calls: number;
 } {
   const e = {
@@ -50,8 +50,10 @@ function engine(opts: { word: string; replacement: string; applicability?: Appli
         });
         if (opts.firstOnly) break;
       }
-      const notice = opts.notice ?? (text.includes('BROKEN') ? 'has syntax errors; analysed what could be parsed' : undefined);
-      return { file: f, language: 'python', diagnostics, calls: [], notice };
+      const broken = text.includes('BROKEN');
+      const notice = opts.notice ?? (broken ? 'has syntax errors; analysed what could be parsed' : undefined);
+      const noticeKind = opts.noticeKind ?? (broken ? 'syntax' : undefined);
+      return { file: f, language: 'python', diagnostics, calls: [], notice, noticeKind };
     },
   };
   return e;
@@ -93,7 +95,7 @@ describe('checkFile --fix', () => {
       invalidate() {},
       analyze(f, text) {
         const r = inner.analyze(f, text);
-        return text.includes('fine fine') ? { ...r, notice: 'has syntax errors' } : r;
+        return text.includes('fine fine') ? { ...r, notice: 'has syntax errors', noticeKind: 'syntax' } : r;
       },
     };
     const out2 = checkFile(pairBreaks, new DiskHost(), q, { fix: true, unsafeFixes: false });
@@ -128,7 +130,7 @@ describe('checkFile --fix', () => {
 
   it('marks an analyzer failure as an internal error without stopping', () => {
     const p = file('crash.py', 'a\n');
-    const out = checkFile(engine({ word: 'zzz', replacement: '', notice: 'internal error while analysing: boom' }), new DiskHost(), p, {
+    const out = checkFile(engine({ word: 'zzz', replacement: '', notice: 'internal error while analysing: boom', noticeKind: 'internal' }), new DiskHost(), p, {
       fix: false,
       unsafeFixes: false,
     });

@@ -177,7 +177,8 @@ describe('errors name the file and the key', () => {
     ['invalid JSON', { '.prefixlintrc.json': '{\n  "select": [\n}' }, /^invalid JSON at line 3, column 1 \(ValueExpected\)$/],
     ['empty file', { '.prefixlintrc.json': '' }, /^the file is empty/],
     ['invalid TOML', { 'pyproject.toml': '[tool.prefixlint]\nselect = [\n' }, /^invalid TOML at line \d+, column \d+ \(.+\)$/],
-    ['invalid package.json', { 'package.json': '{"name": "x",}' }, /^invalid JSON at line 1, column \d+/],
+    ['invalid package.json that configures prefixlint', { 'package.json': '{"name": "x", "prefixlint": {"ignore": []},}' }, /^invalid JSON at line 1, column \d+/],
+    ['invalid pyproject.toml that configures prefixlint', { 'pyproject.toml': '[project]\nname = "x\n[tool.prefixlint]\nignore = []\n' }, /^invalid TOML at line \d+, column \d+/],
   ];
   for (const [name, files, detail] of cases) {
     it(name, () => {
@@ -187,6 +188,19 @@ describe('errors name the file and the key', () => {
       expect(e.detail).not.toContain('\n');
     });
   }
+
+  it('passes over a pyproject.toml or package.json of another tool that does not parse (templated, control characters)', () => {
+    const broken = {
+      'pyproject.toml': '[project]\nname = "task-\u0001"\n',
+      'package.json': '{\n  "name": "{{ project_name }}",\n  {% if ts %}"types": "x.d.ts",{% endif %}\n}\n',
+    };
+    const c = resolveConfig(at('x.py'), host(broken));
+    expect(c.project).toBeUndefined();
+    expect(ruleIds(c)).toEqual(ALL);
+    // The nearest configuration that does parse still applies above them.
+    const nested = host({ ...Object.fromEntries(Object.entries(broken).map(([k, v]) => [`sub/${k}`, v])), '.prefixlintrc.json': '{"ignore": ["cache"]}' });
+    expect(resolveConfig(at('sub/x.py'), nested).project?.root).toBe(at(''));
+  });
 
   it('accepts the starter configuration that `prefixlint init` writes, and it changes nothing', () => {
     const c = resolveConfig(at('x.py'), host({ '.prefixlintrc.json': JSON.stringify(starterConfig(), null, 2) }));

@@ -62,15 +62,39 @@ export interface FileOutcome {
   fixed: number;
   /** The file's text after fixes that were not written (`write: false`). */
   fixedText?: string;
-  /** The analyzer threw: an internal error (exit 2) that did not stop the run. */
+  /** The analyzer threw, or the file's configuration is broken: an error (exit 2) that did not stop the run. */
   crashed: boolean;
+  /** How far the file was analysed; the summary counts the files that were not, by reason. */
+  status: FileStatus;
+}
+
+/**
+ * `analysed`: wholly. `partial`: syntax errors or an analysis limit left part of it unknown.
+ * `skipped`: not source text prefixlint can read (binary, too large, a broken notebook).
+ * `failed`: an internal error or a broken configuration.
+ */
+export type FileStatus =
+  | { kind: 'analysed' }
+  | { kind: 'partial'; reason: 'syntax errors' | 'analysis limit' }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'failed'; reason: 'internal error' | 'configuration error' };
+
+/** A file passed over before it was read (found while walking a folder). */
+export function skippedOutcome(file: string, reason: string): FileOutcome {
+  return { file, findings: [], notices: [], fixed: 0, crashed: false, status: { kind: 'skipped', reason } };
+}
+
+/** The outcome of a file whose configuration could not be read: nothing is analysed. */
+export function configFailure(file: string): FileOutcome {
+  return { file, findings: [], notices: [], fixed: 0, crashed: true, status: { kind: 'failed', reason: 'configuration error' } };
 }
 
 export function checkFile(engine: Engine, host: DiskHost, file: string, opts: CheckOptions): FileOutcome {
-  const outcome: FileOutcome = { file, findings: [], notices: [], fixed: 0, crashed: false };
+  const outcome: FileOutcome = { file, findings: [], notices: [], fixed: 0, crashed: false, status: { kind: 'analysed' } };
   const read = host.read(file);
   if ('skipped' in read) {
     outcome.notices.push(`skipped: ${read.skipped}`);
+    outcome.status = { kind: 'skipped', reason: read.skipped };
     return outcome;
   }
   try {
@@ -78,11 +102,12 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
     const opened = openDocument(file, read.text);
     if ('notice' in opened) {
       outcome.notices.push(`skipped: ${opened.notice}`);
+      outcome.status = { kind: 'skipped', reason: opened.notice };
       return outcome;
     }
     let doc = opened;
     let result = engine.analyze(file, doc.analysedText, doc.language, opts.analyze);
-    if (opts.fix && result.notice && result.diagnostics.some((d) => applicable(d.fix, opts))) {
+    if (opts.fix && result.noticeKind === 'syntax' && result.diagnostics.some((d) => applicable(d.fix, opts))) {
       // A file that already has syntax errors cannot show that a fix keeps it parsing.
       outcome.notices.push('fixes not applied: the file did not parse cleanly before fixing');
     } else if (opts.fix) {
@@ -99,13 +124,19 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
     }
     if (result.notice) {
       outcome.notices.push(result.notice);
-      if (INTERNAL_ERROR.test(result.notice)) outcome.crashed = true;
+      if (result.noticeKind === 'internal') {
+        outcome.crashed = true;
+        outcome.status = { kind: 'failed', reason: 'internal error' };
+      } else {
+        outcome.status = { kind: 'partial', reason: result.noticeKind === 'syntax' ? 'syntax errors' : 'analysis limit' };
+      }
     }
     outcome.findings = result.diagnostics
       .map((d) => place(doc, d, opts))
       .sort((a, b) => a.start.line - b.start.line || a.start.column - b.start.column);
   } catch (err) {
     outcome.crashed = true;
+    outcome.status = { kind: 'failed', reason: 'internal error' };
     outcome.notices.push(`internal error: ${err instanceof Error ? err.message : String(err)}`);
   }
   return outcome;
@@ -135,15 +166,12 @@ function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions): Finding 
 }
 
 /**
- * A fixed text must not carry a notice (a syntax error, a partial analysis). Fixing only starts
- * on a file without one, so any notice afterwards is new.
+ * A fixed text must parse and analyse as the original did. Fixing only starts on a file
+ * without syntax errors, so one afterwards is new.
  */
 function parsesWorse(after: FileResult): boolean {
-  return after.notice !== undefined;
+  return after.noticeKind === 'syntax' || after.noticeKind === 'internal';
 }
-
-/** The analyzer reports its own failures as a notice; they make the run exit with 2. */
-const INTERNAL_ERROR = /^internal error/;
 
 /** Identifies a fix across passes (offsets move, so they are left out). */
 function fixKey(d: Diagnostic): string {

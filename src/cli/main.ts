@@ -10,12 +10,13 @@ import { isDynamicPattern } from 'tinyglobby';
 import { version } from '../../package.json';
 import { Analyzer } from '../analyzer';
 import { CONFIG_FILE, ConfigError, ConfigResolver, fails } from '../config/resolve';
+import type { ConfigOverrides } from '../config/resolve';
 import { SEVERITIES, starterConfig } from '../config/schema';
 import type { Severity } from '../core/diagnostic';
 import { diffRequests } from '../core/requestDiff';
 import type { Rule } from '../core/rule';
 import { allRules } from '../rules/index';
-import { checkFile } from './check';
+import { checkFile, configFailure, skippedOutcome } from './check';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from './diff';
@@ -238,11 +239,26 @@ async function check(args: string[], io: Io): Promise<number> {
 
   const host = new DiskHost();
   const resolver = new ConfigResolver(host);
-  // A broken configuration is reported even when there is nothing to lint.
-  resolver.projectFor(io.cwd);
+  // A broken configuration is an error (exit 2) for the files it governs, reported once; the
+  // other files are linted. One in the current folder is reported even when nothing is linted.
+  const configErrors = new Map<string, ConfigError>();
+  const configFor = (file: string, over: ConfigOverrides) => {
+    try {
+      return resolver.forFile(file, over);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      if (!configErrors.has(err.file)) {
+        configErrors.set(err.file, err);
+        io.err(`prefixlint: error: ${displayPath(err.file, io.cwd)}: ${err.detail}\n`);
+      }
+      return undefined;
+    }
+  };
+  configFor(path.join(io.cwd, '_'), {});
   const excluded = (abs: string, isDir: boolean) => resolver.excluded(abs, isDir);
 
   let files: string[];
+  const skippedInWalk: FileOutcome[] = [];
   if (stdinName !== undefined) {
     const abs = path.resolve(io.cwd, stdinName);
     if (!isSourceFile(abs)) throw new UsageError(`--stdin-filename: ${stdinName}: not a file type prefixlint checks`, false);
@@ -263,26 +279,46 @@ async function check(args: string[], io: Io): Promise<number> {
       const discovery = discoverFiles(paths, io.cwd, excluded);
       if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
       for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
-      for (const s of discovery.skipped) io.err(`${displayPath(s.file, io.cwd)}: skipped: ${s.reason}\n`);
+      for (const s of discovery.skipped) {
+        io.err(`${displayPath(s.file, io.cwd)}: skipped: ${s.reason}\n`);
+        skippedInWalk.push(skippedOutcome(s.file, s.reason));
+      }
       files = discovery.files;
     }
   }
 
   const overrides = { select, ignore, failLevel };
+  // PREFIXLINT_STATS=<file>: time per file and the run's peak memory, as JSON (for the real-code
+  // and benchmark runs; not part of the report).
+  const statsFile = process.env.PREFIXLINT_STATS;
+  const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string }>, maxRssKb: 0, wallMs: 0 } : undefined;
+  const runStarted = performance.now();
   const analyzer = await Analyzer.create({ host });
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
   for (const file of files) {
-    const config = resolver.forFile(file, overrides);
+    const config = configFor(file, overrides);
+    if (!config) {
+      outcomes.push(configFailure(file));
+      continue;
+    }
+    const started = stats ? performance.now() : 0;
     const outcome = checkFile(analyzer, host, file, {
       fix: values.fix === true,
       unsafeFixes: values['unsafe-fixes'] === true,
       analyze: { rules: config.rules, severity: config.severity, known: config.known },
       write: stdinName === undefined,
     });
+    if (stats) stats.files.push({ file: displayPath(file, io.cwd), ms: Math.round((performance.now() - started) * 10) / 10, status: outcome.status.kind });
     for (const n of outcome.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
     outcomes.push(outcome);
     failLevels.set(outcome, config.failLevel);
+  }
+  outcomes.push(...skippedInWalk);
+  if (stats && statsFile) {
+    stats.wallMs = Math.round(performance.now() - runStarted);
+    stats.maxRssKb = process.resourceUsage().maxRSS;
+    fs.writeFileSync(statsFile, JSON.stringify(stats) + '\n');
   }
   const failing = (o: FileOutcome, f: Finding) => fails(f.diagnostic.severity, failLevels.get(o)!);
   const shown = quiet ? outcomes.map((o) => ({ ...o, findings: o.findings.filter((f) => failing(o, f)) })) : outcomes;
@@ -314,7 +350,7 @@ async function check(args: string[], io: Io): Promise<number> {
     if (lines.length) report(lines.join('\n') + '\n');
   }
 
-  if (outcomes.some((o) => o.crashed)) return EXIT_ERROR;
+  if (configErrors.size || outcomes.some((o) => o.crashed)) return EXIT_ERROR;
   if (values['exit-zero']) return EXIT_CLEAN;
   if (maxWarnings !== undefined && t.bySeverity.warning > maxWarnings) {
     io.err(`prefixlint: too many warnings: ${t.bySeverity.warning} (--max-warnings ${maxWarnings})\n`);

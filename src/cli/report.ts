@@ -57,11 +57,20 @@ export interface Totals {
   unsafeFixes: number;
   fixed: number;
   fixedFiles: number;
+  /** Files checked (found and attempted). */
+  checked: number;
+  /** Files not analysed at all, by reason (`an internal error`, `binary file`, ...). */
+  notAnalysed: Map<string, number>;
+  /** Files analysed only in part, by reason (`syntax errors`, `an analysis limit`). */
+  partial: Map<string, number>;
 }
 
 export function totals(outcomes: readonly FileOutcome[]): Totals {
-  const t: Totals = { problems: 0, bySeverity: { error: 0, warning: 0, info: 0 }, files: 0, safeFixes: 0, unsafeFixes: 0, fixed: 0, fixedFiles: 0 };
+  const t: Totals = { problems: 0, bySeverity: { error: 0, warning: 0, info: 0 }, files: 0, safeFixes: 0, unsafeFixes: 0, fixed: 0, fixedFiles: 0, checked: outcomes.length, notAnalysed: new Map(), partial: new Map() };
+  const count = (m: Map<string, number>, reason: string) => m.set(reason, (m.get(reason) ?? 0) + 1);
   for (const o of outcomes) {
+    if (o.status.kind === 'failed' || o.status.kind === 'skipped') count(t.notAnalysed, o.status.reason);
+    else if (o.status.kind === 'partial') count(t.partial, o.status.reason);
     if (o.findings.length) t.files++;
     if (o.fixed) {
       t.fixed += o.fixed;
@@ -77,18 +86,33 @@ export function totals(outcomes: readonly FileOutcome[]): Totals {
   return t;
 }
 
+/** `3 files (internal error: 2, binary file: 1)`: counts by reason, most first. */
+function byReason(m: Map<string, number>): string {
+  const total = [...m.values()].reduce((a, b) => a + b, 0);
+  const parts = [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([reason, n]) => `${reason}: ${n}`);
+  return `${plural(total, 'file')} (${parts.join(', ')})`;
+}
+
+/**
+ * The last lines of a text report. "All checks passed." only when every file was analysed
+ * whole and nothing was found; files that could not be analysed, or only in part, are always
+ * counted with their reasons, so a clean-looking run never hides them.
+ */
 export function formatSummary(t: Totals, c: Colors): string[] {
   const lines: string[] = [];
   if (t.fixed) lines.push(c.green(`Fixed ${plural(t.fixed, 'problem')} in ${plural(t.fixedFiles, 'file')}.`));
+  const incomplete = t.notAnalysed.size > 0 || t.partial.size > 0;
   if (t.problems === 0) {
-    lines.push(c.green('All checks passed.'));
-    return lines;
+    lines.push(incomplete ? c.bold(`No problems found in the ${plural(t.checked, 'file')} checked.`) : c.green('All checks passed.'));
+  } else {
+    const s = t.bySeverity;
+    let line = `Found ${plural(t.problems, 'problem')} (${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${plural(s.info, 'info')}) in ${plural(t.files, 'file')}.`;
+    if (t.safeFixes) line += ` ${t.safeFixes} fixable with --fix.`;
+    if (t.unsafeFixes) line += ` ${t.unsafeFixes} ${t.safeFixes ? 'more ' : ''}fixable with --fix --unsafe-fixes.`;
+    lines.push(c.bold(line));
   }
-  const s = t.bySeverity;
-  let line = `Found ${plural(t.problems, 'problem')} (${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${plural(s.info, 'info')}) in ${plural(t.files, 'file')}.`;
-  if (t.safeFixes) line += ` ${t.safeFixes} fixable with --fix.`;
-  if (t.unsafeFixes) line += ` ${t.unsafeFixes} ${t.safeFixes ? 'more ' : ''}fixable with --fix --unsafe-fixes.`;
-  lines.push(c.bold(line));
+  if (t.notAnalysed.size) lines.push(c.yellow(`Not analysed: ${byReason(t.notAnalysed)}.`));
+  if (t.partial.size) lines.push(c.yellow(`Analysed only in part: ${byReason(t.partial)}.`));
   return lines;
 }
 

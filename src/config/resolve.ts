@@ -37,11 +37,16 @@ export interface ConfigHost {
 
 export const CONFIG_FILE = '.prefixlintrc.json';
 
-/** The sources of a folder, highest precedence first. */
-const SOURCES: ReadonlyArray<{ name: string; where: string; read(text: string, file: string): unknown }> = [
+/**
+ * The sources of a folder, highest precedence first. `pyproject.toml` and `package.json`
+ * belong to other tools: one that does not parse is prefixlint's concern only when its text
+ * shows that it configures prefixlint (`claims`); a templated or broken one elsewhere in a
+ * repository is passed over.
+ */
+const SOURCES: ReadonlyArray<{ name: string; where: string; read(text: string, file: string): unknown; claims?: RegExp }> = [
   { name: CONFIG_FILE, where: '', read: readJsonc },
-  { name: 'pyproject.toml', where: '[tool.prefixlint]', read: (text, file) => table(readToml(text, file), ['tool', 'prefixlint']) },
-  { name: 'package.json', where: '"prefixlint"', read: (text, file) => table(readJson(text, file), ['prefixlint']) },
+  { name: 'pyproject.toml', where: '[tool.prefixlint]', read: (text, file) => table(readToml(text, file), ['tool', 'prefixlint']), claims: /^\s*\[\[?\s*tool\s*\.\s*prefixlint\s*[\].]|^\s*tool\s*\.\s*prefixlint\s*[.=]/m },
+  { name: 'package.json', where: '"prefixlint"', read: (text, file) => table(readJson(text, file), ['prefixlint']), claims: /"prefixlint"\s*:/ },
 ];
 
 /** The default when neither the command line nor a configuration says. */
@@ -78,6 +83,8 @@ export interface FileConfig {
 
 export class ConfigResolver {
   private readonly byDir = new Map<string, ProjectConfig | null>();
+  /** Folders whose configuration is broken, with the error (thrown again for each file there). */
+  private readonly errors = new Map<string, ConfigError>();
   private defaultKnown?: KnownNames;
   private readonly matchers = new Map<ProjectConfig, { include?: picomatch.Matcher; exclude?: Ignore; overrides: picomatch.Matcher[] }>();
 
@@ -86,15 +93,31 @@ export class ConfigResolver {
     private readonly rules: readonly Rule[] = allRules,
   ) {}
 
-  /** The project configuration that applies in a folder (absolute), if there is one. Throws ConfigError. */
+  /**
+   * The project configuration that applies in a folder (absolute), if there is one. Throws
+   * ConfigError, for every folder the broken configuration governs (and only those).
+   */
   projectFor(dir: string): ProjectConfig | undefined {
     const cached = this.byDir.get(dir);
     if (cached !== undefined) return cached ?? undefined;
-    let found: ProjectConfig | null = this.read(dir);
+    const broken = this.errors.get(dir);
+    if (broken) throw broken;
+    let found: ProjectConfig | null;
+    try {
+      found = this.read(dir);
+    } catch (err) {
+      if (err instanceof ConfigError) this.errors.set(dir, err);
+      throw err;
+    }
     if (!found) {
       const parent = path.dirname(dir);
       const stop = parent === dir || this.host.exists(path.join(dir, '.git'));
-      found = stop ? null : (this.projectFor(parent) ?? null);
+      try {
+        found = stop ? null : (this.projectFor(parent) ?? null);
+      } catch (err) {
+        if (err instanceof ConfigError) this.errors.set(dir, err);
+        throw err;
+      }
     }
     this.byDir.set(dir, found);
     return found ?? undefined;
@@ -139,7 +162,14 @@ export class ConfigResolver {
    * its project, or (files only) by not matching its `include` globs.
    */
   excluded(abs: string, isDir: boolean): boolean {
-    const project = this.projectFor(isDir ? abs : path.dirname(abs));
+    let project: ProjectConfig | undefined;
+    try {
+      project = this.projectFor(isDir ? abs : path.dirname(abs));
+    } catch (err) {
+      // A broken configuration excludes nothing; each file it governs reports the error.
+      if (err instanceof ConfigError) return false;
+      throw err;
+    }
     if (!project) return false;
     const rel = relative(project.root, abs);
     if (rel === undefined || rel === '') return false;
@@ -180,7 +210,13 @@ export class ConfigResolver {
       const file = path.join(dir, source.name);
       const text = this.host.readFile(file);
       if (text === undefined) continue;
-      const raw = source.read(text, file);
+      let raw: unknown;
+      try {
+        raw = source.read(text, file);
+      } catch (err) {
+        if (err instanceof ConfigError && source.claims && !source.claims.test(text)) continue;
+        throw err;
+      }
       if (raw === undefined) continue;
       layers.push(validateLayer(raw, file, source.where, ctx));
       files.push(file);
@@ -276,7 +312,7 @@ function readToml(text: string, file: string): unknown {
       const what = err.message.replace(/^Invalid TOML document:\s*/, '').split('\n')[0];
       throw new ConfigError(file, `invalid TOML at line ${err.line}, column ${err.column} (${what})`);
     }
-    throw err;
+    throw new ConfigError(file, `invalid TOML (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
   }
 }
 

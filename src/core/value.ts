@@ -181,7 +181,28 @@ export const VALUE_LIMITS = {
   items: 512,
   /** Characters of a resolved string. */
   text: 64 * 1024,
+  /**
+   * Nodes of a value seen as a tree (a list or object counts its items and entries, deeply).
+   * Values share parts (`{a: x, b: x}`), so a few lines of code can build a value whose tree is
+   * exponentially large; every walk over a value is bounded by this.
+   */
+  nodes: 4096,
 } as const;
+
+const sizes = new WeakMap<Value, number>();
+
+/** The number of nodes of a value seen as a tree; linear in the value's distinct parts. */
+export function treeSize(v: Value): number {
+  if (v.kind !== 'list' && v.kind !== 'obj') return 1;
+  let n = sizes.get(v);
+  if (n === undefined) {
+    n = 1;
+    if (v.kind === 'list') for (const item of v.items) n += treeSize(item);
+    else for (const e of v.entries) n += treeSize(e.value);
+    sizes.set(v, n);
+  }
+  return n;
+}
 
 /** All taints inside a value, its items and entries included, one per production site and interpolation. */
 export function allTaints(v: Value): Taint[] {
@@ -247,15 +268,34 @@ export function compactTaints(ts: Taint[]): Taint[] {
   return kept;
 }
 
-/** A value within VALUE_LIMITS (its own level; the parts were bounded when they were built). */
+/**
+ * A value within VALUE_LIMITS (its own level; the parts were bounded when they were built).
+ * Items and entries past the limits are dropped and the value is incomplete; their taints
+ * stay on the value itself, so nothing volatile goes unseen.
+ */
 export function bounded(v: Value): Value {
   let out = v;
   const taints = compactTaints(v.taints);
   if (taints !== v.taints) out = { ...out, taints } as Value;
-  if (out.kind === 'list' && out.items.length > VALUE_LIMITS.items) out = { ...out, items: out.items.slice(0, VALUE_LIMITS.items), complete: false, tailKnown: false };
-  else if (out.kind === 'obj' && out.entries.length > VALUE_LIMITS.items) out = { ...out, entries: out.entries.slice(-VALUE_LIMITS.items), complete: false };
-  else if (out.kind === 'str' && out.text.length > VALUE_LIMITS.text) out = { ...out, text: out.text.slice(0, VALUE_LIMITS.text) + HOLE, complete: false };
+  if (out.kind === 'list' && (out.items.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
+    const keep = fitting(out.items.map(treeSize));
+    const dropped = out.items.slice(keep);
+    out = { ...out, items: out.items.slice(0, keep), complete: false, tailKnown: false, taints: compactTaints([...out.taints, ...dropped.flatMap(allTaints)]) };
+  } else if (out.kind === 'obj' && (out.entries.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
+    // The last entries win (a later key overrides an earlier one), so those are kept.
+    const keep = fitting(out.entries.map((e) => treeSize(e.value)).reverse());
+    const dropped = out.entries.slice(0, out.entries.length - keep);
+    out = { ...out, entries: out.entries.slice(out.entries.length - keep), complete: false, taints: compactTaints([...out.taints, ...dropped.flatMap((e) => allTaints(e.value))]) };
+  } else if (out.kind === 'str' && out.text.length > VALUE_LIMITS.text) out = { ...out, text: out.text.slice(0, VALUE_LIMITS.text) + HOLE, complete: false };
   return out;
+}
+
+/** How many of the leading parts (of these tree sizes) fit in one bounded value. */
+function fitting(partSizes: number[]): number {
+  let total = 1;
+  let n = 0;
+  while (n < partSizes.length && n < VALUE_LIMITS.items && total + partSizes[n] <= VALUE_LIMITS.nodes) total += partSizes[n++];
+  return n;
 }
 
 export function stabilityOf(v: Value): Stability {

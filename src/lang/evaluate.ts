@@ -238,6 +238,57 @@ export class Evaluator {
 
   // ---- names ----
 
+  /**
+   * The library name a callee denotes (`json.dump`, `builtins.open`, `fs.writeFileSync`),
+   * found from this file's own bindings and the existence of workspace modules, without
+   * reading another file: the file-level rules ask it of every call, and following each one
+   * into the workspace cost seconds per file on real repositories. Undefined when the callee
+   * is not a plain name or attribute chain of a library (a local object, workspace code).
+   */
+  calleeName(unit: FileUnit, callee: Node, depth = 0): string | undefined {
+    const props: string[] = [];
+    let n = callee;
+    for (;;) {
+      const e = unit.adapter.expr(n);
+      if (e.k === 'member') {
+        props.unshift(e.prop);
+        n = e.object;
+      } else if (e.k === 'wrap') n = e.inner;
+      else if (e.k === 'ident') break;
+      else return undefined;
+    }
+    const rootName = (unit.adapter.expr(n) as { name: string }).name;
+    const tail = props.length ? '.' + props.join('.') : '';
+    const found = this.findBinding(unit, n, rootName);
+    if (!found) {
+      if (unit.language === 'python') return PYTHON_BUILTINS.has(rootName) ? `builtins.${rootName}${tail}` : undefined;
+      return JS_GLOBALS.has(rootName) ? rootName + tail : undefined;
+    }
+    const b = found.binding;
+    if (b.kind === 'import' && b.importFrom) {
+      const { module, name } = b.importFrom;
+      if (unit.workspace.modulePath(unit, module) !== undefined) return undefined;
+      if (module.startsWith('.')) return undefined;
+      const base = name === '*' || name === 'default' ? module : `${module}.${name}`;
+      return base + tail;
+    }
+    if (b.kind !== 'assign' || !b.value || depth >= 8) return undefined;
+    // `const fs = require('fs')`, `const { writeFileSync } = require('node:fs')`.
+    const v = unit.adapter.expr(b.value);
+    if (v.k === 'call' && v.args.length === 1) {
+      const fn = unit.adapter.expr(v.callee);
+      const spec = unit.adapter.expr(v.args[0].value);
+      if (fn.k === 'ident' && fn.name === 'require' && spec.k === 'str' && !this.findBinding(unit, v.callee, 'require')) {
+        if (spec.value.startsWith('.') || unit.workspace.modulePath(unit, spec.value) !== undefined) return undefined;
+        return spec.value + (b.key !== undefined ? `.${b.key}` : '') + tail;
+      }
+    }
+    // An alias: `dump = json.dump`.
+    if (b.key !== undefined) return undefined;
+    const inner = this.calleeName(unit, b.value, depth + 1);
+    return inner === undefined ? undefined : inner + tail;
+  }
+
   lookup(unit: FileUnit, use: Node, name: string, env?: Env): Value {
     if (env?.has(name)) return env.get(name)!;
     const found = this.findBinding(unit, use, name);

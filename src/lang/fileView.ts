@@ -72,13 +72,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       const callee = e.callee;
       calls.push({
         at: unit.loc(node),
-        // Resolving the callee evaluates it: done only for the calls a rule asks the name of.
+        // Resolved when a rule asks, from this file's bindings only (see Evaluator.calleeName).
         get name() {
-          if (name === undefined) {
-            const ref = refOf(ev.eval(unit, callee));
-            name = ref?.kind === 'external' ? ref.name : calleeText;
-          }
-          return name;
+          return (name ??= ev.calleeName(unit, callee) ?? calleeText);
         },
         calleeText,
         method,

@@ -2,7 +2,6 @@
 import type { ArgView, PathJoin } from '../core/fileView';
 import type { Value } from '../core/value';
 import type { Evaluator } from './evaluate';
-import { refOf } from './evaluate';
 import type { Node } from './parsers';
 import { walk } from './walk';
 import type { FileUnit } from './workspace';
@@ -20,9 +19,16 @@ function lazy(f: () => Value): () => Value {
 export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
   const out: PathJoin[] = [];
   const arg = (n: Node): ArgView => ({ at: unit.loc(n), text: n.text, value: lazy(() => ev.eval(unit, n)) });
+  // Library names from this file's bindings only (Evaluator.calleeName): every call of the file is asked.
+  const callName = (callee: Node): string | undefined => ev.calleeName(unit, callee);
+  /** The library whose call made this value: `Path(p)`, or a name assigned such a call. */
   const externalName = (n: Node): string | undefined => {
-    const r = refOf(ev.eval(unit, n));
-    return r?.kind === 'external' || r?.kind === 'external-instance' ? r.name : undefined;
+    const e = unit.adapter.expr(n);
+    if (e.k === 'call' || e.k === 'new') return callName(e.callee);
+    if (e.k !== 'ident') return undefined;
+    const b = ev.findBinding(unit, n, e.name)?.binding;
+    const v = b?.kind === 'assign' && b.value && b.key === undefined ? unit.adapter.expr(b.value) : undefined;
+    return v && (v.k === 'call' || v.k === 'new') ? callName(v.callee) : undefined;
   };
   /** The left side of `/` is a path: a pathlib object, another `/` join, or a name that says so. */
   const isPath = (n: Node): boolean => {
@@ -61,7 +67,7 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
       return;
     }
     if (e.k !== 'call') return;
-    const name = externalName(e.callee);
+    const name = callName(e.callee);
     if (!name || e.args.some((a) => a.spread || a.name)) return;
     if (unit.language === 'python' ? PY_JOIN.has(name) : JS_JOIN.test(name)) {
       if (e.args.length >= 2) out.push({ at: unit.loc(n), parts: e.args.map((a) => arg(a.value)) });

@@ -294,6 +294,15 @@ export class Workspace {
 
   /** Resolves an import specifier written in `from` to a workspace file, if there is one. */
   resolveModule(from: FileUnit, spec: string): FileUnit | undefined {
+    const file = this.modulePath(from, spec);
+    return file === undefined ? undefined : this.get(file);
+  }
+
+  /**
+   * The workspace file an import specifier written in `from` names, if one exists: found by
+   * asking which files exist, without reading any.
+   */
+  modulePath(from: { file: string; language: LanguageId }, spec: string): string | undefined {
     const dir = path.dirname(from.file);
     if (from.language === 'python') {
       const m = /^(\.*)(.*)$/.exec(spec)!;
@@ -324,8 +333,7 @@ export class Workspace {
           // An absolute import never names the importing module itself (`typing.py` importing
           // `typing` means the standard library).
           if (dots === 0 && candidate === from.file) continue;
-          const unit = this.get(candidate);
-          if (unit) return unit;
+          if (this.exists(candidate)) return candidate;
         }
       }
       return undefined;
@@ -340,9 +348,7 @@ export class Workspace {
       candidates.push(...TS_EXTENSIONS.map((e) => stem + e));
     }
     for (const c of candidates) {
-      if (!languageForPath(c)) continue;
-      const unit = this.get(c);
-      if (unit) return unit;
+      if (languageForPath(c) && this.exists(c)) return c;
     }
     return undefined;
   }

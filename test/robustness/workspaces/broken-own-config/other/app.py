@@ -1,0 +1,6 @@
+import time
+
+import anthropic
+
+client = anthropic.Anthropic()
+client.messages.create(model="claude-sonnet-4-6", max_tokens=64, system=f"Now {time.time()}", messages=[{"role": "user", "content": "hi"}])  # expect: [volatile-system-prompt] `time.time()`

@@ -1,0 +1,2 @@
+def solve(numbers):
+    return sorted(set(numbers))

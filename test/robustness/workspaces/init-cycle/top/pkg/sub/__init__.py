@@ -1,0 +1,1 @@
+from .m import PERSONA, registry

@@ -1,0 +1,7 @@
+from top import pkg
+
+PERSONA = "You are the release assistant."
+
+
+def registry():
+    return {"ask": pkg.ask}

@@ -1,0 +1,7 @@
+from typing import Optional
+
+DEFAULT_SYSTEM = "You are a careful assistant that answers in plain English."
+
+
+class BaseLLM:
+    system: Optional[str] = DEFAULT_SYSTEM

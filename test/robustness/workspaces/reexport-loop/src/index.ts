@@ -1,0 +1,2 @@
+export * from './prompts';
+export { SUPPORT } from './shared';

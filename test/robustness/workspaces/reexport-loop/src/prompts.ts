@@ -1,0 +1,3 @@
+export * from './shared';
+export * from './prompts';
+export { SUPPORT as SUPPORT_PROMPT } from './index';

@@ -5,7 +5,6 @@ import type { Value } from '../core/value';
 import type { Evaluator } from './evaluate';
 import { findFilters } from './filters';
 import { findPathJoins } from './paths';
-import { refOf } from './evaluate';
 import type { Node } from './parsers';
 import { walk } from './walk';
 import type { FileUnit } from './workspace';

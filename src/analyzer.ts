@@ -18,7 +18,7 @@ import { SyntaxEditBuilder } from './lang/edits';
 import { findSuppressions, suppressionAnchors } from './lang/comments';
 import { buildFileView } from './lang/fileView';
 import { Parsers, languageForPath } from './lang/parsers';
-import { findRequestCalls } from './lang/requests';
+import { findRequestCalls, mayHoldRequests } from './lang/requests';
 import { Workspace } from './lang/workspace';
 import { allRules } from './rules';
 import { suppressFindings } from './rules/unused-suppression';
@@ -47,6 +47,8 @@ export interface FileResult {
   notice?: string;
   /** What the notice is about: syntax errors (analysed what parsed) or an internal failure (nothing analysed). */
   noticeKind?: 'syntax' | 'internal' | 'limit';
+  /** Evaluation steps the analysis took (of its budget), for benchmarks and the real-code runs. */
+  steps?: number;
 }
 
 export interface AnalyzerOptions extends AnalyzeOptions {
@@ -55,6 +57,22 @@ export interface AnalyzerOptions extends AnalyzeOptions {
   host?: SourceHost;
   /** Bounds on one file's analysis (the defaults keep every file well under a second). */
   limits?: EvalLimits;
+  /**
+   * Skip the rules a file's text cannot trigger, and the parse of files no rule needs (on by
+   * default). Off only to check that it changes no finding.
+   */
+  prefilter?: boolean;
+}
+
+/** Suppression comments are judged in every file that has one (`prefixlint: disable=...`). */
+const SUPPRESSION_WORD = /prefixlint/;
+
+/** Whether a rule can report anything in this text (RuleMeta.triggers). */
+function mayReport(rule: Rule, text: string, requestsPossible: boolean): boolean {
+  if (rule.check && requestsPossible) return true;
+  if (!rule.checkFile) return false;
+  const t = rule.meta.triggers;
+  return t === undefined || (t === 'requests' ? requestsPossible : t.test(text));
 }
 
 /** Syntax trees deeper than this are not analysed (a one-line notice says so). */
@@ -67,6 +85,7 @@ export class Analyzer {
   private readonly rules: readonly Rule[];
   private readonly known: KnownNames;
   private readonly limits?: EvalLimits;
+  private readonly prefilter: boolean;
 
   private constructor(
     readonly parsers: Parsers,
@@ -76,6 +95,7 @@ export class Analyzer {
     this.rules = opts.rules ?? allRules;
     this.known = opts.known ?? loadKnownNames();
     this.limits = opts.limits;
+    this.prefilter = opts.prefilter ?? true;
   }
 
   static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
@@ -101,6 +121,14 @@ export class Analyzer {
     const known = opts.known ?? this.known;
     const level = (ruleId: string, severity: Severity): Severity => opts.severity?.[ruleId] ?? severity;
     try {
+      // Only the rules that can report in this text run, and a text no rule needs is not parsed
+      // (most files of a repository build no request and write no state file).
+      const requestsPossible = !this.prefilter || mayHoldRequests(text);
+      const active = this.prefilter ? rules.filter((r) => mayReport(r, text, requestsPossible)) : rules;
+      if (!active.length && !SUPPRESSION_WORD.test(text)) {
+        this.workspace.setOverlay(file, text, lang);
+        return { file, language: lang, diagnostics: [], calls: [], steps: 0 };
+      }
       const unit = this.workspace.setText(file, text, lang);
       if (unit.depth > MAX_NESTING) {
         // Real code nests a few dozen levels; thousands come from generated code, and the
@@ -109,7 +137,7 @@ export class Analyzer {
       }
       const budget = new EvalBudget(this.limits);
       const evaluator = new Evaluator(budget);
-      const calls = findRequestCalls(unit, evaluator);
+      const calls = requestsPossible ? findRequestCalls(unit, evaluator) : [];
       const edits = new SyntaxEditBuilder(unit);
       let view: FileView | undefined;
       let diagnostics: Diagnostic[] = [];
@@ -118,7 +146,7 @@ export class Analyzer {
         const u = at.file === file ? unit : this.workspace.get(at.file);
         return u ? u.text.slice(at.start, at.end) : '';
       };
-      for (const rule of rules) {
+      for (const rule of active) {
         const ctx: RuleContext = {
           file,
           language: lang,
@@ -164,8 +192,8 @@ export class Analyzer {
       }
       const failed = [...budget.failedImports].filter((f) => f !== file);
       if (failed.length) notices.push(`values imported from ${failed.length === 1 ? failed[0] : `${failed.length} files`} are unknown (internal error while analysing ${failed.length === 1 ? 'it' : 'them'})`);
-      if (!notices.length) return { file, language: lang, diagnostics, calls };
-      return { file, language: lang, diagnostics, calls, notice: notices.join('; '), noticeKind: noticeKind ?? 'limit' };
+      if (!notices.length) return { file, language: lang, diagnostics, calls, steps: budget.steps };
+      return { file, language: lang, diagnostics, calls, notice: notices.join('; '), noticeKind: noticeKind ?? 'limit', steps: budget.steps };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       return { file, language: lang, diagnostics: [], calls: [], notice: `internal error while analysing: ${message.split('\n')[0]}`, noticeKind: 'internal' };

@@ -221,11 +221,30 @@ describe('one-line errors and notices', () => {
     ];
     for (const [files, pattern] of cases) {
       const dir = project({ ...files, 'sub/bad.py': BAD_PY });
-      oneLineError(run(dir, ['check']), 2, pattern);
+      // The error is said once; the file it governs is not analysed, and the summary says so.
+      const r = run(dir, ['check']);
+      expect(errLines(r), r.stderr).toHaveLength(1);
+      expect(errLines(r)[0]).toMatch(pattern);
+      expect(r.stdout).toBe('Not analysed: 1 file (configuration error: 1).\n');
+      expect(r.code).toBe(2);
     }
     const dir = project({ 'bad.py': BAD_PY });
     oneLineError(run(dir, ['check', '--ignore', 'volatile-sytem-prompt']), 2, /^prefixlint: error: unknown rule 'volatile-sytem-prompt' in --ignore \(did you mean 'volatile-system-prompt'\?\); 'prefixlint rules' lists them$/);
     oneLineError(run(dir, ['check', 'bad.py', 'missing.py']), 2, /^prefixlint: error: missing\.py: no such file or directory$/);
+  });
+
+  it('never says "All checks passed" when a file could not be analysed, or only in part: it counts them by reason', () => {
+    const dir = project({
+      'good.py': GOOD_PY,
+      'data.py': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00]),
+      'half.py': 'import anthropic\n\ndef ask(q:\n    return anthropic.Anthropic().messages.create(model="claude-sonnet-4-6", max_tokens=9, messages=[])\n',
+    });
+    const r = run(dir, ['check']);
+    expect(r.stdout).toBe('No problems found in the 2 files analysed.\nNot analysed: 1 file (binary file: 1).\nAnalysed only in part: 1 file (syntax errors: 1).\n');
+    // Files the tool could not read are notices, not failures of the tool: the exit code follows the findings.
+    expect(r.code).toBe(0);
+    const clean = run(project({ 'good.py': GOOD_PY }), ['check']);
+    expect(clean.stdout).toBe('All checks passed.\n');
   });
 
   it('skips a binary file with a one-line notice; the exit code follows the other files', () => {
@@ -256,7 +275,7 @@ describe('one-line errors and notices', () => {
       env: { ...process.env, NO_COLOR: '1', HOME: os.tmpdir() },
     });
     expect(r.stderr.split('\n').filter(Boolean)).toEqual(['secret.py: skipped: cannot read (permission denied)']);
-    expect(r.stdout.trim()).toBe('All checks passed.');
+    expect(r.stdout.trim()).toBe('No problems found in the 1 file analysed.\nNot analysed: 1 file (cannot read (permission denied): 1).');
     expect(r.status).toBe(0);
   });
 });

@@ -199,9 +199,10 @@ describe('hostile files', () => {
     dir = project({
       'min.js': minifiedJs(20 * 1024 * 1024, false),
       'min-1mb.js': minifiedJs(1024 * 1024, true),
-      'deep.py': 'x = ' + '('.repeat(DEEP) + '1' + ')'.repeat(DEEP) + '\n',
-      'deep.ts': 'const x = ' + '['.repeat(DEEP) + '1' + ']'.repeat(DEEP) + ';\n',
-      'deep-call.js': 'f(' + 'g('.repeat(DEEP) + ')'.repeat(DEEP + 1) + ';\n',
+      // Each names a request, so that it is parsed and analysed (a file no rule needs is not parsed).
+      'deep.py': 'messages = ' + '('.repeat(DEEP) + '1' + ')'.repeat(DEEP) + '\nclient.messages.create(messages=messages)\n',
+      'deep.ts': 'const messages = ' + '['.repeat(DEEP) + '1' + ']'.repeat(DEEP) + ';\nclient.messages.create({ messages });\n',
+      'deep-call.js': 'client.messages.create(' + 'g('.repeat(DEEP) + ')'.repeat(DEEP + 1) + ';\n',
       'binary.py': Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)),
       'invalid-utf8.py': Buffer.concat([Buffer.from('x = "'), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from('"\n')]),
       'utf16.py': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CLOCK_PY('# utf-16', '\n'), 'utf16le')]),
@@ -295,7 +296,7 @@ describe('hostile files', () => {
 
 describe('a file that disappears during the run', () => {
   it('gets a notice and the run goes on', async () => {
-    const dir = project({ 'a.py': 'def broken(:\n', 'b.py': CLOCK_PY('# b', '\n'), 'z.py': CLOCK_PY('# z', '\n') });
+    const dir = project({ 'a.py': 'def broken(:\n    client.messages.create(messages=[])\n', 'b.py': CLOCK_PY('# b', '\n'), 'z.py': CLOCK_PY('# z', '\n') });
     let err = '';
     let out = '';
     // Files are checked in order; the notice for a.py (a syntax error) comes before z.py is read.

@@ -66,6 +66,8 @@ export interface FileOutcome {
   crashed: boolean;
   /** How far the file was analysed; the summary counts the files that were not, by reason. */
   status: FileStatus;
+  /** Evaluation steps of the (last) analysis. */
+  steps?: number;
 }
 
 /**
@@ -122,6 +124,7 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
       // Analyses of rejected or intermediate texts must not stand in for the file on disk.
       engine.invalidate(file);
     }
+    outcome.steps = result.steps;
     if (result.notice) {
       outcome.notices.push(result.notice);
       if (result.noticeKind === 'internal') {

@@ -102,8 +102,10 @@ export function formatSummary(t: Totals, c: Colors): string[] {
   const lines: string[] = [];
   if (t.fixed) lines.push(c.green(`Fixed ${plural(t.fixed, 'problem')} in ${plural(t.fixedFiles, 'file')}.`));
   const incomplete = t.notAnalysed.size > 0 || t.partial.size > 0;
+  const analysed = t.checked - [...t.notAnalysed.values()].reduce((a, b) => a + b, 0);
   if (t.problems === 0) {
-    lines.push(incomplete ? c.bold(`No problems found in the ${plural(t.checked, 'file')} checked.`) : c.green('All checks passed.'));
+    if (!incomplete) lines.push(c.green('All checks passed.'));
+    else if (analysed > 0) lines.push(c.bold(`No problems found in the ${plural(analysed, 'file')} analysed.`));
   } else {
     const s = t.bySeverity;
     let line = `Found ${plural(t.problems, 'problem')} (${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${plural(s.info, 'info')}) in ${plural(t.files, 'file')}.`;

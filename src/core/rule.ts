@@ -27,6 +27,13 @@ export interface RuleMeta {
    * `## Use instead`, and `## Fix safety` when any fix can be unsafe.
    */
   docs: string;
+  /**
+   * For a rule with `checkFile`: what a file's text must hold for the rule to report anything
+   * there — words of its own (a regex), or `'requests'` when it reports only about the file's
+   * request calls. The engine skips the rule in other files (and parses no file that no rule
+   * needs). A rule with only `check` needs none: it runs where request calls are found.
+   */
+  triggers?: RegExp | 'requests';
 }
 
 export interface ReportInput {

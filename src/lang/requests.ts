@@ -77,6 +77,20 @@ function isAnthropicName(name: string): boolean {
   return /^anthropic(\.|$)/.test(name) || name.startsWith('@anthropic-ai/');
 }
 
+/** The SDK's method words (calleeShape takes one of them after a `messages` segment). */
+const METHOD_WORD = new RegExp(`\\b(${Object.keys(METHODS).join('|')})\\b`);
+/** What findFrameworkCalls needs to see in a file before it looks for framework requests. */
+const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic/;
+
+/**
+ * False when the text cannot hold a request that findRequestCalls finds: an SDK call names
+ * `messages` and a method (`client.messages.create`), a framework request names its package.
+ * Most files of a repository build no request; they are then not parsed for the request rules.
+ */
+export function mayHoldRequests(text: string): boolean {
+  return (/\bmessages\b/.test(text) && METHOD_WORD.test(text)) || FRAMEWORK_WORD.test(text);
+}
+
 export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const out: RequestCall[] = findFrameworkCalls(unit, ev);
   const importsAnthropic = unit.importsAnthropic;

@@ -247,6 +247,17 @@ export class Workspace {
     return known;
   }
 
+  /**
+   * Sets the text of a file without parsing it (a file no rule needs): files that import it
+   * read this text, and parse it when they do.
+   */
+  setOverlay(file: string, text: string, language?: LanguageId): void {
+    const old = this.units.get(file);
+    if (old && old.text === text && (!language || old.language === language)) return;
+    this.overlays.set(file, text);
+    this.drop(file);
+  }
+
   invalidate(file: string): void {
     // A file was created, deleted or changed: what exists may have changed with it.
     this.existing.clear();

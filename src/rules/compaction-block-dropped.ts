@@ -57,6 +57,8 @@ export default defineRule({
     group: 'context',
     severity: 'warning',
     fix: 'sometimes',
+    // Only requests with compaction on are looked at.
+    triggers: 'requests',
     summary: 'With compaction on, only the text of the response is kept in the history: the compaction block is dropped.',
     docs: `## What it does
 Finds code that sends a request with server-side compaction enabled (a \`compact_20260112\` edit in \`context_management\`, or the \`compact-2026-01-12\` beta) and then appends only the text of the response to the history it sends next: \`resp.content[0].text\`, a join of the text blocks, or LangChain's \`response.text\`.

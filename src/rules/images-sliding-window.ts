@@ -27,6 +27,8 @@ export default defineRule({
     group: 'cache',
     severity: 'info',
     fix: 'none',
+    // Only files that send a cached request.
+    triggers: 'requests',
     summary: 'Older image blocks dropped on every turn (keep the last N screenshots) in a conversation that is cached.',
     docs: `## What it does
 Finds a sliding window over images in a cached conversation: a helper (or a filter) that keeps only the last N image blocks, such as the screenshots of a computer-use or browser agent, and drops or replaces the older ones, run on every turn before a request that uses caching. Removal in chunks (the code counts images modulo a threshold, as Anthropic's computer-use reference does) is not reported.

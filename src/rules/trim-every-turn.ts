@@ -81,6 +81,8 @@ export default defineRule({
     group: 'context',
     severity: 'info',
     fix: 'none',
+    // Only trims that reach the file's requests.
+    triggers: 'requests',
     summary: 'The history is trimmed, cleared or compacted on every turn of the conversation loop, with no token-budget check: the cache never hits.',
     docs: `## What it does
 Finds a history that is cut, summarised or cleared unconditionally on every pass of the loop that sends the requests: \`history = history[-20:]\` at the end of each turn, \`history = summarize_history(history)\` every turn, a turn-boundary trim such as \`trim_to_user_turn(history, 20)\` passed as \`messages\`, \`history.pop(0)\` after each reply. A trim under a size or token check (\`if count_tokens(history) > budget:\`, \`while len(history) > 40:\`) or a helper given a budget (\`trim_messages(history, max_tokens=...)\`) is left alone.

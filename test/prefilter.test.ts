@@ -1,0 +1,84 @@
+/**
+ * The prefilter (rules' `triggers`, the engine's request words) only saves work: every fixture,
+ * example and real-code shape gives exactly the same findings, fixes and notices with it on
+ * as with it off, and a file that no rule needs is not parsed.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Analyzer } from '../src/analyzer';
+import type { FileResult } from '../src/analyzer';
+import { analyzeNotebook } from '../src/lang/notebook';
+import { languageForPath } from '../src/lang/parsers';
+import { mayHoldRequests } from '../src/lang/requests';
+import { allRules } from '../src/rules';
+import { diskHost, FIXTURES, ROOT } from './helpers';
+
+const SOURCE = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|ipynb)$/;
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) sources(p, out);
+    else if (SOURCE.test(entry.name)) out.push(p);
+  }
+  return out;
+}
+
+function run(a: Analyzer, file: string): FileResult {
+  const text = fs.readFileSync(file, 'utf8');
+  if (file.endsWith('.ipynb')) return analyzeNotebook(a, file, text).result;
+  return a.analyze(file, text);
+}
+
+/** What a user sees of a result: findings with their ranges, messages and fixes, and the notice. */
+function seen(r: FileResult): unknown {
+  return {
+    notice: r.notice?.startsWith('has syntax errors') ? undefined : r.notice,
+    diagnostics: r.diagnostics.map((d) => ({ rule: d.ruleId, severity: d.severity, at: [d.at.start, d.at.end], message: d.message, fix: d.fix, related: d.related })),
+  };
+}
+
+let on: Analyzer;
+let off: Analyzer;
+beforeAll(async () => {
+  on = await Analyzer.create({ host: diskHost() });
+  off = await Analyzer.create({ host: diskHost(), prefilter: false });
+});
+
+describe('prefilter', () => {
+  const files = [FIXTURES, path.join(ROOT, 'examples'), path.join(ROOT, 'test', 'robustness', 'workspaces')].flatMap((d) => sources(d));
+
+  it('covers the fixtures, the examples and the workspace shapes', () => {
+    expect(files.length).toBeGreaterThan(400);
+  });
+
+  it('changes no finding, fix or notice of any of them', () => {
+    const differ: string[] = [];
+    for (const file of files) {
+      const a = seen(run(on, file));
+      const b = seen(run(off, file));
+      if (JSON.stringify(a) !== JSON.stringify(b)) differ.push(path.relative(ROOT, file));
+    }
+    expect(differ).toEqual([]);
+  }, 120_000);
+
+  it('does not parse a file that no rule needs, and does parse one a rule does', () => {
+    const plain = on.analyze(path.join(ROOT, 'plain.py'), 'def add(a, b):\n    return a + b\n');
+    expect(plain.steps).toBe(0);
+    expect(plain.diagnostics).toEqual([]);
+    expect(mayHoldRequests('client.messages.create(model="m")')).toBe(true);
+    expect(mayHoldRequests('from langchain_anthropic import ChatAnthropic')).toBe(true);
+    expect(mayHoldRequests('def add(a, b):\n    return a + b\n')).toBe(false);
+    const request = on.analyze(path.join(ROOT, 'req.py'), 'import anthropic\nanthropic.Anthropic().messages.create(model="claude-sonnet-4-6", max_tokens=1, messages=[])\n');
+    expect(request.calls).toHaveLength(1);
+  });
+
+  it('every rule that checks whole files declares what triggers it', () => {
+    for (const rule of allRules) if (rule.checkFile) expect(rule.meta.triggers, rule.meta.id).toBeDefined();
+  });
+
+  it('the languages of the inputs are all covered', () => {
+    expect(new Set(files.map((f) => (f.endsWith('.ipynb') ? 'notebook' : languageForPath(f))))).toEqual(new Set(['python', 'typescript', 'tsx', 'javascript', 'notebook']));
+  });
+});

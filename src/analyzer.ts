@@ -62,6 +62,12 @@ export interface AnalyzerOptions extends AnalyzeOptions {
    * default). Off only to check that it changes no finding.
    */
   prefilter?: boolean;
+  /**
+   * The texts given to `analyze` are the files' texts on the host (a command-line run), so the
+   * analyzer need not keep them for other files that import them: it reads those from the host.
+   * An editor gives unsaved buffers and keeps the default.
+   */
+  textsFromHost?: boolean;
 }
 
 /** Suppression comments are judged in every file that has one (`prefixlint: disable=...`). */
@@ -72,7 +78,9 @@ function mayReport(rule: Rule, text: string, requestsPossible: boolean): boolean
   if (rule.check && requestsPossible) return true;
   if (!rule.checkFile) return false;
   const t = rule.meta.triggers;
-  return t === undefined || (t === 'requests' ? requestsPossible : t.test(text));
+  if (t === undefined) return true;
+  if (t === 'requests') return requestsPossible;
+  return t instanceof RegExp ? t.test(text) : t.every((re) => re.test(text));
 }
 
 /** Syntax trees deeper than this are not analysed (a one-line notice says so). */
@@ -86,6 +94,7 @@ export class Analyzer {
   private readonly known: KnownNames;
   private readonly limits?: EvalLimits;
   private readonly prefilter: boolean;
+  private readonly textsFromHost: boolean;
 
   private constructor(
     readonly parsers: Parsers,
@@ -96,6 +105,7 @@ export class Analyzer {
     this.known = opts.known ?? loadKnownNames();
     this.limits = opts.limits;
     this.prefilter = opts.prefilter ?? true;
+    this.textsFromHost = opts.textsFromHost ?? false;
   }
 
   static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
@@ -116,6 +126,14 @@ export class Analyzer {
 
   /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
   analyze(file: string, text: string, language?: LanguageId, opts: AnalyzeOptions = {}): FileResult {
+    try {
+      return this.analyzeText(file, text, language, opts);
+    } finally {
+      if (this.textsFromHost) this.workspace.forgetText(file);
+    }
+  }
+
+  private analyzeText(file: string, text: string, language: LanguageId | undefined, opts: AnalyzeOptions): FileResult {
     const lang = language ?? languageForPath(file) ?? 'python';
     const rules = opts.rules ?? this.rules;
     const known = opts.known ?? this.known;

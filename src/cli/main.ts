@@ -291,10 +291,10 @@ async function check(args: string[], io: Io): Promise<number> {
   // PREFIXLINT_STATS=<file>: time per file and the run's peak memory, as JSON (for the real-code
   // and benchmark runs; not part of the report).
   const statsFile = process.env.PREFIXLINT_STATS;
-  const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string; steps: number }>, maxRssKb: 0, wallMs: 0 } : undefined;
+  const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string; steps: number; heapMb: number }>, maxRssKb: 0, wallMs: 0 } : undefined;
   const runStarted = performance.now();
   // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
-  const analyzer = await Analyzer.create({ host, prefilter: process.env.PREFIXLINT_PREFILTER !== '0' });
+  const analyzer = await Analyzer.create({ host, prefilter: process.env.PREFIXLINT_PREFILTER !== '0', textsFromHost: stdinName === undefined });
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
   for (const file of files) {
@@ -310,7 +310,7 @@ async function check(args: string[], io: Io): Promise<number> {
       analyze: { rules: config.rules, severity: config.severity, known: config.known },
       write: stdinName === undefined,
     });
-    if (stats) stats.files.push({ file: displayPath(file, io.cwd), ms: Math.round((performance.now() - started) * 10) / 10, status: outcome.status.kind, steps: outcome.steps ?? 0 });
+    if (stats) stats.files.push({ file: displayPath(file, io.cwd), ms: Math.round((performance.now() - started) * 10) / 10, status: outcome.status.kind, steps: outcome.steps ?? 0, heapMb: process.memoryUsage().heapUsed >> 20 });
     for (const n of outcome.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
     outcomes.push(outcome);
     failLevels.set(outcome, config.failLevel);

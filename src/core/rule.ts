@@ -29,11 +29,12 @@ export interface RuleMeta {
   docs: string;
   /**
    * For a rule with `checkFile`: what a file's text must hold for the rule to report anything
-   * there — words of its own (a regex), or `'requests'` when it reports only about the file's
-   * request calls. The engine skips the rule in other files (and parses no file that no rule
-   * needs). A rule with only `check` needs none: it runs where request calls are found.
+   * there — words of its own (a regex; with several, each must match), or `'requests'` when it
+   * reports only about the file's request calls. The engine skips the rule in other files (and
+   * parses no file that no rule needs). A rule with only `check` needs none: it runs where
+   * request calls are found.
    */
-  triggers?: RegExp | 'requests';
+  triggers?: RegExp | readonly RegExp[] | 'requests';
 }
 
 export interface ReportInput {

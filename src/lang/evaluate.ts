@@ -56,7 +56,7 @@ export interface EvalLimits {
   timeMs: number;
 }
 
-export const DEFAULT_LIMITS: EvalLimits = { steps: 200_000, depth: 120, timeMs: 2_000 };
+export const DEFAULT_LIMITS: EvalLimits = { steps: 50_000, depth: 120, timeMs: 2_000 };
 
 export type LimitHit = 'steps' | 'depth' | 'time';
 

@@ -307,10 +307,12 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
     let call: RequestCall | undefined;
     if (langchain && c.k === 'member' && INVOKE.has(c.prop)) call = langchainCall(unit, ev, node, e.callee, c.object, e.args);
     else if (litellm || vercel) {
-      const fn = refOf(ev.eval(unit, e.callee));
-      if (fn?.kind === 'external') {
-        if (litellm && /^litellm\.(a?completion)$/.test(fn.name)) call = litellmCall(unit, ev, node, e.callee, e.args);
-        else if (vercel && fn.name.startsWith('ai.') && VERCEL.has(lastName(fn.name))) call = vercelCall(unit, ev, node, e.callee, e.args);
+      // The library name from the file's own imports: evaluating every callee of the file
+      // would follow each one into the workspace.
+      const name = ev.calleeName(unit, e.callee);
+      if (name) {
+        if (litellm && /^litellm\.(a?completion)$/.test(name)) call = litellmCall(unit, ev, node, e.callee, e.args);
+        else if (vercel && name.startsWith('ai.') && VERCEL.has(lastName(name))) call = vercelCall(unit, ev, node, e.callee, e.args);
       }
     }
     if (call) out.push(call);

@@ -175,9 +175,9 @@ function add<T>(map: Map<string, T[]>, key: string, value: T): void {
 }
 
 /** Drops the least recently used entries of a map kept in use order until `max` remain. */
-function evictOldest<K, V>(map: Map<K, V>, max: number, evicted: (key: K, value: V) => void): void {
+function evictOldest<K, V>(map: Map<K, V>, max: number, evicted: (key: K, value: V) => void, tooBig: () => boolean = () => false): void {
   for (const [key, value] of map) {
-    if (map.size <= max) break;
+    if (map.size <= max && !tooBig()) break;
     map.delete(key);
     evicted(key, value);
   }
@@ -191,6 +191,12 @@ const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.c
  * one imports it, and the most recently used ones are those. Evicted files are parsed again.
  */
 const MAX_UNITS = 64;
+
+/**
+ * Characters of the parsed files kept at once: a parsed file takes about 11 bytes of memory
+ * per character of its text, so 64 files of 700 KB would hold half a gigabyte.
+ */
+const MAX_UNIT_CHARS = 4 * 1024 * 1024;
 
 /**
  * Files set through setText whose WASM tree is kept, so that their next text parses
@@ -215,6 +221,8 @@ export class Workspace {
   private readonly existing = new Map<string, boolean>();
   /** Characters parsed so far (the file's own text and every file read for an import). */
   parsedChars = 0;
+  /** Characters of the files in `units`. */
+  private unitChars = 0;
 
   constructor(
     readonly parsers: Parsers,
@@ -258,6 +266,15 @@ export class Workspace {
     this.drop(file);
   }
 
+  /**
+   * Forgets the text given for a file while keeping its parse (if still cached): for a file
+   * whose text is the one on disk, so that a run over a whole repository does not keep every
+   * text to the end. Files that import it read it from the host again.
+   */
+  forgetText(file: string): void {
+    this.overlays.delete(file);
+  }
+
   invalidate(file: string): void {
     // A file was created, deleted or changed: what exists may have changed with it.
     this.existing.clear();
@@ -266,6 +283,8 @@ export class Workspace {
   }
 
   private drop(file: string): void {
+    const unit = this.units.get(file);
+    if (unit) this.unitChars -= unit.text.length;
     this.units.delete(file);
   }
 
@@ -294,12 +313,21 @@ export class Workspace {
     this.parsedChars += text.length;
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
-    evictOldest(this.units, MAX_UNITS, (oldest, evicted) => {
-      if (evicted && this.editBases.get(oldest) === evicted.tree) {
-        this.editBases.delete(oldest);
-        evicted.tree.release();
-      }
-    });
+    this.unitChars += text.length;
+    evictOldest(
+      this.units,
+      MAX_UNITS,
+      (oldest, evicted) => {
+        if (!evicted) return;
+        this.unitChars -= evicted.text.length;
+        if (this.editBases.get(oldest) === evicted.tree) {
+          this.editBases.delete(oldest);
+          evicted.tree.release();
+        }
+      },
+      // The file just added stays, however large.
+      () => this.unitChars > MAX_UNIT_CHARS && this.units.size > 1,
+    );
     return unit;
   }
 

@@ -37,8 +37,9 @@ export default defineRule({
     group: 'state',
     severity: 'error',
     fix: 'none',
-    // A handler reads the model's tool input (TOOL_INPUT) or is a memory-tool module (its command names).
-    triggers: /\binput\b|tool_input|toolInput|arguments|["'](view|create|str_replace|insert|delete|rename)["']/,
+    // A handler reads the model's tool input (TOOL_INPUT) or is a memory-tool module (its command
+    // names), and joins a part named like a path (PATH_PART).
+    triggers: [new RegExp(`${TOOL_INPUT.source}|${MEMORY_COMMANDS.source}`), PATH_PART],
     summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
     docs: `## What it does
 Finds handlers of the memory tool (\`memory_20250818\`: functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root.

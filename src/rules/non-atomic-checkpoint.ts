@@ -72,8 +72,9 @@ export default defineRule({
     group: 'state',
     severity: 'warning',
     fix: 'sometimes',
-    // Every report is about a write: `open(..., "w")`, `write_text`, `writeFileSync`, a serialiser, a temp file.
-    triggers: /dumps?\b|\b(open|write\w*|stringify|createWriteStream|NamedTemporaryFile|mkstemp|TemporaryFile|SpooledTemporaryFile)\b/,
+    // Every report is about a write (`open(..., "w")`, `write_text`, `writeFileSync`, a serialiser,
+    // a temp file) of something that says it is state (STATE, STATE_DATA) or in a memory-tool module.
+    triggers: [/dumps?\b|\b(open|write\w*|stringify|createWriteStream|NamedTemporaryFile|mkstemp|TemporaryFile|SpooledTemporaryFile)\b/, new RegExp(`${STATE.source}|${STATE_DATA.source}|${MEMORY_COMMANDS.source}`, 'i')],
     summary: 'State or memory files written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
 Finds code that saves an agent's state — checkpoints, sessions, conversation history, memory files: the file's name, the function's name or the data written says so, and every file a memory-tool handler writes — in a way a crash can corrupt:

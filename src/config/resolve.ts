@@ -198,10 +198,14 @@ function knownNames(s: ConfigLayer): KnownNames {
   for (const [match, o] of Object.entries(s.models ?? {})) {
     const table = modelInfo(base, match);
     const price = table?.price || o.price ? { ...{ input: 0, write5m: 0, write1h: 0, read: 0 }, ...table?.price, ...o.price } : undefined;
+    // A model the table lacks gets the common minimum unless the configuration says; a table
+    // model whose minimum no source confirms keeps it unknown.
+    const minCacheable = o.minCacheable ?? table?.minCacheable ?? (table ? undefined : 1024);
     models.push({
-      match,
+      id: match,
+      prefix: true,
       family: table?.family ?? match,
-      minCacheable: o.minCacheable ?? table?.minCacheable ?? 1024,
+      ...(minCacheable !== undefined ? { minCacheable } : {}),
       tokenizer: o.tokenizer ?? table?.tokenizer ?? 1,
       ...(price ? { price } : {}),
       ...(table?.toolPrompt ? { toolPrompt: table.toolPrompt } : {}),

@@ -270,6 +270,7 @@ async function check(args: string[], io: Io): Promise<number> {
 
   const overrides = { select, ignore, failLevel };
   const analyzer = await Analyzer.create({ host });
+  resolver.useParsers(analyzer.parsers);
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
   for (const file of files) {

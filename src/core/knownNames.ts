@@ -218,8 +218,10 @@ export function projectSdkFor(known: KnownNames, language: string): ProjectSdk |
  */
 export function lookedUpIn(known: KnownNames): string {
   const table = `prefixlint's table (SDK ${known.sdk.version}, as of ${known.asOf})`;
-  if (!known.projectSdks.length) return table;
-  return `${table} nor in this project's ${known.projectSdks.map((s) => `${s.package} ${s.version}`).join(' or ')}`;
+  // The project's copy of the SDK the table was generated from adds nothing to say.
+  const own = known.projectSdks.filter((s) => s.package !== known.sdk.package || s.version !== known.sdk.version);
+  if (!own.length) return table;
+  return `${table} nor in this project's ${own.map((s) => `${s.package} ${s.version}`).join(' or ')}`;
 }
 
 /** Compares dotted version numbers (`0.129.0` < `1.0.0`); a pre-release tag counts as its release. */

@@ -46,20 +46,24 @@ export class ProjectSdkReader {
   constructor(private readonly parser: DeclarationParser) {}
 
   read(host: SdkHost, at: SdkLocation): ProjectSdkNames | undefined {
-    const version = at.language === 'javascript' ? jsVersion(host, at.dir) : pyVersion(host, this.parser, at.dir);
-    if (!version) return undefined;
-    const key = `${at.dir}\0${version}`;
-    let names = this.cache.get(key);
-    if (names === undefined) {
-      try {
-        names = at.language === 'javascript' ? readJsSdk(host, this.parser, at.dir, version) : readPySdk(host, this.parser, at.dir, version);
-      } catch {
-        // A package that does not look like the SDK we know gives no names, never a failure.
-        names = null;
+    // A package that does not look like the SDK we know gives no names, never a failure.
+    try {
+      const version = at.language === 'javascript' ? jsVersion(host, at.dir) : pyVersion(host, this.parser, at.dir);
+      if (!version) return undefined;
+      const key = `${at.dir}\0${version}`;
+      let names = this.cache.get(key);
+      if (names === undefined) {
+        try {
+          names = at.language === 'javascript' ? readJsSdk(host, this.parser, at.dir, version) : readPySdk(host, this.parser, at.dir, version);
+        } catch {
+          names = null;
+        }
+        this.cache.set(key, names);
       }
-      this.cache.set(key, names);
+      return names ?? undefined;
+    } catch {
+      return undefined;
     }
-    return names ?? undefined;
   }
 }
 

@@ -161,9 +161,13 @@ export class ConfigResolver {
     let sdks = this.sdksByDir.get(key);
     if (!sdks) {
       sdks = [];
-      for (const at of findSdkLocations(this.host, dir, interpreter)) {
-        const names = this.sdkReader.read(this.host, at);
-        if (names) sdks.push(names);
+      try {
+        for (const at of findSdkLocations(this.host, dir, interpreter)) {
+          const names = this.sdkReader.read(this.host, at);
+          if (names) sdks.push(names);
+        }
+      } catch {
+        // A folder we cannot look into has no SDK for us; the table's names still apply.
       }
       this.sdksByDir.set(key, sdks);
     }

@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'examples/', 'test/fixtures/', 'test/robustness/workspaces/', 'coverage/', '.prefixlint-cache/', 'test-output/'] },
+  { ignores: ['dist/', 'node_modules/', 'examples/', 'test/fixtures/', 'test/robustness/workspaces/', 'coverage/', '.prefixlint-cache/', 'test-output/', 'scripts/.work/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allRules } from '../src/rules';
-import { BETA_NAME_SHAPE, DATED_TYPE_SHAPE, loadKnownNames } from '../src/core/knownNames';
+import { BETA_NAME_SHAPE, DATED_TYPE_SHAPE, loadKnownNames, modelInfo } from '../src/core/knownNames';
 import { FIXTURES } from './helpers';
 
 const LANGS = ['py', 'ts', 'tsx', 'js', 'ipynb'];
@@ -48,9 +48,34 @@ describe('known names', () => {
     }
   });
   it('every beta a type needs is a known beta', () => {
-    for (const t of [...known.toolTypes.values(), ...known.editTypes.values()]) if (t.beta) expect(known.betas.has(t.beta), t.beta).toBe(true);
+    for (const t of [...known.toolTypes.values(), ...known.editTypes.values()]) for (const beta of t.betas ?? []) expect(known.betas.has(beta), beta).toBe(true);
   });
-  it('models have a minimum cacheable length', () => {
-    for (const m of known.models) expect(m.minCacheable).toBeGreaterThan(0);
+  it('models have a minimum cacheable length, or say that no source confirms one', () => {
+    for (const m of known.models) {
+      if (m.minCacheable === undefined) expect(m.note, m.id).toMatch(/minimum cacheable length not confirmed/);
+      else expect(m.minCacheable, m.id).toBeGreaterThan(0);
+    }
+  });
+  it('model ids are unique across ids and aliases, and no id is a prefix match away from another', () => {
+    const ids = known.models.flatMap((m) => [m.id, ...(m.aliases ?? [])]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const m of known.models) for (const id of [m.id, ...(m.aliases ?? [])]) expect(modelInfo(known, id)?.id, id).toBe(m.id);
+  });
+  it('lifecycle and release dates are YYYY-MM-DD, prices have every field, rejections name known tool types', () => {
+    for (const m of known.models) {
+      for (const d of [m.released, m.deprecated, m.retires]) if (d !== undefined) expect(d, m.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      for (const p of [m.price, m.longPrompt]) if (p) for (const k of ['input', 'write5m', 'write1h', 'read'] as const) expect(p[k], `${m.id} ${k}`).toBeGreaterThan(0);
+      for (const r of m.rejects?.toolTypes ?? []) expect(known.toolTypes.has(r.type), r.type).toBe(true);
+      if (m.rejects) expect([...(m.rejects.toolTypes ?? []).flatMap((r) => r.sources), ...(m.rejects.forcedToolChoice?.sources ?? [])].length, m.id).toBeGreaterThan(0);
+    }
+  });
+  it('undocumented betas are their own class, each with a source', () => {
+    for (const u of known.undocumentedBetas.values()) {
+      expect(known.betas.has(u.name), u.name).toBe(false);
+      expect(u.sources.length, u.name).toBeGreaterThan(0);
+    }
+  });
+  it('deprecated betas name their successor or say that removing them is safe', () => {
+    for (const b of known.betas.values()) if (b.status === 'deprecated') expect(!!b.supersededBy || b.removal === 'safe', b.name).toBe(true);
   });
 });

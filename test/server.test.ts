@@ -358,6 +358,27 @@ function notebookSources(file: string): Map<number, string> {
   return new Map(nb.cells.map((c, i) => [i, Array.isArray(c.source) ? c.source.join('') : c.source]));
 }
 
+describe("the project's own SDK", () => {
+  it('its names count in the editor as in the CLI: no finding on names only that SDK knows', async () => {
+    const file = path.join(FIXTURES, '_projects', 'newer-python-sdk', 'ticket_bot.py');
+    const withLoader = new Client({ projectConfig: projectConfigLoader() });
+    const tableOnly = new Client();
+    await withLoader.initialize();
+    await tableOnly.initialize();
+    try {
+      const found = await withLoader.diagnostics(await withLoader.open(file));
+      expect(found.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
+      expect((await cliJsonOf(path.dirname(file))).filter((f) => f.file.endsWith('ticket_bot.py'))).toEqual([]);
+      // Without the project's SDK the same names are reported.
+      const without = await tableOnly.diagnostics(await tableOnly.open(file));
+      expect(without.filter((d) => d.code === 'unknown-beta').length).toBe(2);
+    } finally {
+      await withLoader.dispose();
+      await tableOnly.dispose();
+    }
+  });
+});
+
 describe('project configuration', () => {
   it('applies in the editor exactly as in the CLI (select, ignore, off, severity, per-path overrides)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-lsp-config-'));

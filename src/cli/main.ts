@@ -295,6 +295,7 @@ async function check(args: string[], io: Io): Promise<number> {
   const runStarted = performance.now();
   // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
   const analyzer = await Analyzer.create({ host, prefilter: process.env.PREFIXLINT_PREFILTER !== '0', textsFromHost: stdinName === undefined });
+  resolver.useParsers(analyzer.parsers);
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
   for (const file of files) {

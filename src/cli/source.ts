@@ -109,6 +109,14 @@ export class DiskHost implements SourceHost, ConfigHost {
     return fs.existsSync(absPath);
   }
 
+  listDir(absPath: string): string[] | undefined {
+    try {
+      return fs.readdirSync(absPath);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Makes `absPath` read as this text (standard input linted as that file). */
   put(absPath: string, source: ReadResult): void {
     this.pinned.set(absPath, source);

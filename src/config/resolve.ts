@@ -17,12 +17,14 @@ import picomatch from 'picomatch';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { Severity } from '../core/diagnostic';
 import { SEVERITY_RANK } from '../core/diagnostic';
-import { loadKnownNames, modelInfo } from '../core/knownNames';
-import type { KnownNames, ModelInfo } from '../core/knownNames';
+import { loadKnownNames, modelInfo, withProjectSdks } from '../core/knownNames';
+import type { KnownNames, ModelInfo, ProjectSdkNames } from '../core/knownNames';
 import { RULE_GROUPS } from '../core/rule';
 import type { Rule } from '../core/rule';
 import { LineIndex } from '../core/span';
 import { allRules } from '../rules';
+import { findSdkLocations, ProjectSdkReader } from './projectSdk';
+import type { DeclarationParser } from './projectSdk';
 import { ConfigError, mergeLayers, validateLayer } from './schema';
 import type { ConfigLayer, RuleLevel } from './schema';
 
@@ -33,6 +35,8 @@ export interface ConfigHost {
   readFile(absPath: string): string | undefined;
   /** Whether a file or folder exists. */
   exists(absPath: string): boolean;
+  /** The names in a folder (optional: finding a Python environment's `lib/python3.X` uses it when `pyvenv.cfg` does not say). */
+  listDir?(absPath: string): string[] | undefined;
 }
 
 export const CONFIG_FILE = '.prefixlintrc.json';
@@ -87,11 +91,24 @@ export class ConfigResolver {
   private readonly errors = new Map<string, ConfigError>();
   private defaultKnown?: KnownNames;
   private readonly matchers = new Map<ProjectConfig, { include?: picomatch.Matcher; exclude?: Ignore; overrides: picomatch.Matcher[] }>();
+  private sdkReader?: ProjectSdkReader;
+  private readonly sdksByDir = new Map<string, ProjectSdkNames[]>();
+  private readonly knownWithSdks = new Map<string, KnownNames>();
 
   constructor(
     private readonly host: ConfigHost,
     private readonly rules: readonly Rule[] = allRules,
   ) {}
+
+  /**
+   * Reads the project's own SDKs (node_modules, Python environments) with these parsers from now
+   * on, so that their names count as known. Without it only the table and the configuration do.
+   * Pass a long-lived reader to keep what it read across resolvers.
+   */
+  useParsers(parser: DeclarationParser, reader?: ProjectSdkReader): this {
+    this.sdkReader = reader ?? new ProjectSdkReader(parser);
+    return this;
+  }
 
   /**
    * The project configuration that applies in a folder (absolute), if there is one. Throws
@@ -148,13 +165,43 @@ export class ConfigResolver {
       const level = levels[r.meta.id];
       if (level && level !== 'off') severity[r.meta.id] = level;
     }
+    const base = project?.known ?? (this.defaultKnown ??= loadKnownNames());
     return {
       project,
       rules,
       severity,
-      known: project?.known ?? (this.defaultKnown ??= loadKnownNames()),
+      known: this.withSdks(base, path.dirname(file), project),
       failLevel: over.failLevel ?? s.failLevel ?? DEFAULT_FAIL_LEVEL,
     };
+  }
+
+  /** The names of the SDKs installed for files in `dir` merged in, one KnownNames per distinct set. */
+  private withSdks(base: KnownNames, dir: string, project: ProjectConfig | undefined): KnownNames {
+    if (!this.sdkReader) return base;
+    const configured = project?.settings.python?.interpreter;
+    const interpreter = configured ? path.resolve(project!.root, configured) : undefined;
+    const key = `${dir}\0${interpreter ?? ''}`;
+    let sdks = this.sdksByDir.get(key);
+    if (!sdks) {
+      sdks = [];
+      try {
+        for (const at of findSdkLocations(this.host, dir, interpreter)) {
+          const names = this.sdkReader.read(this.host, at);
+          if (names) sdks.push(names);
+        }
+      } catch {
+        // A folder we cannot look into has no SDK for us; the table's names still apply.
+      }
+      this.sdksByDir.set(key, sdks);
+    }
+    if (!sdks.length) return base;
+    const id = `${project?.root ?? ''}\0${sdks.map((s) => `${s.dir}@${s.version}`).join('\0')}`;
+    let known = this.knownWithSdks.get(id);
+    if (!known) {
+      known = withProjectSdks(base, sdks);
+      this.knownWithSdks.set(id, known);
+    }
+    return known;
   }
 
   /**
@@ -234,10 +281,14 @@ function knownNames(s: ConfigLayer): KnownNames {
   for (const [match, o] of Object.entries(s.models ?? {})) {
     const table = modelInfo(base, match);
     const price = table?.price || o.price ? { ...{ input: 0, write5m: 0, write1h: 0, read: 0 }, ...table?.price, ...o.price } : undefined;
+    // A model the table lacks gets the common minimum unless the configuration says; a table
+    // model whose minimum no source confirms keeps it unknown.
+    const minCacheable = o.minCacheable ?? table?.minCacheable ?? (table ? undefined : 1024);
     models.push({
-      match,
+      id: match,
+      prefix: true,
       family: table?.family ?? match,
-      minCacheable: o.minCacheable ?? table?.minCacheable ?? 1024,
+      ...(minCacheable !== undefined ? { minCacheable } : {}),
       tokenizer: o.tokenizer ?? table?.tokenizer ?? 1,
       ...(price ? { price } : {}),
       ...(table?.toolPrompt ? { toolPrompt: table.toolPrompt } : {}),

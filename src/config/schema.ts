@@ -52,6 +52,8 @@ export interface ConfigLayer {
   known?: { betas?: string[]; toolTypes?: string[] };
   /** Per model (a name or a prefix such as `claude-sonnet-4`): minimum cacheable length, prices. */
   models?: Record<string, ModelOverride>;
+  /** The Python environment whose `anthropic` package counts as the project's SDK (besides `.venv` / `venv`). */
+  python?: { interpreter?: string };
   overrides?: OverrideConfig[];
 }
 
@@ -72,7 +74,8 @@ export interface SchemaContext {
   groups: readonly string[];
 }
 
-const TOP_KEYS = ['select', 'ignore', 'rules', 'include', 'exclude', 'failLevel', 'known', 'models', 'overrides'];
+const TOP_KEYS = ['select', 'ignore', 'rules', 'include', 'exclude', 'failLevel', 'known', 'models', 'python', 'overrides'];
+const PYTHON_KEYS = ['interpreter'];
 const OVERRIDE_KEYS = ['files', 'select', 'ignore', 'rules'];
 const KNOWN_KEYS = ['betas', 'toolTypes'];
 const MODEL_KEYS = ['minCacheable', 'price', 'tokenizer'];
@@ -187,6 +190,15 @@ export function validateLayer(raw: unknown, file: string, where: string, ctx: Sc
         for (const k of PRICE_KEYS as Array<keyof Price>) if (m.price[k] !== undefined) model.price[k] = positive(m.price[k], `${path}.price.${k}`, fail, false);
       }
       layer.models[name] = model;
+    }
+  }
+  if (obj.python !== undefined) {
+    if (!isObject(obj.python)) fail(`python: expected a table with 'interpreter', got ${describe(obj.python)}`);
+    checkKeys(obj.python, PYTHON_KEYS, 'python', fail);
+    layer.python = {};
+    if (obj.python.interpreter !== undefined) {
+      if (typeof obj.python.interpreter !== 'string' || !obj.python.interpreter) fail(`python.interpreter: expected the path of a Python interpreter, got ${describe(obj.python.interpreter)}`);
+      layer.python.interpreter = obj.python.interpreter as string;
     }
   }
   if (obj.overrides !== undefined) {

@@ -1,37 +1,150 @@
 /**
  * The known-names table (betas, tool types, edit types, content block types, models): data,
- * kept in one dated file (src/data/known-names.json), extendable from config.
+ * kept in one dated file (src/data/known-names.json) that `npm run known-names` updates from
+ * the pinned SDK's declarations, extendable from config and from the linted project's own SDK.
  */
 import data from '../data/known-names.json';
 import { editDistance } from './editDistance';
 
+export type BetaStatus = 'current' | 'ga' | 'deprecated';
+
+/** Where a name is known from: the table, the project's configuration, or the project's own SDK. */
+export type NameOrigin = 'table' | 'config' | 'project';
+
+/** The platform a request goes to, from its client class. */
+export type Platform = 'anthropic' | 'bedrock' | 'vertex' | 'foundry';
+
 export interface BetaInfo {
   name: string;
-  status: 'current' | 'ga' | 'deprecated';
+  status: BetaStatus;
   gaSince?: string;
+  deprecatedSince?: string;
+  /** The beta that replaces a deprecated one. */
+  supersededBy?: string;
+  /** Whether dropping the name leaves the request working the same ('safe' is the default for GA names). */
+  removal?: 'safe' | 'unsafe' | 'none';
   note?: string;
+  sources?: string[];
+  origin?: NameOrigin;
 }
+
+/** A beta name that clients send widely and the first-party API accepts, but that no doc lists. */
+export interface UndocumentedBeta {
+  name: string;
+  /** Who sends it, and how widely it is seen. */
+  seen: string;
+  /** Routes known to answer 400 for it. */
+  rejectedOn?: string[];
+  sources: string[];
+}
+
 export interface TypeInfo {
   name: string;
-  /** The beta header this type needs, if any. */
-  beta?: string;
+  /** The beta headers that enable this type (any one of them), if it needs one. */
+  betas?: string[];
   minTrigger?: number;
+  origin?: NameOrigin;
 }
+
+export interface Price {
+  input: number;
+  write5m: number;
+  write1h: number;
+  read: number;
+}
+
+/** A model-specific rejection: the API answers 400 for this model. */
+export interface ModelRejections {
+  /** `tool_choice` of type `any` or `tool`. */
+  forcedToolChoice?: { sources: string[] };
+  /** Tool types the model does not take, on the listed platforms. */
+  toolTypes?: Array<{ type: string; platforms: Platform[]; sources: string[] }>;
+}
+
 export interface ModelInfo {
-  match: string;
+  /** The model id (`claude-sonnet-5-5`); dated snapshots and platform spellings of it match too. */
+  id: string;
+  /** Other ids of the same model (`claude-haiku-4-5-20251001`). */
+  aliases?: string[];
   family: string;
-  minCacheable: number;
-  tokenizer: number;
-  price?: { input: number; write5m: number; write1h: number; read: number };
+  /** Minimum cacheable prompt length; absent when no source confirms it. */
+  minCacheable?: number;
+  tokenizer?: number;
+  price?: Price;
+  /** A second price band for long prompts: the whole request is billed at it above `threshold` input tokens. */
+  longPrompt?: Price & { threshold: number };
   toolPrompt?: { auto: number; any: number };
+  released?: string;
+  /** The date the model was deprecated. */
+  deprecated?: string;
+  /** End of life: from this date the API rejects the id. */
+  retires?: string;
+  /** Retired, with no date in the sources. */
+  retired?: boolean;
+  /** Platforms where the model stays available after `retires`. */
+  retiresExcept?: Platform[];
+  rejects?: ModelRejections;
+  note?: string;
+  sources?: string[];
+  /** Configuration entries match every id that starts with `id` (a user-declared prefix). */
+  prefix?: boolean;
+}
+
+/** The SDK a table was generated from. */
+export interface SdkRef {
+  package: string;
+  version: string;
+  published?: string;
+  /** The `anthropic-version` it sends by default. */
+  apiVersion?: string;
+}
+
+/** An SDK installed in the linted project (node_modules or a Python environment). */
+export interface ProjectSdk {
+  /** Which files it serves: Python, or TypeScript/JavaScript. */
+  language: 'python' | 'javascript';
+  /** `@anthropic-ai/sdk` or `anthropic`. */
+  package: string;
+  version: string;
+  /** The `anthropic-version` its client sends by default, read from its files. */
+  apiVersion?: string;
+  /** The package folder. */
+  dir: string;
+}
+
+/** The names a project's own SDK declares. */
+export interface ProjectSdkNames extends ProjectSdk {
+  betas: string[];
+  models: string[];
+  toolTypes: string[];
+  editTypes: string[];
+  contentBlockTypes: string[];
 }
 
 export interface KnownNames {
+  /** The table's date: names newer than this may exist. */
   asOf: string;
+  sdk: SdkRef;
   betas: Map<string, BetaInfo>;
+  undocumentedBetas: Map<string, UndocumentedBeta>;
   toolTypes: Map<string, TypeInfo>;
   editTypes: Map<string, TypeInfo>;
   contentBlockTypes: Set<string>;
+  models: ModelInfo[];
+  /** The linted project's own SDKs whose names are merged in. */
+  projectSdks: ProjectSdk[];
+}
+
+/** The shape of src/data/known-names.json. */
+export interface KnownNamesFile {
+  $comment: string;
+  asOf: string;
+  sdk: SdkRef;
+  betas: BetaInfo[];
+  undocumentedBetas: UndocumentedBeta[];
+  toolTypes: TypeInfo[];
+  editTypes: TypeInfo[];
+  contentBlockTypes: string[];
   models: ModelInfo[];
 }
 
@@ -41,18 +154,85 @@ export interface KnownNamesExtra {
   models?: ModelInfo[];
 }
 
+const TABLE = data as unknown as KnownNamesFile;
+
 export function loadKnownNames(extra: KnownNamesExtra = {}): KnownNames {
   const betas = new Map<string, BetaInfo>();
-  for (const b of data.betas as BetaInfo[]) betas.set(b.name, b);
-  for (const name of extra.betas ?? []) betas.set(name, { name, status: 'current' });
+  for (const b of TABLE.betas) betas.set(b.name, { ...b, origin: 'table' });
+  for (const name of extra.betas ?? []) betas.set(name, { name, status: 'current', origin: 'config' });
   const toolTypes = new Map<string, TypeInfo>();
-  for (const t of data.toolTypes as TypeInfo[]) toolTypes.set(t.name, t);
-  for (const name of extra.toolTypes ?? []) toolTypes.set(name, { name });
+  for (const t of TABLE.toolTypes) toolTypes.set(t.name, { ...t, origin: 'table' });
+  for (const name of extra.toolTypes ?? []) toolTypes.set(name, { name, origin: 'config' });
   const editTypes = new Map<string, TypeInfo>();
-  for (const t of data.editTypes as TypeInfo[]) editTypes.set(t.name, t);
-  // Config models go first so that they override the table for the same prefix.
-  const models = [...(extra.models ?? []), ...(data.models as ModelInfo[])];
-  return { asOf: data.asOf, betas, toolTypes, editTypes, contentBlockTypes: new Set(data.contentBlockTypes), models };
+  for (const t of TABLE.editTypes) editTypes.set(t.name, { ...t, origin: 'table' });
+  const undocumentedBetas = new Map(TABLE.undocumentedBetas.map((u) => [u.name, u]));
+  // Config models go first so that they override the table's figures.
+  const models = [...(extra.models ?? []), ...TABLE.models];
+  return {
+    asOf: TABLE.asOf,
+    sdk: TABLE.sdk,
+    betas,
+    undocumentedBetas,
+    toolTypes,
+    editTypes,
+    contentBlockTypes: new Set(TABLE.contentBlockTypes),
+    models,
+    projectSdks: [],
+  };
+}
+
+/**
+ * The names with a project's own SDKs merged in: what they declare counts as known (the
+ * table's facts about a name, when it has them, stay).
+ */
+export function withProjectSdks(known: KnownNames, sdks: readonly ProjectSdkNames[]): KnownNames {
+  if (!sdks.length) return known;
+  const betas = new Map(known.betas);
+  const toolTypes = new Map(known.toolTypes);
+  const editTypes = new Map(known.editTypes);
+  const contentBlockTypes = new Set(known.contentBlockTypes);
+  const models = [...known.models];
+  for (const sdk of sdks) {
+    for (const name of sdk.betas) if (!betas.has(name)) betas.set(name, { name, status: 'current', origin: 'project' });
+    for (const name of sdk.toolTypes) if (!toolTypes.has(name)) toolTypes.set(name, { name, origin: 'project' });
+    for (const name of sdk.editTypes) if (!editTypes.has(name)) editTypes.set(name, { name, origin: 'project' });
+    for (const name of sdk.contentBlockTypes) contentBlockTypes.add(name);
+    for (const id of sdk.models) {
+      // A model the table lacks is known by name only: no minimum, no price, no lifecycle.
+      if (!modelInfo({ ...known, models }, id)) models.push({ id, family: id });
+    }
+  }
+  const projectSdks = [...known.projectSdks, ...sdks.map(({ language, package: pkg, version, apiVersion, dir }) => ({ language, package: pkg, version, ...(apiVersion ? { apiVersion } : {}), dir }))];
+  return { ...known, betas, toolTypes, editTypes, contentBlockTypes, models, projectSdks };
+}
+
+/** The project SDK that serves files of a language, if one was found. */
+export function projectSdkFor(known: KnownNames, language: string): ProjectSdk | undefined {
+  const want = language === 'python' ? 'python' : 'javascript';
+  return known.projectSdks.find((s) => s.language === want);
+}
+
+/**
+ * Where names were looked up, for messages: "prefixlint's table (SDK 1.14.0, as of 2026-12-01)
+ * nor in this project's anthropic 2.3.0".
+ */
+export function lookedUpIn(known: KnownNames): string {
+  const table = `prefixlint's table (SDK ${known.sdk.version}, as of ${known.asOf})`;
+  // The project's copy of the SDK the table was generated from adds nothing to say.
+  const own = known.projectSdks.filter((s) => s.package !== known.sdk.package || s.version !== known.sdk.version);
+  if (!own.length) return table;
+  return `${table} nor in this project's ${own.map((s) => `${s.package} ${s.version}`).join(' or ')}`;
+}
+
+/** Compares dotted version numbers (`0.129.0` < `1.0.0`); a pre-release tag counts as its release. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.+-]/).map((x) => parseInt(x, 10));
+  const pb = b.split(/[.+-]/).map((x) => parseInt(x, 10));
+  for (let i = 0; i < 3; i++) {
+    const d = (Number.isNaN(pa[i]) ? 0 : (pa[i] ?? 0)) - (Number.isNaN(pb[i]) ? 0 : (pb[i] ?? 0));
+    if (d) return d < 0 ? -1 : 1;
+  }
+  return 0;
 }
 
 /** A beta header name: `feature-name-YYYY-MM-DD`. */
@@ -86,9 +266,41 @@ export function closeNames(name: string, known: Iterable<string>, max: number): 
   return scored.filter(([, d]) => d === best).map(([k]) => k);
 }
 
-export function modelInfo(known: KnownNames, model: string): ModelInfo | undefined {
-  // Longest prefix wins, so `claude-opus-4-5` is not taken for `claude-opus-4`.
+/**
+ * The id a platform spelling stands for: Vertex `claude-sonnet-4-6@20250929` or `@default`,
+ * Bedrock `us.anthropic.claude-sonnet-4-6-v1:0`, and `-latest`.
+ */
+function baseModelId(model: string): string {
+  return model
+    .replace(/@[\w.-]*$/, '')
+    .replace(/^(?:[a-z]{2,6}\.)?anthropic\./, '')
+    .replace(/-v\d+(?::\d+)?$/, '')
+    .replace(/-latest$/, '');
+}
+
+/**
+ * The table entry of a model: its id, one of its aliases, or a dated snapshot of its id
+ * (`claude-sonnet-4-20250514`). Never a prefix: `claude-sonnet-5-5` is not `claude-sonnet-5`.
+ * Configuration entries marked `prefix` match every id that starts with theirs, and win.
+ */
+export function modelInfo(known: Pick<KnownNames, 'models'>, model: string): ModelInfo | undefined {
   let best: ModelInfo | undefined;
-  for (const m of known.models) if (model.startsWith(m.match) && (!best || m.match.length > best.match.length)) best = m;
-  return best;
+  for (const m of known.models) if (m.prefix && model.startsWith(m.id) && (!best || m.id.length > best.id.length)) best = m;
+  if (best) return best;
+  const id = baseModelId(model);
+  const undated = id.replace(/-\d{8}$/, '');
+  for (const candidate of [model, id, undated]) {
+    const hit = known.models.find((m) => !m.prefix && (m.id === candidate || m.aliases?.includes(candidate)));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** `anthropic.AnthropicBedrock`, `@anthropic-ai/vertex-sdk.AnthropicVertex`, … -> the platform; undefined when not seen. */
+export function platformOfClient(client: string | undefined): Platform | undefined {
+  if (!client) return undefined;
+  if (/Bedrock|Aws|AWS/.test(client)) return 'bedrock';
+  if (/Vertex/.test(client)) return 'vertex';
+  if (/Foundry/.test(client)) return 'foundry';
+  return 'anthropic';
 }

@@ -43,6 +43,10 @@ export interface RequestCall {
   headerBetas: Value[];
   /** False when the client's default headers could not be seen (passed in, built elsewhere). */
   clientHeadersKnown: boolean;
+  /** The `anthropic-version` header set on the client or on the call (the call's wins), when one is written. */
+  apiVersionHeader?: { value: Value; on: 'client' | 'call' };
+  /** True when every place a header can be set for this request (client options, per-call headers) is seen in full. */
+  headersKnown?: boolean;
   /** The client's class when it is seen (`anthropic.AnthropicBedrock`, `@anthropic-ai/vertex-sdk.AnthropicVertex`). */
   client?: string;
   /** For batch requests: which entry of `requests` this is. */

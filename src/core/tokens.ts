@@ -154,16 +154,18 @@ export function estimateRequest(call: RequestCall, known: KnownNames): TokenEsti
   });
   const prefixComplete = !!model && call.params.complete && (topLevel ? state.complete : lastBreakpoint >= 0 && !partialList && blocks.slice(0, lastBreakpoint + 1).every((b) => b.complete !== false));
   const estimate: TokenEstimate = { model, modelInfo: info, ...sums, total, prefix, breakpoints, complete: state.complete, prefixComplete, blocks };
-  if (info) {
+  if (info?.minCacheable !== undefined) {
     estimate.minCacheable = info.minCacheable;
     if (breakpoints > 0) estimate.reachesMinimum = prefix >= info.minCacheable;
   }
-  if (info?.price) {
+  // A model with two price bands bills the whole request at the long-prompt band above its threshold.
+  const price = info?.longPrompt && total > info.longPrompt.threshold ? info.longPrompt : info?.price;
+  if (price) {
     const perToken = (usdPerMTok: number) => usdPerMTok / 1_000_000;
     const cached = breakpoints > 0 && estimate.reachesMinimum ? prefix : 0;
     const rest = total - cached;
-    estimate.costCold = cached * perToken(info.price.write5m) + rest * perToken(info.price.input);
-    estimate.costWarm = cached * perToken(info.price.read) + rest * perToken(info.price.input);
+    estimate.costCold = cached * perToken(price.write5m) + rest * perToken(price.input);
+    estimate.costWarm = cached * perToken(price.read) + rest * perToken(price.input);
   }
   return estimate;
 }

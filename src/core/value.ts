@@ -179,8 +179,11 @@ export const VALUE_LIMITS = {
   chain: 12,
   /** Items of a list, entries of an object. */
   items: 512,
-  /** Characters of a resolved string. */
-  text: 64 * 1024,
+  /**
+   * Characters of a resolved string: enough for any prompt a model takes (token estimates
+   * read it), and short of the doubling that makes a string too long for JavaScript at all.
+   */
+  text: 1024 * 1024,
   /**
    * Nodes of a value seen as a tree (a list or object counts its items and entries, deeply).
    * Values share parts (`{a: x, b: x}`), so a few lines of code can build a value whose tree is

@@ -73,6 +73,13 @@ function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
   return { method, beta, receiver: objects[j + 1] };
 }
 
+/** A header's value in a headers dict/object; header names are case-insensitive. */
+function headerValue(headers: Value | undefined, name: string): Value | undefined {
+  if (headers?.kind !== 'obj') return undefined;
+  for (let i = headers.entries.length - 1; i >= 0; i--) if (headers.entries[i].key.toLowerCase() === name) return headers.entries[i].value;
+  return undefined;
+}
+
 function isAnthropicName(name: string): boolean {
   return /^anthropic(\.|$)/.test(name) || name.startsWith('@anthropic-ai/');
 }
@@ -110,6 +117,8 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
 
     const headerBetas: Value[] = [];
     let clientHeadersKnown = false;
+    let apiVersionHeader: { value: Value; on: 'client' | 'call' } | undefined;
+    let headersKnown = true;
     if (cref?.kind === 'external-instance') {
       clientHeadersKnown = true;
       const opts = clientOptions(cref.unit, ev, cref.args);
@@ -118,21 +127,33 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
         const h = getEntry(headers, 'anthropic-beta');
         if (h) headerBetas.push(h);
         else if (headers.kind !== 'obj' || !headers.complete) clientHeadersKnown = false;
+        const v = headerValue(headers, 'anthropic-version');
+        if (v) apiVersionHeader = { value: v, on: 'client' };
+        if (headers.kind !== 'obj' || !headers.complete) headersKnown = false;
       }
       if (opts.kind === 'obj' && !opts.complete) clientHeadersKnown = false;
     }
+    if (!clientHeadersKnown) headersKnown = false;
     // Per-call headers: Python `extra_headers=`, TS second argument `{ headers: {...} }`.
     const extra = getEntry(params, 'extra_headers');
     if (extra) {
       const h = getEntry(extra, 'anthropic-beta');
       if (h) headerBetas.push(h);
+      const v = headerValue(extra, 'anthropic-version');
+      if (v) apiVersionHeader = { value: v, on: 'call' };
+      if (extra.kind !== 'obj' || !extra.complete) headersKnown = false;
     }
+    if (!params.complete) headersKnown = false;
     if (unit.language !== 'python') {
       const optsArg = e.args.filter((a) => !a.spread)[1];
       if (optsArg) {
         const opts = ev.eval(unit, optsArg.value);
-        const h = getEntry(getEntry(opts, 'headers'), 'anthropic-beta');
+        const callHeaders = getEntry(opts, 'headers');
+        const h = getEntry(callHeaders, 'anthropic-beta');
         if (h) headerBetas.push(h);
+        const v = headerValue(callHeaders, 'anthropic-version');
+        if (v) apiVersionHeader = { value: v, on: 'call' };
+        if (opts.kind !== 'obj' || !opts.complete || (callHeaders && (callHeaders.kind !== 'obj' || !callHeaders.complete))) headersKnown = false;
       }
     }
 
@@ -147,6 +168,8 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
       argsAt,
       headerBetas,
       clientHeadersKnown,
+      ...(apiVersionHeader ? { apiVersionHeader } : {}),
+      headersKnown,
       ...(clientName ? { client: clientName } : {}),
     };
     if (shape.method === 'batch') {

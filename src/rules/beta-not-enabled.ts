@@ -10,7 +10,8 @@ import { getEntry } from '../core/value';
 import { paramEntry } from './util';
 
 interface Need {
-  beta: string;
+  /** The betas that enable the feature (any one of them); the first is the one a fix adds. */
+  betas: string[];
   feature: string;
   at: Loc;
 }
@@ -99,29 +100,34 @@ On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe,
       if (!enabled) return; // betas we cannot see (a variable list, client headers built elsewhere)
       // A misspelled or wrong-namespace name that stands for the needed beta is unknown-beta's finding.
       const meant = new Set([...enabled].map((name) => (ctx.known.betas.has(name) ? name : meantBeta(name, ctx))).filter((b): b is string => !!b));
-      const missing = needs.filter((n) => !enabled.has(n.beta) && !meant.has(n.beta));
+      const missing = needs.filter((n) => !n.betas.some((b) => enabled.has(b) || meant.has(b)));
       for (const need of missing) {
         ctx.report({
-          message: `${need.feature} needs the beta \`${need.beta}\`, which this request does not enable; the API answers 400.`,
+          message: `${need.feature} needs the beta ${anyOf(need.betas)}, which this request does not enable; the API answers 400.`,
           at: need.at,
-          fix: addBetaFix(call, [need.beta], ctx, 'safe'),
+          fix: addBetaFix(call, [need.betas[0]], ctx, 'safe'),
         });
       }
       return;
     }
-    const betas = [...new Set(needs.map((n) => n.beta))];
+    const betas = [...new Set(needs.map((n) => n.betas[0]))];
     for (const need of needs) {
       const switchEdits = ctx.edits.useBetaNamespace(call.callee);
       const add = addBetaFix(call, betas, ctx, 'unsafe');
       const fix: Fix | undefined = switchEdits && add ? { title: `Use client.beta.messages with betas ${betas.join(', ')}`, applicability: 'unsafe', edits: [...switchEdits, ...add.edits] } : undefined;
       ctx.report({
-        message: `${need.feature} is a beta feature, but \`${call.calleeText}\` is the non-beta client; use \`client.beta.messages\` with \`${need.beta}\` in betas.`,
+        message: `${need.feature} is a beta feature, but \`${call.calleeText}\` is the non-beta client; use \`client.beta.messages\` with ${anyOf(need.betas)} in betas.`,
         at: need.at,
         fix,
       });
     }
   },
 });
+
+/** \`a\` or \`a\` (or \`b\`). */
+function anyOf(betas: string[]): string {
+  return `\`${betas[0]}\`${betas.length > 1 ? ` (or ${betas.slice(1).map((b) => `\`${b}\``).join(', ')})` : ''}`;
+}
 
 function meantBeta(name: string, ctx: RuleContext): string | undefined {
   const asBeta = typeToBetaSpelling(name);
@@ -141,9 +147,10 @@ function collectNeeds(call: RequestCall, ctx: RuleContext): Need[] {
         const t = getEntry(e, 'type');
         if (t?.kind === 'str' && t.complete) {
           const info = ctx.known.editTypes.get(t.text);
-          if (info?.beta && !types.has(info.beta)) {
-            types.add(info.beta);
-            needs.push({ beta: info.beta, feature: `\`context_management\` with \`${t.text}\``, at: cm.keyAt });
+          const key = info?.betas?.join(',');
+          if (info?.betas?.length && key && !types.has(key)) {
+            types.add(key);
+            needs.push({ betas: info.betas, feature: `\`context_management\` with \`${t.text}\``, at: cm.keyAt });
           }
         }
       }
@@ -155,7 +162,7 @@ function collectNeeds(call: RequestCall, ctx: RuleContext): Need[] {
       const t = getEntry(tool, 'type');
       if (t?.kind !== 'str' || !t.complete || !t.at || t.at.file !== ctx.file) continue;
       const info = ctx.known.toolTypes.get(t.text);
-      if (info?.beta) needs.push({ beta: info.beta, feature: `The tool type \`${t.text}\``, at: t.at });
+      if (info?.betas?.length) needs.push({ betas: info.betas, feature: `The tool type \`${t.text}\``, at: t.at });
     }
   }
   return needs;

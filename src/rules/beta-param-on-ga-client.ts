@@ -3,21 +3,40 @@ import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { TextEdit } from '../core/span';
+import { compareVersions, projectSdkFor } from '../core/knownNames';
 import { paramEntry } from './util';
+
+interface BetaOnlyParam {
+  /** The betas that enable it (any one of them); a fix adds the first. Absent: no single beta. */
+  betas?: string[];
+  /**
+   * Generally available on these non-beta methods since this @anthropic-ai/sdk version: reported
+   * there only when the project's own TypeScript SDK is known to be older.
+   */
+  ga?: { methods: ReadonlySet<string>; typescript: string };
+}
 
 /**
  * Parameters that only `client.beta.messages.*` takes (facts §3.2), with the beta each one
- * needs when there is exactly one. `context_management` is left to beta-not-enabled, which
- * knows the beta each edit type needs.
+ * needs. `context_management` is left to beta-not-enabled, which knows the beta each edit type
+ * needs. Cache diagnostics became a parameter of `messages.create` in @anthropic-ai/sdk 0.129.0
+ * (2026-09-28; `count_tokens` still lacks it), `speed` of `create` and `count_tokens` in 0.135.0.
  */
-const BETA_ONLY_PARAMS: ReadonlyMap<string, string | undefined> = new Map([
-  ['betas', undefined],
-  ['mcp_servers', 'mcp-client-2025-11-20'],
-  ['diagnostics', 'cache-diagnosis-2026-04-07'],
-  ['speed', 'fast-mode-2026-02-01'],
-  ['fallbacks', undefined],
-  ['output_format', undefined],
+const BETA_ONLY_PARAMS: ReadonlyMap<string, BetaOnlyParam> = new Map<string, BetaOnlyParam>([
+  ['betas', {}],
+  ['mcp_servers', { betas: ['mcp-client-2025-11-20', 'mcp-client-2026-09-15'] }],
+  ['diagnostics', { betas: ['cache-diagnosis-2026-04-07'], ga: { methods: new Set(['create', 'stream', 'parse']), typescript: '0.129.0' } }],
+  ['speed', { betas: ['fast-mode-2026-02-01'], ga: { methods: new Set(['create', 'stream', 'parse', 'count_tokens']), typescript: '0.135.0' } }],
+  ['fallbacks', {}],
+  ['output_format', {}],
 ]);
+
+/** Whether the parameter is beta-only for this call: not GA on its method in the SDK the project uses. */
+function betaOnlyHere(spec: BetaOnlyParam, call: RequestCall, ctx: RuleContext): boolean {
+  if (!spec.ga || !spec.ga.methods.has(call.method)) return true;
+  const sdk = projectSdkFor(ctx.known, call.language);
+  return call.language !== 'python' && !!sdk && compareVersions(sdk.version, spec.ga.typescript) < 0;
+}
 
 const METHODS = new Set(['create', 'stream', 'count_tokens', 'parse']);
 
@@ -27,9 +46,11 @@ export default defineRule({
     group: 'api',
     severity: 'error',
     fix: 'sometimes',
-    summary: 'A beta-only parameter (`betas`, `mcp_servers`, `speed`, …) passed to the non-beta `messages.create` / `stream` / `count_tokens`.',
+    summary: 'A beta-only parameter (`betas`, `mcp_servers`, `fallbacks`, …) passed to the non-beta `messages.create` / `stream` / `count_tokens`.',
     docs: `## What it does
-Finds \`betas\` and the other parameters that only the beta client takes — \`mcp_servers\`, \`diagnostics\`, \`fallbacks\`, \`speed\`, \`output_format\` — passed to the non-beta \`client.messages.create\`, \`stream\`, \`parse\` or \`count_tokens\` / \`countTokens\`.
+Finds \`betas\` and the other parameters that only the beta client takes — \`mcp_servers\`, \`fallbacks\`, \`output_format\`, and \`diagnostics\` on \`count_tokens\` / \`countTokens\` — passed to the non-beta \`client.messages.create\`, \`stream\`, \`parse\` or \`count_tokens\`.
+
+Cache diagnostics (\`diagnostics\`) is generally available on \`messages.create\` since 2026-09-28 (@anthropic-ai/sdk 0.129.0), and \`speed\` on \`create\` and \`count_tokens\` since @anthropic-ai/sdk 0.135.0: they are reported on those methods only when the project's own TypeScript SDK (found in \`node_modules\`) is older than that.
 
 \`context_management\` on the non-beta client is reported by \`beta-not-enabled\`, which also knows which beta each edit type needs; this rule does not report it again. Requests built through LiteLLM, LangChain or the Vercel AI SDK are not checked: those libraries choose the client themselves.
 
@@ -95,22 +116,28 @@ await client.beta.messages.create({
 \`\`\`
 
 ## Fix safety
-The fix switches the call to \`client.beta.messages\` and, for \`mcp_servers\`, \`diagnostics\` and \`speed\`, adds the beta they need to \`betas\` when it is missing. It is unsafe: the beta method returns the beta types (\`BetaMessage\`), which code that reads the response may not expect. No fix is offered for \`fallbacks\` or \`output_format\` without a \`betas\` list (use \`output_config.format\` instead of \`output_format\`).
+The fix switches the call to \`client.beta.messages\` and, for \`mcp_servers\`, \`diagnostics\` and \`speed\`, adds the beta they need (for \`mcp_servers\`, \`mcp-client-2025-11-20\`; \`mcp-client-2026-09-15\` in \`betas\` is accepted too) to \`betas\` when it is missing. It is unsafe: the beta method returns the beta types (\`BetaMessage\`), which code that reads the response may not expect. No fix is offered for \`fallbacks\` or \`output_format\` without a \`betas\` list (use \`output_config.format\` instead of \`output_format\`).
 `,
   },
 
   check(call, ctx) {
     if (call.beta || call.framework || !METHODS.has(call.method)) return;
-    const found = [...BETA_ONLY_PARAMS.keys()].map((k) => paramEntry(call, k)).filter((e) => !!e?.keyAt && e.keyAt.file === ctx.file);
+    const found = [...BETA_ONLY_PARAMS]
+      .filter(([, spec]) => betaOnlyHere(spec, call, ctx))
+      .map(([k]) => paramEntry(call, k))
+      .filter((e) => !!e?.keyAt && e.keyAt.file === ctx.file);
     if (!found.length) return;
     const fix = switchFix(call, ctx);
     const method = call.calleeText.replace(/^.*\bmessages\./, 'messages.');
     const beta = call.calleeText.replace(/\bmessages\./, 'beta.messages.');
     const failure = call.language === 'python' ? 'the SDK raises TypeError before sending' : 'the SDK types reject it, and the API answers 400 when it is sent';
+    const sdk = projectSdkFor(ctx.known, call.language);
     for (const entry of found) {
       const hint = entry!.key === 'output_format' ? ' (or use `output_config.format`)' : '';
+      const ga = BETA_ONLY_PARAMS.get(entry!.key)?.ga;
+      const older = ga && sdk && ga.methods.has(call.method) ? ` in this project's ${sdk.package} ${sdk.version} (generally available from ${ga.typescript}; or upgrade)` : '';
       ctx.report({
-        message: `\`${entry!.key}\` is a beta-only parameter that the non-beta \`${method}\` does not take: ${failure}. Call \`${beta}\`${hint}.`,
+        message: `\`${entry!.key}\` is a beta-only parameter that the non-beta \`${method}\` does not take${older}: ${failure}. Call \`${beta}\`${hint}.`,
         at: entry!.keyAt!,
         fix,
       });
@@ -128,13 +155,13 @@ function switchFix(call: RequestCall, ctx: RuleContext): Fix | undefined {
     for (const b of betasEntry.value.items) if (b.kind === 'str' && b.complete) listed.add(b.text);
   }
   const needed: string[] = [];
-  for (const [key, beta] of BETA_ONLY_PARAMS) {
-    if (key === 'betas' || !paramEntry(call, key)) continue;
-    if (!beta) {
+  for (const [key, spec] of BETA_ONLY_PARAMS) {
+    if (key === 'betas' || !paramEntry(call, key) || !betaOnlyHere(spec, call, ctx)) continue;
+    if (!spec.betas) {
       if (!betasEntry) return undefined;
       continue;
     }
-    if (!listed.has(beta) && !needed.includes(beta)) needed.push(beta);
+    if (!spec.betas.some((b) => listed.has(b)) && !needed.includes(spec.betas[0])) needed.push(spec.betas[0]);
   }
   const edits: TextEdit[] = [];
   const switchEdits = ctx.edits.useBetaNamespace(call.callee);

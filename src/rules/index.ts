@@ -16,7 +16,9 @@ import compactionBlockDropped from './compaction-block-dropped';
 import editOrder from './edit-order';
 import memoryPathUnchecked from './memory-path-unchecked';
 import nonAtomicCheckpoint from './non-atomic-checkpoint';
+import rejectedByApiVersion from './rejected-by-api-version';
 import removedNamespace from './removed-namespace';
+import retiredModel from './retired-model';
 import staleBeta from './stale-beta';
 import toolResultRemoved from './tool-result-removed';
 import trimEveryTurn from './trim-every-turn';
@@ -24,6 +26,7 @@ import unknownBeta from './unknown-beta';
 import unknownType from './unknown-type';
 import unsafeHistorySlice from './unsafe-history-slice';
 import unstableSerialization from './unstable-serialization';
+import unsupportedByModel from './unsupported-by-model';
 import unusedSuppression from './unused-suppression';
 import volatileSystemPrompt from './volatile-system-prompt';
 import volatileTools from './volatile-tools';
@@ -53,6 +56,9 @@ export const allRules: readonly Rule[] = [
   betaParamOnGaClient,
   removedNamespace,
   staleBeta,
+  retiredModel,
+  unsupportedByModel,
+  rejectedByApiVersion,
   nonAtomicCheckpoint,
   memoryPathUnchecked,
   unusedSuppression,

@@ -18,9 +18,9 @@ export default defineRule({
     group: 'api',
     severity: 'info',
     fix: 'sometimes',
-    summary: 'A beta name for a feature that is generally available now: not needed, and rejected on some routes.',
+    summary: 'A beta name for a feature that is generally available now, or a deprecated one: not needed, and rejected on some routes.',
     docs: `## What it does
-Finds beta names in \`betas=[...]\` / \`betas: [...]\` and in \`anthropic-beta\` headers (per call, on the client, or in LiteLLM's \`extra_headers\`) whose feature is generally available now — \`prompt-caching-2024-07-31\`, \`extended-cache-ttl-2025-04-11\`, \`token-counting-2024-11-01\`, \`message-batches-2024-09-24\`, \`pdfs-2024-09-25\`, … — and says since when. Which names are GA, and since when, comes from the known-names table (its date is in the message). Names that are not known at all are \`unknown-beta\`'s findings, never this rule's.
+Finds beta names in \`betas=[...]\` / \`betas: [...]\` and in \`anthropic-beta\` headers (per call, on the client, or in LiteLLM's \`extra_headers\`) whose feature is generally available now — \`prompt-caching-2024-07-31\`, \`extended-cache-ttl-2025-04-11\`, \`token-counting-2024-11-01\`, \`message-batches-2024-09-24\`, \`pdfs-2024-09-25\`, … — and says since when. Which names are GA, and since when, comes from the known-names table (its date is in the message). Deprecated names that the API still accepts (\`token-efficient-tools-2025-02-19\`, \`mcp-client-2025-04-04\`, …) are reported too, with the name that replaces them. Names that are not known at all are \`unknown-beta\`'s findings, never this rule's: a stale name is never an error.
 
 ## Why is this bad?
 A stale name does nothing on the Claude API, but it is not harmless: some routes reject names they do not know any more (\`prompt-caching-2024-07-31\` sent through LiteLLM to Vertex answers 400 \`Unexpected value(s) for the anthropic-beta header\`), and every distinct set of beta headers is a different request shape for cache diagnostics. Copying it forward also keeps code on the beta client for no reason.
@@ -86,7 +86,7 @@ await client.messages.create({
 \`\`\`
 
 ## Fix safety
-The fix removes the name from the list (with its comma), or from the comma-separated header value (the whole header entry when it was the only name). It is safe on the Claude API: the feature works the same without the name. On the Bedrock, Vertex and Foundry clients the fix is unsafe, because a feature can become generally available there later than on the Claude API. A \`betas\` list left empty stays in place; remove it, or switch back to \`client.messages\`, by hand.
+The fix removes the name from the list (with its comma), or from the comma-separated header value (the whole header entry when it was the only name). It is safe on the Claude API: the feature works the same without the name. On the Bedrock, Vertex and Foundry clients the fix is unsafe, because a feature can become generally available there later than on the Claude API. It is unsafe too for \`files-api-2025-04-14\` and \`skills-2025-10-02\`, which select the beta response shapes (follow the migration guides first). A deprecated name is removed only when the SDK changelog says to delete it (\`token-efficient-tools-2025-02-19\`); one with a successor gets no fix. A \`betas\` list left empty stays in place; remove it, or switch back to \`client.messages\`, by hand.
 `,
   },
 
@@ -139,17 +139,24 @@ function headerValues(call: RequestCall): Value[] {
 
 function staleInfo(name: string, ctx: RuleContext): BetaInfo | undefined {
   const info = ctx.known.betas.get(name);
-  return info?.status === 'ga' ? info : undefined;
+  return info?.status === 'ga' || info?.status === 'deprecated' ? info : undefined;
 }
 
-function report(ctx: RuleContext, info: BetaInfo, at: Loc, edits: TextEdit[] | undefined, unsafe: boolean) {
-  const since = info.gaSince ? `has been generally available since ${info.gaSince}` : 'is generally available';
+function report(ctx: RuleContext, info: BetaInfo, at: Loc, edits: TextEdit[] | undefined, platform: boolean) {
   const note = info.note ? `; ${info.note}` : '';
-  const platform = unsafe ? ' on the Claude API (check your platform before removing it)' : '';
-  const fix: Fix | undefined = edits ? { title: `Remove \`${info.name}\``, applicability: unsafe ? 'unsafe' : 'safe', edits } : undefined;
-  ctx.report({
-    message: `\`${info.name}\` is no longer needed: the feature ${since}${platform}${note} (known names as of ${ctx.known.asOf}).`,
-    at,
-    fix,
-  });
+  const onPlatform = platform ? ' on the Claude API (check your platform before removing it)' : '';
+  let what: string;
+  if (info.status === 'ga') {
+    const since = info.gaSince ? `has been generally available since ${info.gaSince}` : 'is generally available';
+    what = `\`${info.name}\` is no longer needed: the feature ${since}${onPlatform}${note}`;
+  } else {
+    const since = info.deprecatedSince ? ` since ${info.deprecatedSince}` : '';
+    const instead = info.supersededBy ? `; use \`${info.supersededBy}\` instead` : '';
+    what = `\`${info.name}\` is deprecated${since}: the API still accepts it, but the SDKs are dropping it${instead}${note}`;
+  }
+  // GA names can go unless the table says otherwise; deprecated ones only when the table says so.
+  const removal = info.removal ?? (info.status === 'ga' ? 'safe' : 'none');
+  const applicability = removal === 'unsafe' || platform ? 'unsafe' : 'safe';
+  const fix: Fix | undefined = edits && removal !== 'none' ? { title: `Remove \`${info.name}\``, applicability, edits } : undefined;
+  ctx.report({ message: `${what} (known names as of ${ctx.known.asOf}).`, at, fix });
 }

@@ -90,7 +90,7 @@ Finds a history that is cut, summarised or cleared unconditionally on every pass
 A cut by count that \`unsafe-history-slice\` already reports (\`messages=history[-10:]\`) is not reported again: that rule's fix, a cut at a user turn, still trims every turn, and this rule then reports the fixed code. Only trims inside the loop that sends the requests are checked; a per-request handler whose loop is a web server or a graph runner is not.
 
 ## Why is this bad?
-The cache matches a request's leading bytes. A history that grows by appending keeps its prefix, so each turn reads the earlier turns from the cache at a tenth of the price. Cut the front, summarise or clear it on every turn and the prefix changes every turn: every request writes a new cache entry (1.25×) and never reads one. Trim rarely — when a token budget is exceeded, and then well below it — or let the API do it with compaction (\`compact_20260112\`), which keeps a cacheable summary.
+The cache matches a request's leading bytes. A history that grows by appending keeps its prefix, so each turn reads the earlier turns from the cache at a tenth of the input price or less (0.025× on the newest models). Cut the front, summarise or clear it on every turn and the prefix changes every turn: every request writes a new cache entry (1.25×) and never reads one. Trim rarely — when a token budget is exceeded, and then well below it — or let the API do it with compaction (\`compact_20260112\`), which keeps a cacheable summary.
 
 ## Example
 \`\`\`python

@@ -1,5 +1,6 @@
 import type { Fix } from '../core/fix';
-import { betaToTypeSpelling, closeNames, LOOKS_DATED } from '../core/knownNames';
+import { betaToTypeSpelling, LOOKS_DATED, lookedUpIn } from '../core/knownNames';
+import { judgeUnknownName } from '../core/namePolicy';
 import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
@@ -22,7 +23,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'A `type` of a context-management edit, a tool or a content block that is not a known name.',
     docs: `## What it does
-Checks the \`type\` of each \`context_management.edits\` entry, each \`tools\` entry and each content block in \`messages\` against the known names, and reports names that are dated but unknown, written in the beta-header spelling, or one or two letters away from a known name.
+Checks the \`type\` of each \`context_management.edits\` entry, each \`tools\` entry and each content block in \`messages\` against the known names (prefixlint's table, \`known.toolTypes\` of the configuration, and the names of the project's own SDK when one is installed), and reports names that are dated but unknown, written in the beta-header spelling, or one or two letters away from a known name. A well-formed dated name near or after the table's date is a warning: it may be newer than the table.
 
 ## Why is this bad?
 Dated type names (\`compact_20260112\`, \`web_search_20250305\`) are checked only by the API. Python's TypedDicts accept any string at run time, so a wrong date or the header spelling (\`compact-2026-01-12\`) fails the request with a 400 on every call.
@@ -84,7 +85,7 @@ await client.messages.create({
 \`\`\`
 
 ## Fix safety
-The fix replaces the type with the one known name it is closest to, and is offered only when there is exactly one. It is safe: the request with the unknown type fails on every call.
+The fix replaces the type with the one known name it is closest to, and is offered only when there is exactly one. It is safe when it keeps the name's date (a misspelling, the beta-header spelling): the request with the unknown type fails on every call. A fix to a name with another date is unsafe — the type in the code may be a newer version than the table knows — and names that may be newer than the table get no fix.
 `,
   },
 
@@ -111,27 +112,37 @@ function checkType(v: Value | undefined, ns: Namespace, ctx: RuleContext) {
   const name = s.text;
   const known = knownFor(ns, ctx);
   if (known.has(name)) return;
-  let suggestions: string[];
-  let why: string;
-  const asType = betaToTypeSpelling(name);
-  if (asType && known.has(asType)) {
-    suggestions = [asType];
-    why = `\`${name}\` is the beta-header spelling; the ${NAMESPACE_WORDS[ns]} is \`${asType}\``;
-  } else {
-    const max = LOOKS_DATED.test(name) ? 3 : 2;
-    suggestions = closeNames(name, known, max);
-    if (!suggestions.length && !LOOKS_DATED.test(name)) return; // an undated name we know nothing about: not a guess we make
-    why =
-      suggestions.length === 1
-        ? `Unknown ${NAMESPACE_WORDS[ns]} \`${name}\`; did you mean \`${suggestions[0]}\`?`
-        : suggestions.length > 1
-          ? `Unknown ${NAMESPACE_WORDS[ns]} \`${name}\`; close names: ${suggestions.map((x) => `\`${x}\``).join(', ')}`
-          : `Unknown ${NAMESPACE_WORDS[ns]} \`${name}\``;
+  const dated = LOOKS_DATED.test(name);
+  const verdict = judgeUnknownName(name, known, { spelling: 'type', asOf: ctx.known.asOf, maxDistance: dated ? 3 : 2, otherSpelling: betaToTypeSpelling });
+  const [first] = verdict.suggestions;
+  if (verdict.kind === 'unknown' && !verdict.suggestions.length && !dated) return; // an undated name we know nothing about: not a guess we make
+  const what = NAMESPACE_WORDS[ns];
+  const where = lookedUpIn(ctx.known);
+  const rejected = 'The API rejects it with a 400';
+  let message: string;
+  switch (verdict.kind) {
+    case 'respelled':
+      message = betaToTypeSpelling(name) === first ? `\`${name}\` is the beta-header spelling; the ${what} is \`${first}\`. ${rejected}.` : `\`${name}\` is \`${first}\` with the date misspelled. ${rejected}.`;
+      break;
+    case 'misspelled':
+      message = `Unknown ${what} \`${name}\`; did you mean \`${first}\`? ${rejected} (not in ${where}).`;
+      break;
+    case 'misdated':
+      message = `Unknown ${what} \`${name}\`; did you mean \`${first}\` (another date)? ${rejected} (not in ${where}).`;
+      break;
+    case 'recent': {
+      const close = verdict.suggestions.length ? ` (known names close to it: ${verdict.suggestions.map((x) => `\`${x}\``).join(', ')})` : '';
+      const declare = ns === 'tool' ? 'declare it in `known.toolTypes` in the prefixlint configuration' : 'prefixlint does not know it yet';
+      ctx.report({ message: `\`${name}\` is not in ${where}${close}. It may be a ${what} newer than the table: if it is, ${declare}; if not, the API answers 400.`, at: s.at!, severity: 'warning' });
+      return;
+    }
+    default:
+      message = `Unknown ${what} \`${name}\`${verdict.suggestions.length ? `; close names: ${verdict.suggestions.map((x) => `\`${x}\``).join(', ')}` : ''}. ${rejected} (not in ${where}).`;
   }
   let fix: Fix | undefined;
-  if (suggestions.length === 1) {
-    const edits = ctx.edits.replaceStringContent(s.at!, suggestions[0]);
-    if (edits) fix = { title: `Replace with \`${suggestions[0]}\``, applicability: 'safe', edits };
+  if (verdict.fix && first) {
+    const edits = ctx.edits.replaceStringContent(s.at!, first);
+    if (edits) fix = { title: verdict.fix === 'safe' ? `Replace with \`${first}\`` : `Replace with \`${first}\` (another date)`, applicability: verdict.fix, edits };
   }
-  ctx.report({ message: `${why}${why.endsWith('?') ? '' : '.'} The API rejects it with a 400 (known names as of ${ctx.known.asOf}).`, at: s.at!, fix });
+  ctx.report({ message, at: s.at!, fix });
 }

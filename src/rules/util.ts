@@ -1,5 +1,7 @@
 /** Small helpers shared by rules: where to report, and how to describe a taint. */
 import type { Related } from '../core/diagnostic';
+import type { Platform } from '../core/knownNames';
+import { platformOfClient } from '../core/knownNames';
 import type { RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
@@ -60,4 +62,21 @@ export function uniqueTaints(taints: Taint[]): Taint[] {
 /** Requests whose prefix can be cached (count_tokens only counts). */
 export function caches(call: RequestCall): boolean {
   return call.method !== 'count_tokens';
+}
+
+/**
+ * Where a request goes: a platform spelling of the model id (Vertex `…@date`, Bedrock
+ * `anthropic.…`), else the client's platform; requests through LangChain's ChatAnthropic, LiteLLM
+ * (`anthropic/…`) and the Vercel AI SDK's Anthropic provider go to the Claude API. Undefined
+ * when the client is not seen.
+ */
+export function requestPlatform(call: RequestCall, model?: string): Platform | undefined {
+  if (model && /@/.test(model)) return 'vertex';
+  if (model && /^(?:[a-z]{2,6}\.)?anthropic\./.test(model)) return 'bedrock';
+  if (call.framework) return 'anthropic';
+  return platformOfClient(call.client);
+}
+
+export function platformName(p: Platform): string {
+  return { anthropic: 'the Claude API', bedrock: 'Amazon Bedrock', vertex: 'Google Cloud Vertex AI', foundry: 'Microsoft Foundry' }[p];
 }

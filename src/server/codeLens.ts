@@ -30,7 +30,7 @@ export function countedCall(call: RequestCall, settings: Settings): RequestCall 
 export function pricedNames(known: KnownNames, settings: Settings): KnownNames {
   const price = settings.tokens.price;
   if (!price) return known;
-  return { ...known, models: known.models.map((m) => ({ ...m, price })) };
+  return { ...known, models: known.models.map((m) => ({ ...m, price, longPrompt: undefined })) };
 }
 
 export function estimate(call: RequestCall, known: KnownNames, settings: Settings): TokenEstimate {

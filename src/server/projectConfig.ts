@@ -5,6 +5,9 @@
 import * as fs from 'node:fs';
 import { ConfigResolver } from '../config/resolve';
 import type { ConfigHost } from '../config/resolve';
+import { ProjectSdkReader } from '../config/projectSdk';
+import type { DeclarationParser } from '../config/projectSdk';
+import type { KnownNames } from '../core/knownNames';
 import { allRules } from '../rules';
 import type { ProjectConfig, ProjectConfigLoader } from './settings';
 
@@ -17,6 +20,13 @@ const diskHost: ConfigHost = {
     }
   },
   exists: (p) => fs.existsSync(p),
+  listDir(p) {
+    try {
+      return fs.readdirSync(p);
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 /**
@@ -25,10 +35,27 @@ const diskHost: ConfigHost = {
  * A broken configuration applies nothing; `onError` receives its one-line message.
  */
 export function projectConfigLoader(host: ConfigHost = diskHost, onError?: (message: string) => void): ProjectConfigLoader {
+  // One reader for the server's life: what it read of an SDK stays until that SDK's version changes.
+  let sdks: { parser: DeclarationParser; reader: ProjectSdkReader } | undefined;
+  const resolver = () => {
+    const r = new ConfigResolver(host);
+    return sdks ? r.useParsers(sdks.parser, sdks.reader) : r;
+  };
   return {
+    useParsers(parser: DeclarationParser) {
+      sdks = { parser, reader: new ProjectSdkReader(parser) };
+    },
+    known(fsPath: string): KnownNames | undefined {
+      try {
+        return resolver().forFile(fsPath).known;
+      } catch {
+        // A broken configuration is reported by load(); the table's names still apply.
+        return undefined;
+      }
+    },
     load(fsPath: string): ProjectConfig | undefined {
       try {
-        const config = new ConfigResolver(host).forFile(fsPath);
+        const config = resolver().forFile(fsPath);
         if (!config.project) return undefined;
         // The rules the configuration selects (select, ignore, "off" and per-path overrides applied).
         const ids = config.rules.map((r) => r.meta.id);

@@ -36,6 +36,7 @@ import { docsUrl } from '../core/rule';
 import { requestJson } from '../core/tokens';
 import { VirtualPython } from '../lang/notebook';
 import { loadKnownNames } from '../core/knownNames';
+import type { KnownNames } from '../core/knownNames';
 import { allRules } from '../rules';
 import { commentAnchor, fixToFixpoint, MAX_FIX_PASSES, minimalEdit, quickFixes, safeFixEdits } from './codeActions';
 import { breakdownMarkdown, estimate, lensTitle } from './codeLens';
@@ -100,6 +101,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canRefreshDiagnostics = false;
   let generation = 0;
   const settingsCache = new Map<string, Promise<Settings>>();
+  /** Known names per document: the table, the project's configuration and its own SDKs. */
+  const knownCache = new Map<string, KnownNames>();
   const analyses = new Map<string, Analysis>();
   /** What was last analysed when linting on save: the text at open or at the last save. */
   const saved = new Map<string, Unit>();
@@ -179,6 +182,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   // ------------------------------------------------------------------------------ settings
 
+  function knownFor(uri: string, file: string): KnownNames {
+    let k = knownCache.get(uri);
+    if (!k) {
+      k = projectConfig.known?.(file) ?? known;
+      knownCache.set(uri, k);
+    }
+    return k;
+  }
+
   function settingsFor(unit: Unit): Promise<Settings> {
     let s = settingsCache.get(unit.uri);
     if (!s) {
@@ -207,7 +219,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const cached = analyses.get(unit.uri);
     if (cached?.id === id) return cached;
     const t0 = performance.now();
-    const result = analyzer.analyze(unit.file, unit.text, unit.language);
+    const result = analyzer.analyze(unit.file, unit.text, unit.language, { known: knownFor(unit.uri, unit.file) });
     const ms = performance.now() - t0;
     if (ms > 500) log(`analysed ${unit.file} in ${ms.toFixed(0)} ms`);
     if (result.notice?.startsWith('internal error')) {
@@ -269,7 +281,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (unit instanceof DocumentUnit) {
       const a = await analyse(unit);
       if (!a) return undefined;
-      const fixed = fixToFixpoint(analyzer, unit.file, unit.text, unit.language, (d) => a.filter.level(d) !== 'off');
+      const engine = analyzer;
+      const withKnown = { known: knownFor(unit.uri, unit.file) };
+      const fixed = fixToFixpoint({ analyze: (f, t, l) => engine.analyze(f, t, l, withKnown), parsesCleanly: (f, t, l) => engine.parsesCleanly(f, t, l) }, unit.file, unit.text, unit.language, (d) => a.filter.level(d) !== 'off');
       // The intermediate texts were analysed under the file's name; the open buffer is what counts.
       analyzer.invalidate(unit.file);
       analyses.delete(unit.uri);
@@ -283,7 +297,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const cells = unit.documents.map((d) => ({ index: nb?.cells.findIndex((c) => c.document === d.uri) ?? -1, source: d.getText(), doc: d }));
     for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
       const virtual = VirtualPython.build(cells);
-      const result = pass === 0 ? a.result : analyzer.analyze(unit.file, virtual.text, 'python');
+      const result = pass === 0 ? a.result : analyzer.analyze(unit.file, virtual.text, 'python', { known: knownFor(unit.uri, unit.file) });
       const byCell = virtual.toCellEdits(safeFixEdits(result.diagnostics, (d) => a.filter.level(d) !== 'off'));
       if (!byCell?.size) break;
       for (const cell of cells) {
@@ -324,7 +338,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const settings = effectiveSettings(editor, projectConfig.load(file));
         if (!settings.enable) continue;
         const filter = new RuleFilter(allRules, settings);
-        const result = analyzer.analyze(file, doc.analysedText, doc.language);
+        const result = analyzer.analyze(file, doc.analysedText, doc.language, { known: projectConfig.known?.(file) ?? known });
         const items: LspDiagnostic[] = [];
         for (const d of result.diagnostics) {
           const level = filter.level(d);
@@ -376,6 +390,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canRefreshLenses = !!params.capabilities.workspace?.codeLens?.refreshSupport;
     canRefreshDiagnostics = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
     analyzer = await Analyzer.create({ host, wasmDir: options.wasmDir });
+    projectConfig.useParsers?.(analyzer.parsers);
     log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version})`);
     return {
       capabilities: {
@@ -418,6 +433,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   documents.onDidClose((e) => {
     changed();
     settingsCache.delete(e.document.uri);
+    knownCache.delete(e.document.uri);
     analyses.delete(e.document.uri);
     saved.delete(e.document.uri);
     analyzer?.invalidate(pathOf(e.document.uri, LANGUAGES[e.document.languageId]));
@@ -436,6 +452,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   notebooks.onDidClose((nb) => {
     changed();
     settingsCache.delete(nb.uri);
+    knownCache.delete(nb.uri);
     analyses.delete(nb.uri);
     saved.delete(nb.uri);
     analyzer?.invalidate(pathOf(nb.uri));
@@ -454,6 +471,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeConfiguration(() => {
     settingsCache.clear();
+    knownCache.clear();
     analyses.clear();
     refreshDiagnostics();
     refreshLenses();
@@ -522,7 +540,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const a = unit && (await analyse(unit));
     const call = a && callsIn(a, data.uri)[data.index];
     if (!a || !call || !analyzer) return { ...lens, command: { title: '…', command: '' } };
-    const e = estimate(call, known, a.settings);
+    const e = estimate(call, knownFor(data.uri, unit.file), a.settings);
     const ex = exactView(data.uri, data.index, call, a.settings, e.model);
     const title = lensTitle(e, ex);
     return { ...lens, command: { title, command: CLIENT_COMMANDS.showMarkdown, arguments: [`tokens-${data.index + 1}`, breakdownMarkdown(call, e, ex)] } };
@@ -549,7 +567,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       return { contents: { kind: 'markdown', value: diagnosticHover(d, allRules.find((r) => r.meta.id === d.ruleId), where) } };
     }
     const call = a.result.calls.find((c) => c.callee.start <= offset && offset <= c.callee.end);
-    if (call) return { contents: { kind: 'markdown', value: callHover(call, estimate(call, known, a.settings)) } };
+    if (call) return { contents: { kind: 'markdown', value: callHover(call, estimate(call, knownFor(uri, unit.file), a.settings)) } };
     return null;
   });
 

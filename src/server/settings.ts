@@ -4,7 +4,9 @@
  * Precedence, lowest first: defaults < project config (.prefixlintrc.json, pyproject.toml,
  * package.json) < editor settings that the user set explicitly.
  */
+import type { DeclarationParser } from '../config/projectSdk';
 import type { Severity } from '../core/diagnostic';
+import type { KnownNames } from '../core/knownNames';
 
 export type RuleLevel = Severity | 'off';
 export type TokenMode = 'estimate' | 'exact' | 'off';
@@ -60,6 +62,10 @@ export interface ProjectConfig {
  */
 export interface ProjectConfigLoader {
   load(fsPath: string): ProjectConfig | undefined;
+  /** The known names for a file: the table, the configuration's additions and the project's own SDKs. */
+  known?(fsPath: string): KnownNames | undefined;
+  /** The engine's parsers, for reading the project's own SDKs (given once the analyzer is loaded). */
+  useParsers?(parser: DeclarationParser): void;
 }
 
 export const NO_PROJECT_CONFIG: ProjectConfigLoader = { load: () => undefined };

@@ -1,0 +1,101 @@
+import type { ModelInfo } from '../core/knownNames';
+import { modelInfo } from '../core/knownNames';
+import { param } from '../core/model';
+import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import { platformName, requestPlatform } from './util';
+
+export default defineRule({
+  meta: {
+    id: 'retired-model',
+    group: 'api',
+    severity: 'error',
+    fix: 'none',
+    summary: 'A model id the Claude API has retired (every request fails), or one that is deprecated and will be.',
+    docs: `## What it does
+Checks the \`model\` of each request against the lifecycle dates in the known-names table (from the SDK's deprecated-models data and the docs): a model whose end of life is on or before the table's date is an error, a deprecated model that is still served is reported as info with the date it goes away. Dated snapshots (\`claude-sonnet-4-5-20250929\`) count as their model.
+
+Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`: Bedrock and Vertex AI retire models on their own dates. A request whose client is not seen is not checked.
+
+## Why is this bad?
+A retired model id is rejected on every call: the code that worked yesterday fails today, with nothing in the code to show why. Deprecation is announced months ahead; the date is the time to move.
+
+## Example
+\`\`\`python
+import anthropic
+
+client = anthropic.Anthropic()
+
+response = client.messages.create(
+    model="claude-sonnet-4-5",
+    max_tokens=1024,
+    messages=[{"role": "user", "content": "Hello"}],
+)
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+await client.messages.create({
+  model: 'claude-sonnet-4-5-20250929',
+  max_tokens: 1024,
+  messages: [{ role: 'user', content: 'Hello' }],
+});
+\`\`\`
+
+## Use instead
+\`\`\`python
+import anthropic
+
+client = anthropic.Anthropic()
+
+response = client.messages.create(
+    model="claude-sonnet-4-6",
+    max_tokens=1024,
+    messages=[{"role": "user", "content": "Hello"}],
+)
+\`\`\`
+
+\`\`\`ts
+import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+
+await client.messages.create({
+  model: 'claude-sonnet-4-6',
+  max_tokens: 1024,
+  messages: [{ role: 'user', content: 'Hello' }],
+});
+\`\`\`
+
+No fix is offered: another model answers differently, costs differently and has another minimum cacheable length, so choosing it is a decision for the author.
+`,
+  },
+
+  check(call, ctx) {
+    const v = param(call, 'model');
+    if (v?.kind !== 'str' || !v.complete || !v.at || v.at.file !== ctx.file) return;
+    const info = modelInfo(ctx.known, v.text);
+    if (!info || (!info.retired && !info.retires && !info.deprecated)) return;
+    if (requestPlatform(call, v.text) !== 'anthropic') return;
+    const name = info.family === info.id ? `\`${v.text}\`` : `\`${v.text}\` (${info.family})`;
+    if (isRetired(info, ctx)) {
+      const when = info.retires ? ` on ${info.retires}` : '';
+      const elsewhere = info.retiresExcept?.length ? ` (it stays on ${info.retiresExcept.map(platformName).join(' and ')})` : '';
+      ctx.report({
+        message: `${name} was retired${when}: the Claude API rejects every request for it${elsewhere}. Move to a current model (known lifecycle as of ${ctx.known.asOf}).`,
+        at: v.at,
+      });
+      return;
+    }
+    const since = info.deprecated ? ` since ${info.deprecated}` : '';
+    const until = info.retires ? `; the Claude API rejects it from ${info.retires}` : '';
+    ctx.report({ message: `${name} is deprecated${since}${until}. Move to a current model before then.`, at: v.at, severity: 'info' });
+  },
+});
+
+function isRetired(info: ModelInfo, ctx: RuleContext): boolean {
+  return !!info.retired || (!!info.retires && info.retires <= ctx.known.asOf);
+}

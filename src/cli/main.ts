@@ -5,10 +5,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ParseArgsConfig } from 'node:util';
 import { isDynamicPattern } from 'tinyglobby';
 import { version } from '../../package.json';
-import { Analyzer } from '../analyzer';
 import { CONFIG_FILE, ConfigError, ConfigResolver, fails } from '../config/resolve';
 import type { ConfigOverrides } from '../config/resolve';
 import { SEVERITIES, starterConfig } from '../config/schema';
@@ -16,7 +16,9 @@ import type { Severity } from '../core/diagnostic';
 import { diffRequests } from '../core/requestDiff';
 import type { Rule } from '../core/rule';
 import { allRules } from '../rules/index';
-import { checkFile, configFailure, skippedOutcome } from './check';
+import { skippedOutcome } from './check';
+import { FileLinter, lintInWorkers, runLintWorker, threadCount, WORKER_ROLE } from './lint';
+import type { LintJob, LintResult } from './lint';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from './diff';
@@ -72,6 +74,8 @@ Options:
   --files-from FILE      also lint the paths listed in FILE, one per line ('-': standard input)
   --changed-since REF    only files changed since the git ref REF: committed on this branch
                          since it left REF, changed in the working tree, or new and not ignored
+  --threads N            lint with N threads (default: one per core, up to 8, and fewer
+                         for few files); the output is the same with any number
   --no-color             no colours (also: the NO_COLOR environment variable)
   -h, --help             show this help
 
@@ -214,6 +218,7 @@ async function check(args: string[], io: Io): Promise<number> {
       'stdin-filename': { type: 'string' },
       'files-from': { type: 'string' },
       'changed-since': { type: 'string' },
+      threads: { type: 'string' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -226,6 +231,8 @@ async function check(args: string[], io: Io): Promise<number> {
   const fmt = format(values.format, CHECK_FORMATS);
   const failLevel = severityOption(values['fail-level'], '--fail-level');
   const maxWarnings = countOption(values['max-warnings'], '--max-warnings');
+  const threadsOption = countOption(values.threads, '--threads');
+  if (threadsOption === 0) throw new UsageError('--threads: expected a whole number of 1 or more, got 0');
   const quiet = values.quiet === true;
   if (values.statistics && (fmt === 'sarif' || fmt === 'github')) throw new UsageError(`--statistics works with --format text or json, not ${fmt}`);
   const stdinName = values['stdin-filename'];
@@ -288,33 +295,42 @@ async function check(args: string[], io: Io): Promise<number> {
   }
 
   const overrides = { select, ignore, failLevel };
-  // PREFIXLINT_STATS=<file>: time per file and the run's peak memory, as JSON (for the real-code
-  // and benchmark runs; not part of the report).
+  // PREFIXLINT_STATS=<file>: time and evaluation steps per file and the run's peak memory, as
+  // JSON (for the real-code and benchmark runs; not part of the report).
   const statsFile = process.env.PREFIXLINT_STATS;
-  const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string; steps: number; heapMb: number }>, maxRssKb: 0, wallMs: 0 } : undefined;
+  const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string; steps: number }>, maxRssKb: 0, wallMs: 0, threads: 1 } : undefined;
   const runStarted = performance.now();
-  // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
-  const analyzer = await Analyzer.create({ host, prefilter: process.env.PREFIXLINT_PREFILTER !== '0', textsFromHost: stdinName === undefined });
-  resolver.useParsers(analyzer.parsers);
+  const job: LintJob = {
+    fix: values.fix === true,
+    unsafeFixes: values['unsafe-fixes'] === true,
+    write: stdinName === undefined,
+    overrides,
+    fileEdits: fmt === 'sarif',
+    // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
+    prefilter: process.env.PREFIXLINT_PREFILTER !== '0',
+    textsFromHost: stdinName === undefined,
+  };
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
-  for (const file of files) {
-    const config = configFor(file, overrides);
-    if (!config) {
-      outcomes.push(configFailure(file));
-      continue;
+  const take = (file: string, r: LintResult) => {
+    if (r.configError && !configErrors.has(r.configError.file)) {
+      configErrors.set(r.configError.file, new ConfigError(r.configError.file, r.configError.detail));
+      io.err(`prefixlint: error: ${displayPath(r.configError.file, io.cwd)}: ${r.configError.detail}\n`);
     }
-    const started = stats ? performance.now() : 0;
-    const outcome = checkFile(analyzer, host, file, {
-      fix: values.fix === true,
-      unsafeFixes: values['unsafe-fixes'] === true,
-      analyze: { rules: config.rules, severity: config.severity, known: config.known },
-      write: stdinName === undefined,
-    });
-    if (stats) stats.files.push({ file: displayPath(file, io.cwd), ms: Math.round((performance.now() - started) * 10) / 10, status: outcome.status.kind, steps: outcome.steps ?? 0, heapMb: process.memoryUsage().heapUsed >> 20 });
-    for (const n of outcome.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
-    outcomes.push(outcome);
-    failLevels.set(outcome, config.failLevel);
+    const o = r.outcome;
+    if (stats) stats.files.push({ file: displayPath(file, io.cwd), ms: Math.round(r.ms * 10) / 10, status: o.status.kind, steps: o.steps ?? 0 });
+    for (const n of o.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
+    outcomes.push(o);
+    failLevels.set(o, r.failLevel);
+  };
+  const threads = stdinName !== undefined ? 1 : threadCount(files.length, threadsOption);
+  const script = workerScript();
+  if (threads > 1 && script) {
+    if (stats) stats.threads = threads;
+    await lintInWorkers(script, files, job, threads, (i, r) => take(files[i], r));
+  } else {
+    const linter = await FileLinter.create(job, host, resolver);
+    for (const file of files) take(file, linter.lint(file));
   }
   outcomes.push(...skippedInWalk);
   if (stats && statsFile) {
@@ -359,6 +375,11 @@ async function check(args: string[], io: Io): Promise<number> {
     return EXIT_FINDINGS;
   }
   return outcomes.some((o) => o.findings.some((f) => failing(o, f))) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/** The bundle this runs from, which also runs lint workers; undefined when running from sources (tests). */
+function workerScript(): string | undefined {
+  return typeof __filename === 'string' && __filename.endsWith('.js') ? __filename : undefined;
 }
 
 function isSymlink(abs: string): boolean {
@@ -481,7 +502,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
-if (require.main === module) {
+if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
+  void runLintWorker(parentPort!, (workerData as { job: LintJob }).job);
+} else if (require.main === module) {
   const io: Io = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

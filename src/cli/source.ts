@@ -69,8 +69,9 @@ export function describeError(err: unknown): string {
  * Characters of file text kept in memory at once. A file is read again for each file that
  * imports it; keeping every text of a repository to the end of the run held tens of megabytes
  * (54 MB of sources in one repository), and the operating system caches the bytes anyway.
+ * The parsed files that matter most stay cached in the workspace (see MAX_UNIT_CHARS).
  */
-const MAX_CACHED_CHARS = 8 * 1024 * 1024;
+const MAX_CACHED_CHARS = 1024 * 1024;
 
 /** Reads files and keeps the recently used ones; the analyzer (imported files) and the configuration read through it. */
 export class DiskHost implements SourceHost, ConfigHost {

@@ -203,8 +203,8 @@ async function cliJson(): Promise<JsonFinding[]> {
 
 const SEVERITY_NAMES = ['', 'error', 'warning', 'info', 'hint'];
 
-/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns). */
-function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: string) => number): JsonFinding {
+/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns; `file` relative to `base`, as the CLI run from `base` gives it). */
+function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: string) => number, base = ROOT): JsonFinding {
   const data = d.data as { fix?: { title: string; applicability: string; changes: Record<string, TextEdit[]> } };
   const edits = Object.entries(data.fix?.changes ?? {}).flatMap(([uri, list]) =>
     list.map((e) => {
@@ -216,7 +216,7 @@ function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: strin
   const f: JsonFinding = {
     ruleId: String(d.code),
     severity: SEVERITY_NAMES[d.severity ?? 1],
-    file: path.relative(ROOT, file),
+    file: path.relative(base, file).split(path.sep).join('/'),
     line: d.range.start.line + 1,
     column: d.range.start.character + 1,
     endLine: d.range.end.line + 1,
@@ -381,9 +381,10 @@ describe('project configuration', () => {
         for (const name of ['app.py', 'betas.py', path.join('scripts', 'job.py')]) {
           const file = path.join(dir, name);
           const uri = await client.open(file);
-          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d));
+          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d, undefined, undefined, dir));
         }
-        const key = (f: JsonFinding) => `${path.relative(dir, path.resolve(dir, f.file))}:${f.line}:${f.column}:${f.ruleId}:${f.severity}`;
+        // Both sides name files relative to the project folder, wherever the clone and TMPDIR are.
+        const key = (f: JsonFinding) => `${f.file}:${f.line}:${f.column}:${f.ruleId}:${f.severity}`;
         expect(fromServer.map(key).sort()).toEqual(fromCli.map(key).sort());
         // The configuration took effect: a severity changed, a rule turned off, a path override.
         expect(fromCli.some((f) => f.ruleId === 'volatile-system-prompt' && f.severity === 'warning')).toBe(true);

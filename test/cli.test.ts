@@ -88,6 +88,9 @@ describe('check', () => {
     for (const f of found) {
       expect(Object.keys(f).slice(0, 9)).toEqual(['ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'url']);
       expect(f).toHaveProperty('fix');
+      // The rule's page in the repository (test/docs.test.ts checks that every such file exists).
+      expect(f.url).toBe(`https://github.com/prefixlint/prefixlint/blob/main/docs/rules/${f.ruleId}.md`);
+      expect(fs.existsSync(path.join(root, 'docs', 'rules', `${f.ruleId}.md`))).toBe(true);
       expect(f.line).toBeGreaterThanOrEqual(1);
       expect(f.column).toBeGreaterThanOrEqual(1);
       const source = fs.readFileSync(path.join(dir, f.file), 'utf8');
@@ -301,7 +304,7 @@ describe('rules and explain', () => {
     expect(r.stdout.split('\n')[0]).toBe('volatile-system-prompt');
     expect(r.stdout).toContain(`group: ${rule.group}`);
     expect(r.stdout).toContain(`severity: ${rule.severity}`);
-    expect(r.stdout).toContain('https://prefixlint.dev/rules/volatile-system-prompt');
+    expect(r.stdout).toContain('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md');
     expect(r.stdout).toMatch(/\nWhat it does\n-+\n/);
     expect(r.stdout).not.toContain('```');
     expect(r.stdout).not.toMatch(/^#+ /m);

@@ -279,7 +279,7 @@ describe('diagnostics', () => {
     const diags = await client.diagnostics(uri);
     const d = diags.find((x) => x.code === 'volatile-system-prompt' && x.relatedInformation?.length)!;
     expect(d.source).toBe('prefixlint');
-    expect(d.codeDescription?.href).toBe('https://prefixlint.dev/rules/volatile-system-prompt');
+    expect(d.codeDescription?.href).toBe('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md');
     expect(d.relatedInformation![0].location.uri).toBe(uri);
     expect(d.relatedInformation!.map((r) => r.message).join('\n')).toMatch(/produced here|assigned here/);
     expect((d.data as { versions: Record<string, number> }).versions).toEqual({ [uri]: 1 });
@@ -544,7 +544,7 @@ describe('more of the server', () => {
 
   it('renders the rules table and diffs two request dumps', async () => {
     const rules: string = await client.conn.sendRequest(MARKDOWN, { what: 'rules' });
-    expect(rules).toContain('| [volatile-system-prompt](https://prefixlint.dev/rules/volatile-system-prompt) | cache |');
+    expect(rules).toContain('| [volatile-system-prompt](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md) | cache |');
     const a = JSON.stringify({ model: 'm', system: 'You are a bot.', messages: [{ role: 'user', content: 'hi' }] });
     const b = JSON.stringify({ model: 'm', system: 'You are a bot. Time: 12:00', messages: [{ role: 'user', content: 'hi' }] });
     const diff: string = await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, b], names: ['a.json', 'b.json'] });

@@ -6,6 +6,7 @@ import type { AnalyzeOptions, FileResult } from '../analyzer';
 import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';
+import { LineIndex } from '../core/span';
 import { openDocument } from './document';
 import type { Place, SourceDocument } from './document';
 import type { DiskHost } from './source';
@@ -51,6 +52,8 @@ export interface Finding {
   };
   /** The applicability of the diagnostic's fix, shown or not. */
   fixApplicability?: Fix['applicability'];
+  /** Where the values behind the finding come from, in this file or another. */
+  related: Array<{ file: string; at: Place; message: string }>;
 }
 
 export interface FileOutcome {
@@ -64,6 +67,8 @@ export interface FileOutcome {
   fixedText?: string;
   /** The analyzer threw: an internal error (exit 2) that did not stop the run. */
   crashed: boolean;
+  /** The source line of a place (for showing findings in context); absent when the file was not analysed. */
+  lineText?: (place: Place) => string;
 }
 
 export function checkFile(engine: Engine, host: DiskHost, file: string, opts: CheckOptions): FileOutcome {
@@ -101,8 +106,19 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
       outcome.notices.push(result.notice);
       if (INTERNAL_ERROR.test(result.notice)) outcome.crashed = true;
     }
+    const placed = doc;
+    outcome.lineText = (p) => placed.lineText(p);
+    const otherFiles = new Map<string, LineIndex | undefined>();
+    const locateIn = (file: string, offset: number): Place | undefined => {
+      if (file === placed.file) return placed.locate(offset);
+      if (!otherFiles.has(file)) {
+        const text = host.readFile(file);
+        otherFiles.set(file, text === undefined ? undefined : new LineIndex(text));
+      }
+      return otherFiles.get(file)?.position(offset);
+    };
     outcome.findings = result.diagnostics
-      .map((d) => place(doc, d, opts))
+      .map((d) => place(placed, d, opts, locateIn))
       .sort((a, b) => a.start.line - b.start.line || a.start.column - b.start.column);
   } catch (err) {
     outcome.crashed = true;
@@ -115,12 +131,16 @@ function applicable(fix: Fix | undefined, opts: CheckOptions): fix is Fix {
   return !!fix && fix.edits.length > 0 && (fix.applicability === 'safe' || opts.unsafeFixes);
 }
 
-function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions): Finding {
+function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn: (file: string, offset: number) => Place | undefined): Finding {
   const finding: Finding = {
     diagnostic: d,
     start: doc.locate(d.at.start),
     end: doc.locate(d.at.end),
     fixApplicability: d.fix && d.fix.edits.length > 0 ? d.fix.applicability : undefined,
+    related: d.related.flatMap((r) => {
+      const at = locateIn(r.at.file, r.at.start);
+      return at ? [{ file: r.at.file, at, message: r.message }] : [];
+    }),
   };
   if (applicable(d.fix, opts)) {
     const fix = d.fix;

@@ -25,6 +25,7 @@ import { githubAnnotations } from './github';
 import { displayPath, formatFindings, formatStatistics, formatSummary, statistics, toJson, totals } from './report';
 import { explainRule, findRule, rulesJson, rulesTable, selectRules, splitList } from './rules';
 import { toSarif } from './sarif';
+import { formatText } from './text';
 import { decodeSource, describeError, DiskHost } from './source';
 
 export const EXIT_CLEAN = 0;
@@ -53,7 +54,8 @@ is what the configuration's "exclude" (and "include") leave out. A file named ex
 always checked. Globs (quote them) are matched from the current folder.
 
 Options:
-  --format FORMAT        text (default), json, sarif (SARIF 2.1.0) or github (Actions annotations)
+  --format FORMAT        text (default), concise (one line per finding), json, sarif (SARIF
+                         2.1.0) or github (Actions annotations)
   --fix                  apply safe fixes and write the files
   --unsafe-fixes         with --fix, apply unsafe fixes too; without it, show them as available
   --select ids           run only these rules (comma-separated rule ids or groups); replaces
@@ -65,7 +67,8 @@ Options:
   --exit-zero            exit 0 even when problems are found (usage and internal errors still exit 2)
   --quiet                report only the findings that fail the run (at or above the fail
                          level) and no summary; notices about skipped files still go to stderr
-  --statistics           count the findings per rule instead of listing them (text and json)
+  --statistics           count the findings per rule instead of listing them (text, concise
+                         and json)
   --stdin-filename PATH  lint standard input as the file PATH (its configuration and language);
                          with --fix, print the fixed text on stdout and the report on stderr
   --files-from FILE      also lint the paths listed in FILE, one per line ('-': standard input)
@@ -79,7 +82,9 @@ Configuration: the nearest .prefixlintrc.json, [tool.prefixlint] in pyproject.to
 options override it. 'prefixlint init' writes a starter .prefixlintrc.json.
 
 Output:
-  text    path:line:column: rule-id [*] message        ([*]: --fix can fix it)
+  text    each finding with its severity, rule, message, location, the source line(s) with a
+          marker under the range, where the values come from and the fix; then a summary
+  concise path:line:column: rule-id [*] message        ([*]: --fix can fix it)
   json    an array, one object per finding: ruleId, severity, file, line, column, endLine,
           endColumn, message, url, fix (null or {title, applicability, edits}); notebook
           findings add cell, cellLine, cellColumn, cellEndLine and cellEndColumn.
@@ -194,7 +199,7 @@ function readPathList(source: string, io: Io): string[] {
     .filter(Boolean);
 }
 
-const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'];
+const CHECK_FORMATS = ['text', 'concise', 'json', 'sarif', 'github'];
 
 async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -306,7 +311,11 @@ async function check(args: string[], io: Io): Promise<number> {
     if (lines.length) report(lines.join('\n') + '\n');
   } else {
     const c = createColors(colorWanted({ isTTY: io.stdoutIsTTY && !stdinFix }, values['no-color'] === true));
-    const lines = values.statistics ? formatStatistics(statistics(shown), c) : formatFindings(shown, io.cwd, c);
+    const lines = values.statistics
+      ? formatStatistics(statistics(shown), c)
+      : fmt === 'concise'
+        ? formatFindings(shown, io.cwd, c)
+        : formatText(shown, io.cwd, c, { unsafeFixes: values['unsafe-fixes'] === true });
     if (!quiet) {
       if (lines.length) lines.push('');
       lines.push(...formatSummary(t, c));

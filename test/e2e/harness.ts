@@ -58,7 +58,7 @@ export async function install(): Promise<{ skip?: string; seconds: number }> {
 export function packageVsix(out: string): void {
   execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js')], { cwd: ROOT, stdio: 'inherit' });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--readme-path', 'docs/vscode-readme.md', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /** The file names inside a .vsix (a zip), read from its central directory. */

@@ -1,6 +1,6 @@
 /**
  * The tests pass wherever the clone is: a representative part of the unit suite (the language
- * server against the CLI, project configuration, rule pages, the examples, the README, and the
+ * server against the CLI, project configuration, rule pages, the README, and the
  * built CLI with git) runs again from a copy of the working tree three folders deep, with a
  * TMPDIR five folders deep beside it, so the clone sits shallower than TMPDIR, as most macOS
  * clones do. A path built relative to the clone and resolved against the temp folder (or the
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from './helpers';
 
-const SUBSET = ['test/server.test.ts', 'test/config.test.ts', 'test/docs.test.ts', 'test/examples.test.ts', 'test/readme.test.ts', 'test/cli-adoption.test.ts'];
+const SUBSET = ['test/server.test.ts', 'test/config.test.ts', 'test/docs.test.ts', 'test/readme.test.ts', 'test/cli-adoption.test.ts'];
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-deep-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));

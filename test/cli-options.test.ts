@@ -62,11 +62,12 @@ describe('fail level, exit codes and warnings', () => {
 
   it('--quiet reports only what fails the run, without a summary', () => {
     const dir = project({ 'mixed.py': MIXED_PY, 'good.py': GOOD_PY });
-    const all = run(dir, ['check']);
-    const quiet = run(dir, ['check', '--quiet']);
+    const all = run(dir, ['check', '--format', 'concise']);
+    const quiet = run(dir, ['check', '--format', 'concise', '--quiet']);
     expect(quiet.code).toBe(all.code);
     expect(quiet.stdout.trimEnd().split('\n')).toEqual(all.stdout.split('\n').filter((l) => l.startsWith('mixed.py:')));
-    const errorsOnly = run(dir, ['check', '-q', '--fail-level', 'error']);
+    expect(run(dir, ['check', '--quiet']).stdout).not.toContain('Found ');
+    const errorsOnly = run(dir, ['check', '-q', '--format', 'concise', '--fail-level', 'error']);
     expect(errorsOnly.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/^mixed\.py:\d+:\d+: volatile-system-prompt /)]);
     expect(json(run(dir, ['check', '--quiet', '--fail-level', 'error', '--format', 'json'])).map((f) => f.severity)).toEqual(['error']);
     const clean = run(dir, ['check', '--quiet', 'good.py']);

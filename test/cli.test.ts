@@ -57,9 +57,31 @@ describe('check', () => {
     expect(r.code).toBe(0);
   });
 
-  it('reports findings as path:line:col: rule message, with a summary that adds up, and exits 1', () => {
+  it('shows each finding with its severity, the source line, a marker under the range and the fix', () => {
+    const dir = project({ 'src/bad.py': BAD_PY, 'src/good.py': GOOD_PY });
+    const r = run(dir, 'check');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      [
+        'error[volatile-system-prompt]: The system prompt includes the current time (`datetime.now()`), which',
+        '  changes on every call; the cached prefix is rewritten each time and never read.',
+        '  --> src/bad.py:11:62',
+        '   |',
+        '11 |         system=f"You are a helpful assistant. Current time: {datetime.now()}",',
+        '   |                                                              ^^^^^^^^^^^^^^',
+        '   |',
+        '   = fix: Move the time into the user message (safe: applied by --fix)',
+        '',
+        'Found 1 problem (1 error, 0 warnings, 0 infos) in 1 file. 1 fixable with --fix.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--format concise reports findings as path:line:col: rule message, with a summary that adds up, and exits 1', () => {
     const dir = project({ 'src/bad.py': BAD_PY, 'src/bad.ts': BAD_TS, 'src/good.py': GOOD_PY });
-    const text = run(dir, 'check');
+    const text = run(dir, 'check', '--format', 'concise');
     const found = json(run(dir, 'check', '--format', 'json'));
     expect(text.code).toBe(1);
     expect(found.length).toBeGreaterThan(0);
@@ -88,6 +110,9 @@ describe('check', () => {
     for (const f of found) {
       expect(Object.keys(f).slice(0, 9)).toEqual(['ruleId', 'severity', 'file', 'line', 'column', 'endLine', 'endColumn', 'message', 'url']);
       expect(f).toHaveProperty('fix');
+      // The rule's page in the repository (test/docs.test.ts checks that every such file exists).
+      expect(f.url).toBe(`https://github.com/prefixlint/prefixlint/blob/main/docs/rules/${f.ruleId}.md`);
+      expect(fs.existsSync(path.join(root, 'docs', 'rules', `${f.ruleId}.md`))).toBe(true);
       expect(f.line).toBeGreaterThanOrEqual(1);
       expect(f.column).toBeGreaterThanOrEqual(1);
       const source = fs.readFileSync(path.join(dir, f.file), 'utf8');
@@ -215,9 +240,12 @@ describe('check', () => {
     }
     const text = run(dir, 'check');
     expect(text.stdout).toMatch(/fixable with --fix --unsafe-fixes\./);
-    const marked = run(dir, 'check', '--unsafe-fixes').stdout.split('\n').filter((l) => l.startsWith('module_prompt.py:'));
+    const marked = run(dir, 'check', '--format', 'concise', '--unsafe-fixes').stdout.split('\n').filter((l) => l.startsWith('module_prompt.py:'));
     expect(marked.length).toBeGreaterThan(0);
     for (const l of marked) expect(l).toContain(' [*] ');
+    // The default format says which fixes are unsafe, and that --unsafe-fixes shows the hidden ones.
+    expect(text.stdout).toContain('= fix: an unsafe fix is available (--unsafe-fixes shows it)');
+    expect(run(dir, 'check', '--unsafe-fixes').stdout).toMatch(/= fix: .+ \(unsafe: applied by --fix --unsafe-fixes\)/);
 
     run(dir, 'check', '--fix');
     expect(fs.readFileSync(path.join(dir, 'module_prompt.py'), 'utf8')).toBe(MODULE_PROMPT_PY);
@@ -258,9 +286,13 @@ describe('check', () => {
     expect(cellLines[f.cellLine! - 1].indexOf('datetime.now()') + 1).toBe(f.cellColumn);
     const rawLine = nbText.split('\n')[f.line - 1];
     expect(rawLine.indexOf('datetime.now()') + 1).toBe(f.column);
-    const text = run(dir, 'check');
+    const text = run(dir, 'check', '--format', 'concise');
     expect(text.stdout).toContain(`explore.ipynb:${f.line}:${f.column}: volatile-system-prompt`);
     expect(text.stdout).toContain(`(cell index 2, line ${f.cellLine})`);
+    // The default format shows the cell's own line, numbered as in the cell.
+    const full = run(dir, 'check').stdout;
+    expect(full).toContain(`--> explore.ipynb:${f.line}:${f.column} (cell index 2, line ${f.cellLine}, column ${f.cellColumn})`);
+    expect(full).toContain(`\n${f.cellLine} | ${cellLines[f.cellLine! - 1]}\n`);
 
     run(dir, 'check', '--fix');
     const fixed = fs.readFileSync(path.join(dir, 'explore.ipynb'), 'utf8');
@@ -301,7 +333,7 @@ describe('rules and explain', () => {
     expect(r.stdout.split('\n')[0]).toBe('volatile-system-prompt');
     expect(r.stdout).toContain(`group: ${rule.group}`);
     expect(r.stdout).toContain(`severity: ${rule.severity}`);
-    expect(r.stdout).toContain('https://prefixlint.dev/rules/volatile-system-prompt');
+    expect(r.stdout).toContain('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md');
     expect(r.stdout).toMatch(/\nWhat it does\n-+\n/);
     expect(r.stdout).not.toContain('```');
     expect(r.stdout).not.toMatch(/^#+ /m);

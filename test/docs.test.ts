@@ -1,13 +1,18 @@
 /**
  * The docs are the rule files' `docs` text: required headings in order, and every code block
  * under "Example" must raise the rule while every block under "Use instead" raises nothing.
+ * The pages in docs/rules/ are generated from them and must be up to date, and every rule URL
+ * must name one of those pages.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { docsUrl, REPOSITORY_URL, RULE_PAGES_DIR } from '../src/core/rule';
 import { allRules } from '../src/rules';
-import { analyzer } from './helpers';
+import { rulePages } from '../src/server/docs';
+import pkg from '../package.json';
+import { analyzer, ROOT } from './helpers';
 
 const REQUIRED = ['What it does', 'Why is this bad?', 'Example', 'Use instead'];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-docs-'));
@@ -61,4 +66,26 @@ describe('rule docs', () => {
       }
     });
   }
+});
+
+describe('rule pages (docs/rules/, npm run docs)', () => {
+  it('hold exactly the generated pages, up to date with the rule files', () => {
+    const pages = rulePages(allRules);
+    const onDisk = fs.readdirSync(path.join(ROOT, RULE_PAGES_DIR)).map((n) => `${RULE_PAGES_DIR}/${n}`).sort();
+    expect(onDisk, 'run npm run docs').toEqual([...pages.keys()].sort());
+    for (const [rel, text] of pages) expect(fs.readFileSync(path.join(ROOT, rel), 'utf8'), `${rel} is out of date: run npm run docs`).toBe(text);
+  });
+
+  it('every rule URL names a page that exists in the repository, on its default branch', () => {
+    expect(REPOSITORY_URL).toBe(pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''));
+    expect(REPOSITORY_URL).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
+    const prefix = `${REPOSITORY_URL}/blob/main/`;
+    for (const rule of allRules) {
+      const url = docsUrl(rule.meta.id);
+      expect(url.startsWith(prefix), url).toBe(true);
+      const rel = url.slice(prefix.length);
+      expect(fs.existsSync(path.join(ROOT, rel)), `${url}: ${rel} does not exist`).toBe(true);
+      expect(fs.readFileSync(path.join(ROOT, rel), 'utf8')).toContain(`# ${rule.meta.id}\n`);
+    }
+  });
 });

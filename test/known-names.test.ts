@@ -14,7 +14,9 @@ const TABLE_FILE = path.join(ROOT, 'src', 'data', 'known-names.json');
 const tableText = fs.readFileSync(TABLE_FILE, 'utf8');
 const table = JSON.parse(tableText) as KnownNamesFile;
 const sdk = readSdkNames(sdkPackageDir(ROOT));
-const pinned = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@anthropic-ai/sdk'];
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
+// The bundle holds the SDK, so it is a development dependency that the package pins.
+const pinned = manifest.devDependencies?.['@anthropic-ai/sdk'];
 
 describe('known names from the pinned SDK', () => {
   it('reads the installed SDK, which is the pinned version', () => {

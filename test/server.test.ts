@@ -7,11 +7,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { CodeAction, CodeLens, Diagnostic, DocumentDiagnosticReport, Hover, ProtocolConnection, TextEdit, WorkspaceEdit } from 'vscode-languageserver/node';
-import { createConnection, createProtocolConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeLens, Diagnostic, TextEdit } from 'vscode-languageserver/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main';
 import { loadKnownNames } from '../src/core/knownNames';
@@ -19,10 +16,9 @@ import { estimateRequest } from '../src/core/tokens';
 import { lensTitle } from '../src/server/codeLens';
 import { FIX_ALL_KIND, MARKDOWN } from '../src/server/protocol';
 import { projectConfigLoader } from '../src/server/projectConfig';
-import { startServer } from '../src/server/server';
+import { allRules } from '../src/rules';
 import { analyzer, FIXTURES, ROOT } from './helpers';
-
-const LANGUAGE_IDS: Record<string, string> = { '.py': 'python', '.ts': 'typescript', '.tsx': 'typescriptreact', '.js': 'javascript', '.jsx': 'javascriptreact' };
+import { Client } from './lsp-client';
 
 interface JsonFinding {
   ruleId: string;
@@ -40,141 +36,6 @@ interface JsonFinding {
   cellColumn?: number;
   cellEndLine?: number;
   cellEndColumn?: number;
-}
-
-/** A minimal LSP client: documents it opened, settings it answers with, edits it applies. */
-class Client {
-  readonly conn: ProtocolConnection;
-  readonly docs = new Map<string, TextDocument>();
-  settings: Record<string, unknown> = {};
-  readonly logs: string[] = [];
-  private server: { dispose(): void };
-
-  constructor(options: Parameters<typeof startServer>[1] = {}) {
-    const up = new PassThrough();
-    const down = new PassThrough();
-    const serverConn = createConnection(ProposedFeatures.all, new StreamMessageReader(up), new StreamMessageWriter(down));
-    this.server = startServer(serverConn, { debounceMs: 0, ...options });
-    serverConn.listen();
-    this.conn = createProtocolConnection(new StreamMessageReader(down), new StreamMessageWriter(up));
-    this.conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => this.settings));
-    this.conn.onRequest('workspace/diagnostic/refresh', () => null);
-    this.conn.onRequest('workspace/codeLens/refresh', () => null);
-    this.conn.onRequest('client/registerCapability', () => null);
-    this.conn.onRequest('workspace/applyEdit', (p: { edit: WorkspaceEdit }) => {
-      this.apply(p.edit);
-      return { applied: true };
-    });
-    this.conn.onNotification('window/logMessage', (p: { message: string }) => void this.logs.push(p.message));
-    this.conn.onNotification('prefixlint/status', () => undefined);
-    this.conn.listen();
-  }
-
-  async initialize(): Promise<void> {
-    await this.conn.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: pathToFileURL(ROOT).toString(),
-      capabilities: {
-        workspace: { configuration: true, applyEdit: true, codeLens: { refreshSupport: true }, diagnostics: { refreshSupport: true } },
-        textDocument: { diagnostic: {}, codeAction: { resolveSupport: { properties: ['edit'] } }, codeLens: {}, hover: {} },
-      },
-      initializationOptions: { trusted: true },
-      workspaceFolders: null,
-    });
-    await this.conn.sendNotification('initialized', {});
-  }
-
-  async open(file: string, text = fs.readFileSync(file, 'utf8')): Promise<string> {
-    const uri = pathToFileURL(file).toString();
-    const languageId = LANGUAGE_IDS[path.extname(file)];
-    this.docs.set(uri, TextDocument.create(uri, languageId, 1, text));
-    await this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
-    return uri;
-  }
-
-  /** Opens a notebook as VS Code does: one text document per cell. Returns the cell URIs by cell index. */
-  async openNotebook(file: string): Promise<Map<number, string>> {
-    const nb = JSON.parse(fs.readFileSync(file, 'utf8')) as { cells: Array<{ cell_type: string; source: string | string[] }> };
-    const uri = pathToFileURL(file).toString();
-    const cells: Array<{ kind: number; document: string }> = [];
-    const items: Array<{ uri: string; languageId: string; version: number; text: string }> = [];
-    const byIndex = new Map<number, string>();
-    nb.cells.forEach((c, i) => {
-      const cellUri = `vscode-notebook-cell:${file}#cell${i}`;
-      const text = Array.isArray(c.source) ? c.source.join('') : c.source;
-      const languageId = c.cell_type === 'code' ? 'python' : 'markdown';
-      cells.push({ kind: c.cell_type === 'code' ? 2 : 1, document: cellUri });
-      items.push({ uri: cellUri, languageId, version: 1, text });
-      this.docs.set(cellUri, TextDocument.create(cellUri, languageId, 1, text));
-      byIndex.set(i, cellUri);
-    });
-    await this.conn.sendNotification('notebookDocument/didOpen', {
-      notebookDocument: { uri, notebookType: 'jupyter-notebook', version: 1, cells },
-      cellTextDocuments: items,
-    });
-    return byIndex;
-  }
-
-  async change(uri: string, text: string): Promise<void> {
-    const doc = this.docs.get(uri)!;
-    const next = TextDocument.create(uri, doc.languageId, doc.version + 1, text);
-    this.docs.set(uri, next);
-    if (uri.startsWith('vscode-notebook-cell:')) {
-      const nbUri = pathToFileURL(uri.slice('vscode-notebook-cell:'.length).replace(/#.*$/, '')).toString();
-      await this.conn.sendNotification('notebookDocument/didChange', {
-        notebookDocument: { uri: nbUri, version: next.version },
-        change: { cells: { textContent: [{ document: { uri, version: next.version }, changes: [{ text }] }] } },
-      });
-    } else {
-      await this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: next.version }, contentChanges: [{ text }] });
-    }
-  }
-
-  async close(uri: string): Promise<void> {
-    this.docs.delete(uri);
-    await this.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
-  }
-
-  async diagnostics(uri: string): Promise<Diagnostic[]> {
-    const r: DocumentDiagnosticReport = await this.conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-    return r.kind === 'full' ? r.items : [];
-  }
-
-  async actions(uri: string, diagnostics: Diagnostic[], only?: string[]): Promise<CodeAction[]> {
-    const range = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    return this.conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics, only } });
-  }
-
-  async resolve(action: CodeAction): Promise<CodeAction> {
-    return this.conn.sendRequest('codeAction/resolve', action);
-  }
-
-  async lenses(uri: string): Promise<CodeLens[]> {
-    const lenses: CodeLens[] = await this.conn.sendRequest('textDocument/codeLens', { textDocument: { uri } });
-    return Promise.all(lenses.map((l) => this.conn.sendRequest('codeLens/resolve', l) as Promise<CodeLens>));
-  }
-
-  async hover(uri: string, line: number, character: number): Promise<Hover | null> {
-    return this.conn.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } });
-  }
-
-  /** Applies an edit to the client's documents and tells the server, as an editor does. */
-  async apply(edit: WorkspaceEdit): Promise<void> {
-    for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
-      const doc = this.docs.get(uri)!;
-      await this.change(uri, TextDocument.applyEdits(doc, edits as TextEdit[]));
-    }
-  }
-
-  text(uri: string): string {
-    return this.docs.get(uri)!.getText();
-  }
-
-  async dispose(): Promise<void> {
-    await this.conn.sendRequest('shutdown');
-    this.server.dispose();
-    this.conn.dispose();
-  }
 }
 
 function fixtureFiles(): string[] {
@@ -203,8 +64,8 @@ async function cliJson(): Promise<JsonFinding[]> {
 
 const SEVERITY_NAMES = ['', 'error', 'warning', 'info', 'hint'];
 
-/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns). */
-function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: string) => number): JsonFinding {
+/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns; `file` relative to `base`, as the CLI run from `base` gives it). */
+function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: string) => number, base = ROOT): JsonFinding {
   const data = d.data as { fix?: { title: string; applicability: string; changes: Record<string, TextEdit[]> } };
   const edits = Object.entries(data.fix?.changes ?? {}).flatMap(([uri, list]) =>
     list.map((e) => {
@@ -216,7 +77,7 @@ function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: strin
   const f: JsonFinding = {
     ruleId: String(d.code),
     severity: SEVERITY_NAMES[d.severity ?? 1],
-    file: path.relative(ROOT, file),
+    file: path.relative(base, file).split(path.sep).join('/'),
     line: d.range.start.line + 1,
     column: d.range.start.character + 1,
     endLine: d.range.end.line + 1,
@@ -279,7 +140,7 @@ describe('diagnostics', () => {
     const diags = await client.diagnostics(uri);
     const d = diags.find((x) => x.code === 'volatile-system-prompt' && x.relatedInformation?.length)!;
     expect(d.source).toBe('prefixlint');
-    expect(d.codeDescription?.href).toBe('https://prefixlint.dev/rules/volatile-system-prompt');
+    expect(d.codeDescription?.href).toBe('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md');
     expect(d.relatedInformation![0].location.uri).toBe(uri);
     expect(d.relatedInformation!.map((r) => r.message).join('\n')).toMatch(/produced here|assigned here/);
     expect((d.data as { versions: Record<string, number> }).versions).toEqual({ [uri]: 1 });
@@ -402,9 +263,10 @@ describe('project configuration', () => {
         for (const name of ['app.py', 'betas.py', path.join('scripts', 'job.py')]) {
           const file = path.join(dir, name);
           const uri = await client.open(file);
-          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d));
+          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d, undefined, undefined, dir));
         }
-        const key = (f: JsonFinding) => `${path.relative(dir, path.resolve(dir, f.file))}:${f.line}:${f.column}:${f.ruleId}:${f.severity}`;
+        // Both sides name files relative to the project folder, wherever the clone and TMPDIR are.
+        const key = (f: JsonFinding) => `${f.file}:${f.line}:${f.column}:${f.ruleId}:${f.severity}`;
         expect(fromServer.map(key).sort()).toEqual(fromCli.map(key).sort());
         // The configuration took effect: a severity changed, a rule turned off, a path override.
         expect(fromCli.some((f) => f.ruleId === 'volatile-system-prompt' && f.severity === 'warning')).toBe(true);
@@ -564,7 +426,7 @@ describe('more of the server', () => {
 
   it('renders the rules table and diffs two request dumps', async () => {
     const rules: string = await client.conn.sendRequest(MARKDOWN, { what: 'rules' });
-    expect(rules).toContain('| [volatile-system-prompt](https://prefixlint.dev/rules/volatile-system-prompt) | cache |');
+    expect(rules).toContain('| [volatile-system-prompt](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md) | cache |');
     const a = JSON.stringify({ model: 'm', system: 'You are a bot.', messages: [{ role: 'user', content: 'hi' }] });
     const b = JSON.stringify({ model: 'm', system: 'You are a bot. Time: 12:00', messages: [{ role: 'user', content: 'hi' }] });
     const diff: string = await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, b], names: ['a.json', 'b.json'] });
@@ -647,15 +509,21 @@ describe('code lens and hover', () => {
     await client.close(uri);
   });
 
-  it('explains a flagged value with its chain, and a call site with its prefix', async () => {
+  it('explains a flagged value without repeating what VS Code shows of the diagnostic, and a call site with its prefix', async () => {
     const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
     const uri = await client.open(file);
     const d = (await client.diagnostics(uri)).find((x) => x.relatedInformation?.length)!;
     const onValue = await client.hover(uri, d.range.start.line, d.range.start.character + 1);
     const value = (onValue!.contents as { value: string }).value as string;
-    expect(value).toContain('`volatile-system-prompt`');
-    expect(value).toContain('Where the value comes from:');
-    expect(value).toMatch(/- line \d+: /);
+    // VS Code's own hover on the squiggle shows the message and the related locations.
+    expect(value.split('\n')).toEqual([
+      '**prefixlint** · `volatile-system-prompt`',
+      '',
+      allRules.find((r) => r.meta.id === 'volatile-system-prompt')!.meta.summary,
+      '',
+      '[Rule documentation](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md)',
+    ]);
+    expect(value).not.toContain(d.message);
     const lines = client.text(uri).split('\n');
     const callLine = lines.findIndex((l) => l.includes('client.messages.create('));
     const onCall = await client.hover(uri, callLine, lines[callLine].indexOf('messages.create') + 2);

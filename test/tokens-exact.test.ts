@@ -288,7 +288,8 @@ describe('exact mode in the language server', () => {
       processId: process.pid,
       rootUri: null,
       capabilities: { workspace: { configuration: true, codeLens: { refreshSupport: true } } },
-      initializationOptions: { trusted: true },
+      // As the VS Code client: the lens opens the breakdown in its markdown view.
+      initializationOptions: { trusted: true, clientCommands: ['prefixlint.showDocumentation', 'prefixlint.showMarkdown'] },
     });
     await conn.sendNotification('initialized', {});
     const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');

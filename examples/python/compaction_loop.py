@@ -23,7 +23,7 @@ def research(topic: str, max_turns: int = 40) -> list[dict]:
             tools=TOOLS,
             context_management={
                 "edits": [
-                    {"type": "compact-2026-01-12", "trigger": {"type": "input_tokens", "value": 150000}},  # expect: [unknown-type] `"compact-2026-01-12"`
+                    {"type": "compact-2026-01-12", "trigger": {"type": "input_tokens", "value": 150000}},
                 ]
             },
             messages=messages,
@@ -42,7 +42,7 @@ def crawl(start_url: str) -> list[dict]:
             model="claude-sonnet-4-6",
             max_tokens=4096,
             tools=TOOLS,
-            context_management={  # expect: [beta-not-enabled] `context_management`
+            context_management={
                 "edits": [{"type": "clear_tool_uses_20250919", "keep": {"type": "tool_uses", "value": 5}}]
             },
             messages=messages,

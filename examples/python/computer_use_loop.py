@@ -38,14 +38,14 @@ def keep_recent_screenshots(messages: list[dict], keep: int = 3) -> None:
 def drop_old_bash_output(messages: list[dict]) -> list[dict]:
     for message in messages[:-4]:
         if isinstance(message["content"], list):
-            message["content"] = [b for b in message["content"] if b.get("type") != "tool_result"]  # expect: [tool-result-removed] `[b for b in message["content"] if b.get("type") != "tool_result"]`
+            message["content"] = [b for b in message["content"] if b.get("type") != "tool_result"]
     return messages
 
 
 def run_qa(scenario: str, max_steps: int = 60) -> list[dict]:
     messages = [{"role": "user", "content": f"{QA_GUIDE}\n\nScenario: {scenario}"}]
     for _ in range(max_steps):
-        keep_recent_screenshots(messages)  # expect: [images-sliding-window] `keep_recent_screenshots(messages)`
+        keep_recent_screenshots(messages)
         resp = client.beta.messages.create(
             model="claude-sonnet-4-6",
             max_tokens=2048,
@@ -63,7 +63,7 @@ def run_qa(scenario: str, max_steps: int = 60) -> list[dict]:
                 results.append({"type": "tool_result", "tool_use_id": block.id, "content": run_action(block.name, block.input)})
         messages.append({"role": "user", "content": results})
         messages = drop_old_bash_output(messages)
-        messages = messages[:1] + messages[-30:]  # expect: [trim-every-turn] `messages[-30:]`
+        messages = messages[:1] + messages[-30:]
     return messages
 
 
@@ -77,7 +77,7 @@ def describe_screen() -> str:
                 "role": "user",
                 "content": [
                     {"type": "text", "text": QA_GUIDE},
-                    {"type": "text", "text": f"Captured at {datetime.now():%H:%M:%S}", "cache_control": {"type": "ephemeral"}},  # expect: [breakpoint-on-volatile-block] `"cache_control"`
+                    {"type": "text", "text": f"Captured at {datetime.now():%H:%M:%S}", "cache_control": {"type": "ephemeral"}},
                     {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}},
                     {"type": "text", "text": "Describe what is on the screen and any error banners."},
                 ],

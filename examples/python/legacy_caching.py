@@ -17,7 +17,7 @@ CLASSIFIER_PROMPT = "Label the contract type: NDA, MSA, SOW or other. Answer wit
 
 
 def summarize(contract: str) -> str:
-    resp = client.beta.prompt_caching.messages.create(  # expect: [removed-namespace] `client.beta.prompt_caching.messages.create`
+    resp = client.beta.prompt_caching.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=2048,
         system=[{"type": "text", "text": PLAYBOOK, "cache_control": {"type": "ephemeral"}}],
@@ -30,14 +30,11 @@ def flag_risks(contract: str) -> str:
     resp = client.beta.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=2048,
-        # expect: [unused-suppression] `stale-betas`
         # prefixlint: disable-next-line=stale-betas -- the proxy still wants these
-        # expect: [stale-beta] `"prompt-caching-2024-07-31"`
-        # expect: [stale-beta] `"extended-cache-ttl-2025-04-11"`
         betas=["prompt-caching-2024-07-31", "extended-cache-ttl-2025-04-11"],
         system=[
             {"type": "text", "text": PLAYBOOK, "cache_control": {"type": "ephemeral"}},
-            {"type": "text", "text": CLAUSE_LIBRARY, "cache_control": {"type": "ephemeral", "ttl": "1h"}},  # expect: [ttl-order] `"cache_control"`
+            {"type": "text", "text": CLAUSE_LIBRARY, "cache_control": {"type": "ephemeral", "ttl": "1h"}},
         ],
         messages=[{"role": "user", "content": contract}],
     )
@@ -48,12 +45,10 @@ def compare(old: str, new: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=2048,
-        # expect: [beta-param-on-ga-client] `betas`
-        # expect: [stale-beta] `"token-counting-2024-11-01"`
         betas=["token-counting-2024-11-01"],
         system=[
             {"type": "text", "text": PLAYBOOK},
-            {"type": "text", "text": "", "cache_control": {"type": "ephemeral"}},  # expect: [empty-text-breakpoint] `"cache_control"`
+            {"type": "text", "text": "", "cache_control": {"type": "ephemeral"}},
         ],
         messages=[{"role": "user", "content": f"<old>{old}</old>\n<new>{new}</new>\nList the changed obligations."}],
     )
@@ -61,11 +56,10 @@ def compare(old: str, new: str) -> str:
 
 
 def classify(contract: str) -> str:
-    # expect: [unused-suppression] `# prefixlint: disable=volatile-system-prompt -- the date was removed in 2025`
     resp = client.messages.create(  # prefixlint: disable=volatile-system-prompt -- the date was removed in 2025
         model="claude-haiku-4-5",
         max_tokens=10,
-        system=[{"type": "text", "text": CLASSIFIER_PROMPT, "cache_control": {"type": "ephemeral"}}],  # expect: [prefix-below-minimum] `"cache_control"`
+        system=[{"type": "text", "text": CLASSIFIER_PROMPT, "cache_control": {"type": "ephemeral"}}],
         messages=[{"role": "user", "content": contract[:4000]}],
     )
     return resp.content[0].text.strip()

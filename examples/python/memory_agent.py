@@ -22,18 +22,18 @@ index = MemoryIndex("memories.db")
 
 def handle_memory(tool_input: dict) -> str:
     command = tool_input["command"]
-    target = MEMORY_ROOT / tool_input["path"]  # expect: [memory-path-unchecked] `MEMORY_ROOT / tool_input["path"]`
+    target = MEMORY_ROOT / tool_input["path"]
     if command == "view":
         if target.is_dir():
             return "\n".join(sorted(p.name for p in target.iterdir()))
         return target.read_text()
     if command == "create":
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(tool_input["file_text"])  # expect: [non-atomic-checkpoint] `target.write_text(tool_input["file_text"])`
+        target.write_text(tool_input["file_text"])
         return f"created {tool_input['path']}"
     if command == "str_replace":
         text = target.read_text()
-        target.write_text(text.replace(tool_input["old_str"], tool_input["new_str"], 1))  # expect: [non-atomic-checkpoint] `target.write_text(text.replace(tool_input["old_str"], tool_input["new_str"], 1))`
+        target.write_text(text.replace(tool_input["old_str"], tool_input["new_str"], 1))
         return "edited"
     if command == "delete":
         target.unlink()
@@ -42,7 +42,7 @@ def handle_memory(tool_input: dict) -> str:
 
 
 def save_session(messages: list[dict]) -> None:
-    with open(SESSION_FILE, "w") as f:  # expect: [non-atomic-checkpoint] `open(SESSION_FILE, "w")`
+    with open(SESSION_FILE, "w") as f:
         json.dump(messages, f, default=str)
 
 
@@ -51,7 +51,7 @@ def quick_answer(user_id: str, question: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
-        system=[{"type": "text", "text": f"{INSTRUCTIONS}\nKnown about the user: {facts}", "cache_control": {"type": "ephemeral"}}],  # expect: [dynamic-content-before-breakpoint] `{facts}`
+        system=[{"type": "text", "text": f"{INSTRUCTIONS}\nKnown about the user: {facts}", "cache_control": {"type": "ephemeral"}}],
         messages=[{"role": "user", "content": question}],
     )
     return resp.content[0].text
@@ -61,18 +61,18 @@ def run(task: str) -> list[dict]:
     messages = [{"role": "user", "content": task}]
     notes = "nothing yet"
     while True:
-        system = f"{INSTRUCTIONS}\n\nYour working notes:\n{notes}"  # expect: [system-rebuilt-in-loop] `f"{INSTRUCTIONS}\n\nYour working notes:\n{notes}"`
+        system = f"{INSTRUCTIONS}\n\nYour working notes:\n{notes}"
         resp = client.beta.messages.create(
             model="claude-opus-4-7",
             max_tokens=4096,
             betas=["context-management-2025-06-27", "compact-2026-01-12"],
             system=[{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
             tools=[{"type": "memory_20250818", "name": "memory"}],
-            context_management={"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 30000}}]},  # expect: [edit-order] `30000`
+            context_management={"edits": [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 30000}}]},
             messages=messages,
         )
         if resp.stop_reason != "tool_use":
-            messages.append({"role": "assistant", "content": resp.content[0].text})  # expect: [compaction-block-dropped] `resp.content[0].text`
+            messages.append({"role": "assistant", "content": resp.content[0].text})
             save_session(messages)
             return messages
         messages.append({"role": "assistant", "content": resp.content})

@@ -22,9 +22,9 @@ DIGEST_TOOLS = [
 
 def label(ticket: str) -> str:
     response = client.messages.create(
-        model="claude-sonnet-4-5",  # expect: [retired-model] `"claude-sonnet-4-5"`
+        model="claude-sonnet-4-5",
         max_tokens=16,
-        temperature=0,  # expect: [rejected-by-api-version] `temperature`
+        temperature=0,
         messages=[{"role": "user", "content": f"One word, bug or billing or question:\n\n{ticket}"}],
     )
     return response.content[0].text.strip()
@@ -35,7 +35,7 @@ def digest(tickets: list[str]) -> dict:
         model="claude-opus-5-5",
         max_tokens=2048,
         tools=DIGEST_TOOLS,
-        tool_choice={"type": "tool", "name": "file_digest"},  # expect: [unsupported-by-model] `"tool"`
+        tool_choice={"type": "tool", "name": "file_digest"},
         messages=[{"role": "user", "content": "\n\n---\n\n".join(tickets)}],
     )
     return next(block.input for block in response.content if block.type == "tool_use")

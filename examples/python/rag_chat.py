@@ -17,8 +17,8 @@ PRODUCTS = {"Compute", "Object Storage", "Managed Postgres", "CDN"}
 CITATION_RULES = json.loads(Path(__file__).with_name("citation_rules.json").read_text())
 SYSTEM = (
     "You answer questions about Acme Cloud using the documentation excerpts in the user turn. "
-    f"Products you may discuss: {', '.join(PRODUCTS)}. "  # expect: [unstable-serialization] `PRODUCTS`
-    f"Citation rules: {json.dumps(CITATION_RULES)}"  # expect: [unstable-serialization] `json.dumps(CITATION_RULES)`
+    f"Products you may discuss: {', '.join(PRODUCTS)}. "
+    f"Citation rules: {json.dumps(CITATION_RULES)}"
 )
 
 
@@ -42,7 +42,7 @@ def main() -> None:
             model="claude-sonnet-4-6",
             max_tokens=1024,
             system=SYSTEM,
-            messages=[*history[-12:], {"role": "user", "content": turn}],  # expect: [unsafe-history-slice] `history[-12:]`
+            messages=[*history[-12:], {"role": "user", "content": turn}],
         )
         history += [{"role": "user", "content": turn}, {"role": "assistant", "content": resp.content}]
         print(resp.content[0].text)

@@ -30,8 +30,8 @@ class ReviewRequest(BaseModel):
 
 @app.post("/review")
 def review(req: ReviewRequest, customer: Customer = Depends(current_customer)) -> dict:
-    allowed = [t for t in ALL_TOOLS if t["name"] in customer.scopes]  # expect: [per-user-prefix] `[t for t in ALL_TOOLS if t["name"] in customer.scopes]`
-    playbook = [{"type": "text", "text": PROMPTS[customer.plan], "cache_control": EPHEMERAL}]  # expect: [per-user-prefix] `[{"type": "text", "text": PROMPTS[customer.plan], "cache_control": EPHEMERAL}]`
+    allowed = [t for t in ALL_TOOLS if t["name"] in customer.scopes]
+    playbook = [{"type": "text", "text": PROMPTS[customer.plan], "cache_control": EPHEMERAL}]
     messages = list(req.messages)
     while True:
         resp = client.messages.create(
@@ -45,7 +45,7 @@ def review(req: ReviewRequest, customer: Customer = Depends(current_customer)) -
         if resp.stop_reason != "tool_use":
             return {"messages": messages}
         results = [
-            {"type": "tool_result", "tool_use_id": b.id, "content": run_tool(b.name, b.input), "cache_control": EPHEMERAL}  # expect: [too-many-breakpoints] `"cache_control"`
+            {"type": "tool_result", "tool_use_id": b.id, "content": run_tool(b.name, b.input), "cache_control": EPHEMERAL}
             for b in resp.content
             if b.type == "tool_use"
         ]
@@ -58,7 +58,7 @@ def grade_batch(essays: list[str]) -> list[str]:
         resp = client.messages.create(
             model="claude-sonnet-4-6",
             max_tokens=1024,
-            cache_control=EPHEMERAL,  # expect: [automatic-breakpoint-conflict] `cache_control`
+            cache_control=EPHEMERAL,
             system=[
                 {"type": "text", "text": GUIDE, "cache_control": EPHEMERAL},
                 {"type": "text", "text": GLOSSARY, "cache_control": EPHEMERAL},

@@ -41,10 +41,10 @@ def chat(req: ChatRequest) -> dict:
     resp = client.beta.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=4096,
-        betas=["interleaved-thinking-2025-04-14"],  # expect: [unknown-beta] `"interleaved-thinking-2025-04-14"`
+        betas=["interleaved-thinking-2025-04-14"],
         thinking={"type": "enabled", "budget_tokens": 2048},
-        system=support_prompt(),  # expect: [volatile-system-prompt] `support_prompt()`
-        tools=[TOOLS[name] for name in ENABLED_TOOLS],  # expect: [volatile-tools] `ENABLED_TOOLS`
+        system=support_prompt(),
+        tools=[TOOLS[name] for name in ENABLED_TOOLS],
         messages=req.messages,
     )
     return resp.model_dump()

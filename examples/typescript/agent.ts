@@ -12,7 +12,7 @@ import { runTool } from './tools.js';
 const client = new Anthropic();
 const TOOLS_DIR = path.join(__dirname, 'tools');
 
-const tools: Anthropic.Tool[] = fs.readdirSync(TOOLS_DIR).map((file) => JSON.parse(fs.readFileSync(path.join(TOOLS_DIR, file), 'utf8'))); // expect: [volatile-tools] `fs.readdirSync(TOOLS_DIR)`
+const tools: Anthropic.Tool[] = fs.readdirSync(TOOLS_DIR).map((file) => JSON.parse(fs.readFileSync(path.join(TOOLS_DIR, file), 'utf8')));
 
 export async function runAgent(task: string): Promise<string> {
   const messages: Anthropic.Beta.BetaMessageParam[] = [{ role: 'user', content: task }];
@@ -20,9 +20,9 @@ export async function runAgent(task: string): Promise<string> {
     const msg = await client.beta.messages.create({
       model: 'claude-opus-4-7',
       max_tokens: 4096,
-      system: `${AGENT_PROMPT}\nCurrent time: ${new Date().toISOString()}`, // expect: [volatile-system-prompt] `new Date()`
+      system: `${AGENT_PROMPT}\nCurrent time: ${new Date().toISOString()}`,
       tools,
-      context_management: { edits: [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 4 } }] }, // expect: [beta-not-enabled] `context_management`
+      context_management: { edits: [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 4 } }] },
       messages,
     });
     messages.push({ role: 'assistant', content: msg.content });

@@ -19,14 +19,14 @@ const tools: Anthropic.Beta.BetaToolUnion[] = [
 function keepRecentScreenshots(messages: Anthropic.Beta.BetaMessageParam[], keep: number) {
   let seen = 0;
   for (const message of [...messages].reverse()) {
-    if (typeof message.content === 'string') continue;
+    if (!Array.isArray(message.content)) continue;
     message.content = message.content.filter((block) => block.type !== 'image' || ++seen <= keep);
   }
 }
 
 function dropOldToolOutput(messages: Anthropic.Beta.BetaMessageParam[]) {
   for (const message of messages.slice(0, -4)) {
-    if (Array.isArray(message.content)) message.content = message.content.filter((b) => b.type !== 'tool_result'); // expect: [tool-result-removed] `message.content.filter((b) => b.type !== 'tool_result')`
+    if (Array.isArray(message.content)) message.content = message.content.filter((b) => b.type !== 'tool_result');
   }
   return messages;
 }
@@ -34,7 +34,7 @@ function dropOldToolOutput(messages: Anthropic.Beta.BetaMessageParam[]) {
 export async function bookRoom(page: Page, request: string) {
   let messages: Anthropic.Beta.BetaMessageParam[] = [{ role: 'user', content: `${BOOKING_GUIDE}\n\n${request}` }];
   for (let step = 0; step < 50; step++) {
-    keepRecentScreenshots(messages, 4); // expect: [images-sliding-window] `keepRecentScreenshots(messages, 4)`
+    keepRecentScreenshots(messages, 4);
     const msg = await client.beta.messages.create({
       model: 'claude-sonnet-4-6',
       max_tokens: 2048,
@@ -53,7 +53,7 @@ export async function bookRoom(page: Page, request: string) {
     }
     messages.push({ role: 'user', content: results });
     messages = dropOldToolOutput(messages);
-    messages = [messages[0], ...messages.slice(-30)]; // expect: [trim-every-turn] `messages.slice(-30)`
+    messages = [messages[0], ...messages.slice(-30)];
   }
   throw new Error('booking did not finish in 50 steps');
 }
@@ -68,7 +68,7 @@ export async function summarizePage(page: Page): Promise<string> {
         role: 'user',
         content: [
           { type: 'text', text: BOOKING_GUIDE },
-          { type: 'text', text: `Page ${page.url()} at ${new Date().toISOString()}`, cache_control: { type: 'ephemeral' } }, // expect: [breakpoint-on-volatile-block] `cache_control`
+          { type: 'text', text: `Page ${page.url()} at ${new Date().toISOString()}`, cache_control: { type: 'ephemeral' } },
           { type: 'image', source: { type: 'base64', media_type: 'image/png', data: shot } },
           { type: 'text', text: 'Summarize the free rooms shown on this page.' },
         ],

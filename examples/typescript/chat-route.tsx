@@ -9,7 +9,7 @@ import { loadChat, saveChat } from '@/lib/chat-store';
 import { CHAT_PROMPT } from './prompts';
 
 const anthropic = new Anthropic({
-  defaultHeaders: { 'anthropic-beta': 'token-efficient-tool-2025-02-19' }, // expect: [unknown-beta] `token-efficient-tool-2025-02-19`
+  defaultHeaders: { 'anthropic-beta': 'token-efficient-tool-2025-02-19' },
 });
 
 export default async function DashboardChat({ chatId }: { chatId: string }) {
@@ -22,8 +22,8 @@ export default async function DashboardChat({ chatId }: { chatId: string }) {
     const msg = await anthropic.messages.create({
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
-      system: [{ type: 'text', text: CHAT_PROMPT, cache_control: { type: 'ephemeral' } }], // expect: [prefix-below-minimum] `cache_control`
-      messages: history.slice(-10), // expect: [unsafe-history-slice] `history.slice(-10)`
+      system: [{ type: 'text', text: CHAT_PROMPT, cache_control: { type: 'ephemeral' } }],
+      messages: history.slice(-10),
     });
     history.push({ role: 'assistant', content: msg.content });
     await saveChat(chatId, history);

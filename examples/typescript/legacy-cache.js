@@ -6,12 +6,12 @@ import Anthropic from '@anthropic-ai/sdk';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-const client = new Anthropic({ defaultHeaders: { 'anthropic-beta': 'prompt-caching-2024-07-31' } }); // expect: [stale-beta] `prompt-caching-2024-07-31`
+const client = new Anthropic({ defaultHeaders: { 'anthropic-beta': 'prompt-caching-2024-07-31' } });
 const STYLE_GUIDE = readFileSync('docs/release-notes-style.md', 'utf8');
 const PRODUCT_GLOSSARY = readFileSync('docs/glossary.md', 'utf8');
 
 async function draftNotes(log) {
-  const msg = await client.beta.promptCaching.messages.create({ // expect: [removed-namespace] `client.beta.promptCaching.messages.create`
+  const msg = await client.beta.promptCaching.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 2048,
     system: [{ type: 'text', text: STYLE_GUIDE, cache_control: { type: 'ephemeral' } }],
@@ -24,11 +24,10 @@ async function polish(draft) {
   const msg = await client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 2048,
-    // expect: [beta-param-on-ga-client] `betas`
-    betas: ['extended-cache-ttl-2025-04-11'], // expect: [stale-beta] `'extended-cache-ttl-2025-04-11'`
+    betas: ['extended-cache-ttl-2025-04-11'],
     system: [
       { type: 'text', text: STYLE_GUIDE, cache_control: { type: 'ephemeral' } },
-      { type: 'text', text: PRODUCT_GLOSSARY, cache_control: { type: 'ephemeral', ttl: '1h' } }, // expect: [ttl-order] `cache_control`
+      { type: 'text', text: PRODUCT_GLOSSARY, cache_control: { type: 'ephemeral', ttl: '1h' } },
     ],
     messages: [{ role: 'user', content: `Tighten this draft and fix product names:\n${draft}` }],
   });
@@ -36,14 +35,13 @@ async function polish(draft) {
 }
 
 async function headline(notes) {
-  // expect: [unused-suppression] `// prefixlint-disable-next-line volatile-system-prompt -- the build date was removed in v2`
   // prefixlint-disable-next-line volatile-system-prompt -- the build date was removed in v2
   const msg = await client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 100,
     system: [
       { type: 'text', text: STYLE_GUIDE },
-      { type: 'text', text: '', cache_control: { type: 'ephemeral' } }, // expect: [empty-text-breakpoint] `cache_control`
+      { type: 'text', text: '', cache_control: { type: 'ephemeral' } },
     ],
     messages: [{ role: 'user', content: `One-line headline for:\n${notes}` }],
   });
@@ -52,6 +50,5 @@ async function headline(notes) {
 
 const range = process.argv[2] ?? 'HEAD~50..HEAD';
 const log = execFileSync('git', ['log', '--oneline', range], { encoding: 'utf8' });
-// expect: [unused-suppression] `unknown-betas`
 const notes = await polish(await draftNotes(log)); // prefixlint-disable-line unknown-betas
 console.log(`# ${await headline(notes)}\n\n${notes}`);

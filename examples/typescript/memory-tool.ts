@@ -18,17 +18,17 @@ const SESSION_FILE = path.join(__dirname, 'session.json');
 type MemoryInput = { command: string; path: string; file_text?: string; old_str?: string; new_str?: string };
 
 export function handleMemory(input: MemoryInput): string {
-  const target = path.resolve(MEMORY_ROOT, input.path); // expect: [memory-path-unchecked] `path.resolve(MEMORY_ROOT, input.path)`
+  const target = path.resolve(MEMORY_ROOT, input.path);
   switch (input.command) {
     case 'view':
       return fs.statSync(target).isDirectory() ? fs.readdirSync(target).sort().join('\n') : fs.readFileSync(target, 'utf8');
     case 'create':
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, input.file_text ?? ''); // expect: [non-atomic-checkpoint] `fs.writeFileSync(target, input.file_text ?? '')`
+      fs.writeFileSync(target, input.file_text ?? '');
       return `created ${input.path}`;
     case 'str_replace': {
       const text = fs.readFileSync(target, 'utf8');
-      fs.writeFileSync(target, text.replace(input.old_str ?? '', input.new_str ?? '')); // expect: [non-atomic-checkpoint] `fs.writeFileSync(target, text.replace(input.old_str ?? '', input.new_str ?? ''))`
+      fs.writeFileSync(target, text.replace(input.old_str ?? '', input.new_str ?? ''));
       return 'edited';
     }
     case 'delete':
@@ -40,7 +40,7 @@ export function handleMemory(input: MemoryInput): string {
 }
 
 function saveSession(messages: Anthropic.Beta.BetaMessageParam[]) {
-  fs.writeFileSync(SESSION_FILE, JSON.stringify(messages)); // expect: [non-atomic-checkpoint] `fs.writeFileSync(SESSION_FILE, JSON.stringify(messages))`
+  fs.writeFileSync(SESSION_FILE, JSON.stringify(messages));
 }
 
 export async function quickAnswer(userId: string, question: string): Promise<string> {
@@ -48,7 +48,7 @@ export async function quickAnswer(userId: string, question: string): Promise<str
   const msg = await client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
-    system: [{ type: 'text', text: `${INSTRUCTIONS}\nKnown about the user: ${facts}`, cache_control: { type: 'ephemeral' } }], // expect: [dynamic-content-before-breakpoint] `${facts}`
+    system: [{ type: 'text', text: `${INSTRUCTIONS}\nKnown about the user: ${facts}`, cache_control: { type: 'ephemeral' } }],
     messages: [{ role: 'user', content: question }],
   });
   return msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -58,18 +58,18 @@ export async function run(task: string): Promise<Anthropic.Beta.BetaMessageParam
   const messages: Anthropic.Beta.BetaMessageParam[] = [{ role: 'user', content: task }];
   let plan = 'no plan yet';
   for (;;) {
-    const system = [INSTRUCTIONS, 'Current plan:', plan].join('\n\n'); // expect: [system-rebuilt-in-loop] `[INSTRUCTIONS, 'Current plan:', plan].join('\n\n')`
+    const system = [INSTRUCTIONS, 'Current plan:', plan].join('\n\n');
     const msg = await client.beta.messages.create({
       model: 'claude-opus-4-7',
       max_tokens: 4096,
       betas: ['context-management-2025-06-27', 'compact-2026-01-12'],
       system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }],
       tools: [{ type: 'memory_20250818', name: 'memory' }],
-      context_management: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 25000 } }] }, // expect: [edit-order] `25000`
+      context_management: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 25000 } }] },
       messages,
     });
     if (msg.stop_reason !== 'tool_use') {
-      messages.push({ role: 'assistant', content: msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('') }); // expect: [compaction-block-dropped] `msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('')`
+      messages.push({ role: 'assistant', content: msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('') });
       saveSession(messages);
       return messages;
     }

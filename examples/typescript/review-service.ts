@@ -23,8 +23,8 @@ const [GUIDE, GLOSSARY, EXAMPLES, RULES] = ['guide', 'glossary', 'examples', 'ru
 
 app.post('/review', express.json(), requireTeam, async (req, res) => {
   const team = req.user as Team; // set by requireTeam
-  const tools = ALL_TOOLS.filter((t) => team.scopes.includes(t.name)); // expect: [per-user-prefix] `ALL_TOOLS.filter((t) => team.scopes.includes(t.name))`
-  const system = [{ type: 'text' as const, text: PROMPTS[team.plan], cache_control: ephemeral }]; // expect: [per-user-prefix] `[{ type: 'text' as const, text: PROMPTS[team.plan], cache_control: ephemeral }]`
+  const tools = ALL_TOOLS.filter((t) => team.scopes.includes(t.name));
+  const system = [{ type: 'text' as const, text: PROMPTS[team.plan], cache_control: ephemeral }];
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: String(req.body.diff) }];
   for (;;) {
     const msg = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 4096, tools, system, messages });
@@ -33,7 +33,7 @@ app.post('/review', express.json(), requireTeam, async (req, res) => {
     const results: Anthropic.ToolResultBlockParam[] = [];
     for (const block of msg.content) {
       if (block.type === 'tool_use') {
-        results.push({ type: 'tool_result', tool_use_id: block.id, content: await runTool(block.name, block.input), cache_control: ephemeral }); // expect: [too-many-breakpoints] `cache_control`
+        results.push({ type: 'tool_result', tool_use_id: block.id, content: await runTool(block.name, block.input), cache_control: ephemeral });
       }
     }
     messages.push({ role: 'user', content: results });
@@ -44,7 +44,7 @@ export async function explainLint(finding: string) {
   const msg = await client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
-    cache_control: { type: 'ephemeral' }, // expect: [automatic-breakpoint-conflict] `cache_control`
+    cache_control: { type: 'ephemeral' },
     system: [
       { type: 'text', text: GUIDE, cache_control: ephemeral },
       { type: 'text', text: GLOSSARY, cache_control: ephemeral },

@@ -30,7 +30,7 @@ export async function runTool(name, input) {
 }
 
 export async function explainIncident(alertText) {
-  const runbooks = readdirSync(RUNBOOKS).map((f) => readFileSync(RUNBOOKS + f, 'utf8')); // expect: [unstable-serialization] `readdirSync(RUNBOOKS)`
+  const runbooks = readdirSync(RUNBOOKS).map((f) => readFileSync(RUNBOOKS + f, 'utf8'));
   const msg = await client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1500,
@@ -38,7 +38,7 @@ export async function explainIncident(alertText) {
       { type: 'text', text: 'You explain production alerts using the runbooks below and recent public incidents.' },
       { type: 'text', text: runbooks.join('\n\n---\n\n'), cache_control: { type: 'ephemeral' } },
     ],
-    tools: [{ type: 'web_search_20250306', name: 'web_search', max_uses: 3 }], // expect: [unknown-type] `'web_search_20250306'`
+    tools: [{ type: 'web_search_20250306', name: 'web_search', max_uses: 3 }],
     messages: [{ role: 'user', content: alertText }],
   });
   return msg.content.filter((b) => b.type === 'text').map((b) => b.text).join('\n');

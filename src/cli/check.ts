@@ -6,6 +6,7 @@ import type { AnalyzeOptions, FileResult } from '../analyzer';
 import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';
+import { LineIndex } from '../core/span';
 import { openDocument } from './document';
 import type { Place, SourceDocument } from './document';
 import type { DiskHost } from './source';
@@ -51,6 +52,8 @@ export interface Finding {
   };
   /** The applicability of the diagnostic's fix, shown or not. */
   fixApplicability?: Fix['applicability'];
+  /** Where the values behind the finding come from, in this file or another. */
+  related: Array<{ file: string; at: Place; message: string }>;
 }
 
 export interface FileOutcome {
@@ -64,6 +67,11 @@ export interface FileOutcome {
   fixedText?: string;
   /** The analyzer threw, or the file's configuration is broken: an error (exit 2) that did not stop the run. */
   crashed: boolean;
+  /**
+   * The source lines of the findings' ranges (for showing findings in context), by
+   * `lineKey(place)`: plain data, so that an outcome can cross threads.
+   */
+  lines?: Record<string, string>;
   /** How far the file was analysed; the summary counts the files that were not, by reason. */
   status: FileStatus;
   /** Evaluation steps of the (last) analysis. */
@@ -134,9 +142,29 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
         outcome.status = { kind: 'partial', reason: result.noticeKind === 'syntax' ? 'syntax errors' : 'analysis limit' };
       }
     }
+    const placed = doc;
+    const otherFiles = new Map<string, LineIndex | undefined>();
+    const locateIn = (file: string, offset: number): Place | undefined => {
+      if (file === placed.file) return placed.locate(offset);
+      if (!otherFiles.has(file)) {
+        const text = host.readFile(file);
+        otherFiles.set(file, text === undefined ? undefined : new LineIndex(text));
+      }
+      return otherFiles.get(file)?.position(offset);
+    };
     outcome.findings = result.diagnostics
-      .map((d) => place(doc, d, opts))
+      .map((d) => place(placed, d, opts, locateIn))
       .sort((a, b) => a.start.line - b.start.line || a.start.column - b.start.column);
+    outcome.lines = {};
+    for (const f of outcome.findings) {
+      // The range's lines, in the start's cell for a notebook (a snippet never leaves it).
+      const first = f.start.cell ? f.start.cell.line : f.start.line;
+      const last = f.end.cell && f.start.cell && f.end.cell.index === f.start.cell.index ? f.end.cell.line : f.start.cell ? first : f.end.line;
+      for (let line = first; line <= last; line++) {
+        const p: Place = f.start.cell ? { line, column: 0, cell: { index: f.start.cell.index, line, column: 0 } } : { line, column: 0 };
+        outcome.lines[lineKey(p)] ??= placed.lineText(p);
+      }
+    }
   } catch (err) {
     outcome.crashed = true;
     outcome.status = { kind: 'failed', reason: 'internal error' };
@@ -145,16 +173,25 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
   return outcome;
 }
 
+/** The key of a line in FileOutcome.lines: its cell (for a notebook) and its line there. */
+export function lineKey(p: Place): string {
+  return p.cell ? `${p.cell.index}:${p.cell.line}` : String(p.line);
+}
+
 function applicable(fix: Fix | undefined, opts: CheckOptions): fix is Fix {
   return !!fix && fix.edits.length > 0 && (fix.applicability === 'safe' || opts.unsafeFixes);
 }
 
-function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions): Finding {
+function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn: (file: string, offset: number) => Place | undefined): Finding {
   const finding: Finding = {
     diagnostic: d,
     start: doc.locate(d.at.start),
     end: doc.locate(d.at.end),
     fixApplicability: d.fix && d.fix.edits.length > 0 ? d.fix.applicability : undefined,
+    related: d.related.flatMap((r) => {
+      const at = locateIn(r.at.file, r.at.start);
+      return at ? [{ file: r.at.file, at, message: r.message }] : [];
+    }),
   };
   if (applicable(d.fix, opts)) {
     const fix = d.fix;

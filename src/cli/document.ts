@@ -31,6 +31,8 @@ export interface SourceDocument {
   applyFixes(fixes: readonly Fix[]): { text: string; applied: number };
   /** A fix as edits of the file's text, placed (empty when it cannot be applied). */
   fileEdits(fix: Fix): Array<{ start: Place; end: Place; newText: string }>;
+  /** The source line a place is on, as the user reads it: the file's line, or the notebook cell's. */
+  lineText(place: Place): string;
 }
 
 export function isNotebook(file: string): boolean {
@@ -72,6 +74,10 @@ class PlainDocument implements SourceDocument {
   fileEdits(fix: Fix) {
     return fix.edits.map((e) => ({ start: this.locate(e.start), end: this.locate(e.end), newText: e.newText }));
   }
+
+  lineText(place: Place): string {
+    return (this.index ??= new LineIndex(this.text)).lineText(place.line);
+  }
 }
 
 class NotebookDocument implements SourceDocument {
@@ -98,6 +104,11 @@ class NotebookDocument implements SourceDocument {
 
   applyFixes(fixes: readonly Fix[]): { text: string; applied: number } {
     return this.notebook.applyFixes(fixes);
+  }
+
+  lineText(place: Place): string {
+    const cell = place.cell && this.notebook.virtual.cells.find((c) => c.index === place.cell!.index);
+    return cell ? cell.lines.lineText(place.cell!.line) : '';
   }
 
   /** The one replacement of the .ipynb text that the fix makes (its JSON escapes and layout included). */

@@ -3,6 +3,7 @@
  * clean, 1 findings (at or above the fail level), 2 usage, configuration or internal error.
  */
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -19,15 +20,19 @@ import { allRules } from '../rules/index';
 import { skippedOutcome } from './check';
 import { FileLinter, lintInWorkers, runLintWorker, threadCount, WORKER_ROLE } from './lint';
 import type { LintJob, LintResult } from './lint';
+import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
+import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from './diff';
 import { discoverFiles, isSourceFile, selectChanged } from './files';
-import { changedSince } from './git';
+import { changedLines, changedSince } from './git';
+import type { ChangedLines } from './git';
 import { githubAnnotations } from './github';
 import { displayPath, formatFindings, formatStatistics, formatSummary, statistics, toJson, totals } from './report';
 import { explainRule, findRule, rulesJson, rulesTable, selectRules, splitList } from './rules';
 import { toSarif } from './sarif';
+import { formatText } from './text';
 import { decodeSource, describeError, DiskHost } from './source';
 
 export const EXIT_CLEAN = 0;
@@ -42,6 +47,7 @@ Usage:
   prefixlint explain <rule-id>                    show a rule's documentation
   prefixlint diff <a.json> <b.json>               where two request dumps stop sharing a cached prefix
   prefixlint init                                 write a starter .prefixlintrc.json
+  prefixlint server [--stdio]                     the language server, for editors (LSP over stdio)
   prefixlint --version | --help
 
 Run 'prefixlint <command> --help' for the options of a command.
@@ -56,7 +62,8 @@ is what the configuration's "exclude" (and "include") leave out. A file named ex
 always checked. Globs (quote them) are matched from the current folder.
 
 Options:
-  --format FORMAT        text (default), json, sarif (SARIF 2.1.0) or github (Actions annotations)
+  --format FORMAT        text (default), concise (one line per finding), json, sarif (SARIF
+                         2.1.0) or github (Actions annotations)
   --fix                  apply safe fixes and write the files
   --unsafe-fixes         with --fix, apply unsafe fixes too; without it, show them as available
   --select ids           run only these rules (comma-separated rule ids or groups); replaces
@@ -68,12 +75,18 @@ Options:
   --exit-zero            exit 0 even when problems are found (usage and internal errors still exit 2)
   --quiet                report only the findings that fail the run (at or above the fail
                          level) and no summary; notices about skipped files still go to stderr
-  --statistics           count the findings per rule instead of listing them (text and json)
+  --statistics           count the findings per rule instead of listing them (text, concise
+                         and json)
   --stdin-filename PATH  lint standard input as the file PATH (its configuration and language);
                          with --fix, print the fixed text on stdout and the report on stderr
   --files-from FILE      also lint the paths listed in FILE, one per line ('-': standard input)
   --changed-since REF    only files changed since the git ref REF: committed on this branch
                          since it left REF, changed in the working tree, or new and not ignored
+  --diff REF             only findings on lines changed since the branch left the git ref REF
+                         (commits, staged and unstaged changes; every line of a new file)
+  --baseline FILE        do not report the findings FILE records (per file and rule, as counts)
+  --write-baseline       record this run's findings in the baseline (--baseline FILE, default
+                         ${DEFAULT_BASELINE}) and exit 0; entries of files not checked are kept
   --threads N            lint with N threads (default: one per core, up to 8, and fewer
                          for few files); the output is the same with any number
   --no-color             no colours (also: the NO_COLOR environment variable)
@@ -84,7 +97,9 @@ Configuration: the nearest .prefixlintrc.json, [tool.prefixlint] in pyproject.to
 options override it. 'prefixlint init' writes a starter .prefixlintrc.json.
 
 Output:
-  text    path:line:column: rule-id [*] message        ([*]: --fix can fix it)
+  text    each finding with its severity, rule, message, location, the source line(s) with a
+          marker under the range, where the values come from and the fix; then a summary
+  concise path:line:column: rule-id [*] message        ([*]: --fix can fix it)
   json    an array, one object per finding: ruleId, severity, file, line, column, endLine,
           endColumn, message, url, fix (null or {title, applicability, edits}); notebook
           findings add cell, cellLine, cellColumn, cellEndLine and cellEndColumn.
@@ -133,7 +148,14 @@ cached prefix (before the last cache_control marker, or anywhere with a top-leve
 cache_control), 2 a file is missing or is not a request body.
 `;
 
-const COMMAND_HELP: Record<string, string> = { check: CHECK_HELP, rules: RULES_HELP, explain: EXPLAIN_HELP, init: INIT_HELP, diff: DIFF_HELP };
+const SERVER_HELP = `Usage: prefixlint server [--stdio | --node-ipc | --socket=PORT]
+
+Runs the prefixlint language server (the same engine as 'check', with the project's
+configuration) for any editor that speaks the Language Server Protocol: Neovim, Helix, Zed,
+VS Code. Standard input and output carry LSP messages (--stdio, the default).
+`;
+
+const COMMAND_HELP: Record<string, string> = { check: CHECK_HELP, rules: RULES_HELP, explain: EXPLAIN_HELP, init: INIT_HELP, diff: DIFF_HELP, server: SERVER_HELP };
 
 /** A usage error; `hint` adds the line that points to --help. */
 class UsageError extends Error {
@@ -199,7 +221,7 @@ function readPathList(source: string, io: Io): string[] {
     .filter(Boolean);
 }
 
-const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'];
+const CHECK_FORMATS = ['text', 'concise', 'json', 'sarif', 'github'];
 
 async function check(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(
@@ -219,6 +241,9 @@ async function check(args: string[], io: Io): Promise<number> {
       'files-from': { type: 'string' },
       'changed-since': { type: 'string' },
       threads: { type: 'string' },
+      diff: { type: 'string' },
+      baseline: { type: 'string' },
+      'write-baseline': { type: 'boolean' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -239,6 +264,12 @@ async function check(args: string[], io: Io): Promise<number> {
   if (stdinName !== undefined && (positionals.length || values['files-from'] !== undefined || values['changed-since'] !== undefined)) {
     throw new UsageError('--stdin-filename lints standard input: it takes no paths, --files-from or --changed-since');
   }
+  const diffRef = values.diff;
+  if (diffRef !== undefined) {
+    if (stdinName !== undefined || values['changed-since'] !== undefined) throw new UsageError('--diff takes the changed files from git: it does not go with --stdin-filename or --changed-since');
+    if (values.fix) throw new UsageError('--diff reports the changed lines only, but --fix would change other lines too: run --fix without --diff');
+  }
+  if (values['write-baseline'] && (stdinName !== undefined || diffRef !== undefined)) throw new UsageError('--write-baseline records the findings of whole files: it does not go with --stdin-filename or --diff');
   const select = splitList(values.select);
   const ignore = splitList(values.ignore);
   const selected = selectRules(allRules, select, ignore);
@@ -266,6 +297,7 @@ async function check(args: string[], io: Io): Promise<number> {
 
   let files: string[];
   const skippedInWalk: FileOutcome[] = [];
+  let changed: Map<string, ChangedLines> | undefined;
   if (stdinName !== undefined) {
     const abs = path.resolve(io.cwd, stdinName);
     if (!isSourceFile(abs)) throw new UsageError(`--stdin-filename: ${stdinName}: not a file type prefixlint checks`, false);
@@ -279,9 +311,14 @@ async function check(args: string[], io: Io): Promise<number> {
     if (listed !== undefined && paths.length === 0) {
       files = [];
     } else if (values['changed-since'] !== undefined) {
-      const changed = changedSince(values['changed-since'], io.cwd);
-      if ('error' in changed) throw new UsageError(changed.error, false);
-      files = selectChanged(changed.files, paths, io.cwd, excluded);
+      const since = changedSince(values['changed-since'], io.cwd);
+      if ('error' in since) throw new UsageError(since.error, false);
+      files = selectChanged(since.files, paths, io.cwd, excluded);
+    } else if (diffRef !== undefined) {
+      const lines = changedLines(diffRef, io.cwd);
+      if ('error' in lines) throw new UsageError(lines.error, false);
+      changed = lines.files;
+      files = selectChanged([...changed.keys()], paths, io.cwd, excluded);
     } else {
       const discovery = discoverFiles(paths, io.cwd, excluded);
       if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
@@ -338,6 +375,35 @@ async function check(args: string[], io: Io): Promise<number> {
     stats.maxRssKb = process.resourceUsage().maxRSS;
     fs.writeFileSync(statsFile, JSON.stringify(stats) + '\n');
   }
+
+  const baselineFile = path.resolve(io.cwd, values.baseline ?? DEFAULT_BASELINE);
+  const readRecorded = (): Baseline => {
+    try {
+      return readBaseline(baselineFile);
+    } catch (err) {
+      if (err instanceof BaselineError) throw new UsageError(`--baseline: ${displayPath(baselineFile, io.cwd)}: ${err.message}`, false);
+      throw err;
+    }
+  };
+  if (values['write-baseline']) {
+    const next = updatedBaseline(fs.existsSync(baselineFile) ? readRecorded() : {}, outcomes, path.dirname(baselineFile));
+    fs.writeFileSync(baselineFile, serializeBaseline(next));
+    const recorded = Object.values(next).reduce((n, rules) => n + Object.values(rules).reduce((m, r) => m + r.count, 0), 0);
+    io.err(`Recorded ${recorded} finding${recorded === 1 ? '' : 's'} of ${Object.keys(next).length} file${Object.keys(next).length === 1 ? '' : 's'} in ${displayPath(baselineFile, io.cwd)}; 'prefixlint check --baseline ${displayPath(baselineFile, io.cwd)}' reports only new ones.\n`);
+    return outcomes.some((o) => o.crashed) ? EXIT_ERROR : EXIT_CLEAN;
+  }
+  let baselineShrunk = false;
+  if (values.baseline !== undefined) {
+    const r = applyBaseline(outcomes, readRecorded(), path.dirname(baselineFile));
+    for (const line of r.grown) io.err(`prefixlint: baseline: ${line}\n`);
+    if (r.shrunk.length) {
+      baselineShrunk = true;
+      io.err(`prefixlint: the baseline records findings that are gone; write it again (prefixlint check --write-baseline --baseline ${displayPath(baselineFile, io.cwd)}) so that a new finding cannot take their place:\n`);
+      for (const line of r.shrunk) io.err(`  ${line}\n`);
+    }
+  }
+  if (changed) for (const o of outcomes) o.findings = o.findings.filter((f) => onChangedLine(f, changed.get(o.file)));
+
   const failing = (o: FileOutcome, f: Finding) => fails(f.diagnostic.severity, failLevels.get(o)!);
   const shown = quiet ? outcomes.map((o) => ({ ...o, findings: o.findings.filter((f) => failing(o, f)) })) : outcomes;
 
@@ -360,7 +426,11 @@ async function check(args: string[], io: Io): Promise<number> {
     if (lines.length) report(lines.join('\n') + '\n');
   } else {
     const c = createColors(colorWanted({ isTTY: io.stdoutIsTTY && !stdinFix }, values['no-color'] === true));
-    const lines = values.statistics ? formatStatistics(statistics(shown), c) : formatFindings(shown, io.cwd, c);
+    const lines = values.statistics
+      ? formatStatistics(statistics(shown), c)
+      : fmt === 'concise'
+        ? formatFindings(shown, io.cwd, c)
+        : formatText(shown, io.cwd, c, { unsafeFixes: values['unsafe-fixes'] === true });
     if (!quiet) {
       if (lines.length) lines.push('');
       lines.push(...formatSummary(t, c));
@@ -370,6 +440,7 @@ async function check(args: string[], io: Io): Promise<number> {
 
   if (configErrors.size || outcomes.some((o) => o.crashed)) return EXIT_ERROR;
   if (values['exit-zero']) return EXIT_CLEAN;
+  if (baselineShrunk) return EXIT_FINDINGS;
   if (maxWarnings !== undefined && t.bySeverity.warning > maxWarnings) {
     io.err(`prefixlint: too many warnings: ${t.bySeverity.warning} (--max-warnings ${maxWarnings})\n`);
     return EXIT_FINDINGS;
@@ -380,6 +451,17 @@ async function check(args: string[], io: Io): Promise<number> {
 /** The bundle this runs from, which also runs lint workers; undefined when running from sources (tests). */
 function workerScript(): string | undefined {
   return typeof __filename === 'string' && __filename.endsWith('.js') ? __filename : undefined;
+}
+
+/** Whether a finding's range touches a line the branch changed. */
+function onChangedLine(f: Finding, lines: ChangedLines | undefined): boolean {
+  if (!lines) return false;
+  if (lines === 'all') return true;
+  const first = f.start.line + 1;
+  // A range that ends at the start of a line does not touch that line.
+  const last = f.end.line > f.start.line && f.end.column === 0 ? f.end.line : f.end.line + 1;
+  for (let l = first; l <= last; l++) if (lines.has(l)) return true;
+  return false;
 }
 
 function isSymlink(abs: string): boolean {
@@ -423,6 +505,26 @@ function diff(args: string[], io: Io): number {
   if ('error' in result) throw new UsageError(result.error, false);
   io.out(fmt === 'json' ? JSON.stringify(result, null, 2) + '\n' : formatDiff(result).join('\n') + '\n');
   return result.breaksCache ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+const TRANSPORTS = /^--(stdio|node-ipc|socket=\d+|pipe=.+)$/;
+
+/**
+ * `prefixlint server`: loads the language server bundle that sits beside this one (dist/server.js),
+ * which reads its transport from the command line. It runs until the editor ends it.
+ */
+async function languageServer(args: string[], io: Io): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(SERVER_HELP);
+    return EXIT_CLEAN;
+  }
+  const unknown = args.find((a) => !TRANSPORTS.test(a));
+  if (unknown) throw new UsageError(`server: unexpected argument '${unknown}'`);
+  const bundle = path.join(__dirname, 'server.js');
+  if (!fs.existsSync(bundle)) throw new UsageError(`the language server bundle is missing (${bundle}); run npm run build`, false);
+  if (!args.length) process.argv.push('--stdio');
+  createRequire(__filename)(bundle);
+  return new Promise<number>(() => undefined);
 }
 
 function rules(args: string[], io: Io): number {
@@ -469,6 +571,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return init(rest, io);
       case 'diff':
         return diff(rest, io);
+      case 'server':
+        return await languageServer(rest, io);
       case '--version':
       case '-V':
         io.out(`prefixlint ${version}\n`);
@@ -482,7 +586,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.err(MAIN_HELP);
         return EXIT_ERROR;
       default:
-        throw new UsageError(`unknown command '${command}' (expected check, rules, explain, diff or init)`);
+        throw new UsageError(`unknown command '${command}' (expected check, rules, explain, diff, init or server)`);
     }
   } catch (err) {
     if (err instanceof UsageError) {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import type { Severity } from '../core/diagnostic';
-import { docsUrl } from '../core/rule';
+import { docsUrl, REPOSITORY_URL } from '../core/rule';
 import type { Rule } from '../core/rule';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
 import { createColors } from './color';
@@ -106,7 +106,7 @@ export function toSarif({ outcomes, rules, cwd, version }: SarifInput): Sarif.Lo
             name: 'prefixlint',
             version,
             semanticVersion: version,
-            informationUri: 'https://prefixlint.dev',
+            informationUri: REPOSITORY_URL,
             rules: rules.map(driverRule),
           },
         },

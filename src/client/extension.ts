@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { CLIENT_COMMANDS, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../server/protocol';
-import type { MarkdownParams, StatusParams } from '../server/protocol';
+import type { InitializationOptions, MarkdownParams, StatusParams } from '../server/protocol';
 
 const SECRET = 'prefixlint.anthropicApiKey';
 const SCHEME = 'prefixlint';
@@ -39,17 +39,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { notebook: 'jupyter-notebook', language: 'python' },
     ],
     outputChannel: output,
-    initializationOptions: { trusted: vscode.workspace.isTrusted },
+    initializationOptions: {
+      trusted: vscode.workspace.isTrusted,
+      clientCommands: Object.values(CLIENT_COMMANDS),
+      hoverShowsDiagnostics: true,
+    } satisfies InitializationOptions,
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}') },
   };
   client = new LanguageClient('prefixlint', 'prefixlint', serverOptions, clientOptions);
   const c = client;
 
   const updateStatus = () => {
+    // A notebook's findings sit on its cells: count them all, not only the focused cell's.
+    const notebook = vscode.window.activeNotebookEditor?.notebook;
     const editor = vscode.window.activeTextEditor;
-    const n = editor ? vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.source === 'prefixlint').length : 0;
+    const uris = notebook ? notebook.getCells().map((c) => c.document.uri) : editor ? [editor.document.uri] : [];
+    const n = uris.reduce((sum, uri) => sum + vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'prefixlint').length, 0);
     status.text = serverState === 'running' ? `$(checklist) prefixlint: ${n}` : `$(sync~spin) prefixlint: ${serverState}`;
-    status.tooltip = `prefixlint ${serverState}: ${n} finding${n === 1 ? '' : 's'} in this file. Click for the log.`;
+    status.tooltip = `prefixlint ${serverState}: ${n} finding${n === 1 ? '' : 's'} in this ${notebook ? 'notebook' : 'file'}. Click for the log.`;
     status.show();
   };
   const sendKey = async () => {
@@ -74,6 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.languages.onDidChangeDiagnostics(updateStatus),
     vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    vscode.window.onDidChangeActiveNotebookEditor(updateStatus),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void c.sendNotification(SET_TRUST, { trusted: true })),
     context.secrets.onDidChange((e) => void (e.key === SECRET && sendKey())),
     vscode.commands.registerCommand('prefixlint.showOutput', () => output.show(true)),

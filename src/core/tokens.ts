@@ -28,12 +28,17 @@ export interface BlockEstimate {
   breakpoint: boolean;
   /** False when part of the block could not be resolved. */
   complete?: boolean;
+  /** A tool's `name`, when it is known statically. */
+  name?: string;
 }
 
 export interface TokenEstimate {
   model?: string;
   modelInfo?: ModelInfo;
+  /** Tokens of the tools, the hidden tool-use system prompt included. */
   tools: number;
+  /** Of `tools`: the tool-use system prompt the API adds whenever tools are sent. */
+  toolPrompt: number;
   system: number;
   messages: number;
   total: number;
@@ -125,7 +130,8 @@ export function estimateRequest(call: RequestCall, known: KnownNames): TokenEsti
       lastMessage = message;
     }
     sums[b.section] += tokens;
-    blocks.push({ section: b.section, path: b.path, tokens, breakpoint: !!b.cacheControl, complete: blockState.complete });
+    const name = b.section === 'tools' ? getEntry(b.value, 'name') : undefined;
+    blocks.push({ section: b.section, path: b.path, tokens, breakpoint: !!b.cacheControl, complete: blockState.complete, ...(name?.kind === 'str' && name.complete ? { name: name.text } : {}) });
   }
   let hiddenToolPrompt = 0;
   if (sums.tools > 0) {
@@ -153,7 +159,7 @@ export function estimateRequest(call: RequestCall, known: KnownNames): TokenEsti
     return i <= lastSection && v?.kind === 'list' && !v.complete;
   });
   const prefixComplete = !!model && call.params.complete && (topLevel ? state.complete : lastBreakpoint >= 0 && !partialList && blocks.slice(0, lastBreakpoint + 1).every((b) => b.complete !== false));
-  const estimate: TokenEstimate = { model, modelInfo: info, ...sums, total, prefix, breakpoints, complete: state.complete, prefixComplete, blocks };
+  const estimate: TokenEstimate = { model, modelInfo: info, ...sums, toolPrompt: hiddenToolPrompt, total, prefix, breakpoints, complete: state.complete, prefixComplete, blocks };
   if (info?.minCacheable !== undefined) {
     estimate.minCacheable = info.minCacheable;
     if (breakpoints > 0) estimate.reachesMinimum = prefix >= info.minCacheable;

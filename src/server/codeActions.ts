@@ -1,6 +1,7 @@
 /**
  * Code actions, built from a diagnostic's `data` alone: the fix (preferred when safe), "Disable
- * <rule> for this line", "Disable <rule> for this file", "Show documentation for <rule>"; and
+ * <rule> for this line", "Disable <rule> for this file", "Show documentation for <rule>" (in the
+ * client's view, or the rule's page through window/showDocument); and
  * the edit of "fix all" (safe fixes only). Fixes are dropped when a document moved on.
  */
 import type { CodeAction, Diagnostic as LspDiagnostic, WorkspaceEdit } from 'vscode-languageserver';
@@ -12,7 +13,7 @@ import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';
 import type { TextEdit } from '../core/span';
 import { fileCommentLine, suppressionComment } from '../lang/comments';
-import { CLIENT_COMMANDS } from './protocol';
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from './protocol';
 import type { DiagnosticData, WireEdit } from './protocol';
 import type { Unit } from './units';
 
@@ -48,6 +49,11 @@ export interface ActionInput {
   version(uri: string): number | undefined;
   /** The line a next-line comment for a diagnostic starting at this position goes above. */
   commentLine(line: number, character: number): number;
+  /**
+   * How "Show documentation" opens the rule's page: the client's own view (VS Code), the page
+   * in the repository through `window/showDocument`, or not at all (the hover links to it).
+   */
+  docs?: 'client' | 'showDocument' | 'none';
 }
 
 export function quickFixes(diagnostics: readonly LspDiagnostic[], input: ActionInput): CodeAction[] {
@@ -87,11 +93,14 @@ export function quickFixes(diagnostics: readonly LspDiagnostic[], input: ActionI
       };
       others.push({ title: `Disable ${ruleId} for this file`, kind: CodeActionKind.QuickFix, diagnostics: [d], edit });
     }
+    const docs = input.docs ?? 'client';
+    if (docs === 'none') continue;
+    const title = `Show documentation for ${ruleId}`;
     others.push({
-      title: `Show documentation for ${ruleId}`,
+      title,
       kind: CodeActionKind.QuickFix,
       diagnostics: [d],
-      command: { title: `Show documentation for ${ruleId}`, command: CLIENT_COMMANDS.showDocumentation, arguments: [ruleId] },
+      command: docs === 'client' ? { title, command: CLIENT_COMMANDS.showDocumentation, arguments: [ruleId] } : { title, command: SERVER_COMMANDS.openRulePage, arguments: [ruleId] },
     });
   }
   return [...fixes, ...others];

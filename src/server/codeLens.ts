@@ -64,6 +64,28 @@ export function lensTitle(e: TokenEstimate, exact?: ExactView): string {
   return parts.join(' | ');
 }
 
+function blockLabel(b: TokenEstimate['blocks'][number]): string {
+  const name = b.name ? ` ${b.name}` : '';
+  const unresolved = b.complete === false ? ' (not resolved statically: counted as written)' : '';
+  return `\`${b.path}\`${name}${unresolved}`;
+}
+
+/**
+ * The breakdown as plain text, for an editor without a markdown view (the lens's command there
+ * shows it as a message): the sections, the tool-use prompt inside `tools`, the prefix and cost.
+ */
+export function breakdownText(call: RequestCall, e: TokenEstimate, exact?: ExactView): string {
+  const tools = e.blocks.filter((b) => b.section === 'tools').map((b) => `${b.name ?? b.path} ${n(b.tokens)}`);
+  if (e.toolPrompt) tools.unshift(`tool-use system prompt ${n(e.toolPrompt)}`);
+  const lines = [
+    `${call.calleeText} (${e.model ? `model ${e.model}` : 'model not known statically'}): ${lensTitle(e, exact)}`,
+    `tools ${n(e.tools)}${tools.length ? ` = ${tools.join(' + ')}` : ''}`,
+    `system ${n(e.system)}, messages ${n(e.messages)}, cached prefix ${n(e.prefix)}${e.minCacheable !== undefined ? ` (minimum ${n(e.minCacheable)})` : ''}`,
+    'Estimates: the real count can differ by 10-20%.',
+  ];
+  return lines.join('\n');
+}
+
 /** The breakdown shown when the lens is clicked. */
 export function breakdownMarkdown(call: RequestCall, e: TokenEstimate, exact?: ExactView): string {
   const lines = [
@@ -75,7 +97,11 @@ export function breakdownMarkdown(call: RequestCall, e: TokenEstimate, exact?: E
   if (exact?.state.kind === 'counted') lines.push(`**Exact count (count_tokens): ${n(exact.state.tokens)} tokens.**${exact.placeholders ? ` ${exact.placeholders} unresolved part(s) were sent as \`${PLACEHOLDER}\`.` : ''}`, '');
   if (exact?.state.kind === 'failed') lines.push(`Exact count unavailable: ${exact.state.reason}.`, '');
   lines.push('| section | block | ≈ tokens | breakpoint |', '|---|---|---:|:---:|');
-  for (const b of e.blocks) lines.push(`| ${b.section} | \`${b.path}\` | ${n(b.tokens)} | ${b.breakpoint ? '●' : ''} |`);
+  const lastTool = e.blocks.map((b) => b.section).lastIndexOf('tools');
+  e.blocks.forEach((b, i) => {
+    lines.push(`| ${b.section} | ${blockLabel(b)} | ${n(b.tokens)} | ${b.breakpoint ? '●' : ''} |`);
+    if (i === lastTool && e.toolPrompt) lines.push(`| tools | tool-use system prompt (the API adds it whenever tools are sent) | ${n(e.toolPrompt)} | |`);
+  });
   lines.push(
     '',
     `| | ≈ tokens |`,

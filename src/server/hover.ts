@@ -21,11 +21,16 @@ const STABILITY_WORDS: Record<string, string> = {
   unknown: 'not known statically',
 };
 
-/** `where(loc)` says where a location is, e.g. "line 12" or "prompts.py:4". */
-export function diagnosticHover(d: Diagnostic, rule: Rule | undefined, where: (d: Diagnostic['related'][number]) => string): string {
-  const lines = [`**prefixlint** · \`${d.ruleId}\`: ${d.message}`];
+/**
+ * The hover on a flagged value: the rule and why it matters, where the value comes from, and
+ * the rule's page. `repeat: false` leaves out the message and the related locations, for a
+ * client whose own hover on the diagnostic already shows them (VS Code). `where(loc)` says where
+ * a location is, e.g. "line 12" or "prompts.py:4".
+ */
+export function diagnosticHover(d: Diagnostic, rule: Rule | undefined, where: (d: Diagnostic['related'][number]) => string, opts: { repeat: boolean } = { repeat: true }): string {
+  const lines = [opts.repeat ? `**prefixlint** · \`${d.ruleId}\`: ${d.message}` : `**prefixlint** · \`${d.ruleId}\``];
   if (rule) lines.push('', rule.meta.summary);
-  if (d.related.length) {
+  if (opts.repeat && d.related.length) {
     lines.push('', 'Where the value comes from:');
     for (const r of d.related) lines.push(`- ${where(r)}: ${r.message}`);
   }

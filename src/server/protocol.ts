@@ -36,7 +36,25 @@ export interface StatusParams {
 export const SERVER_COMMANDS = {
   applyFixAll: 'prefixlint.server.applyFixAll',
   lintWorkspace: 'prefixlint.server.lintWorkspace',
+  /** For clients without our views: opens the rule's page through `window/showDocument`. */
+  openRulePage: 'prefixlint.server.openRulePage',
+  /** For clients without our views: the token breakdown of a call site as a `window/showMessage`. */
+  showTokens: 'prefixlint.server.showTokens',
 } as const;
+
+/**
+ * `initializationOptions` the VS Code client sends. Any other LSP client sends none and gets
+ * what LSP alone can show: pushed diagnostics when it does not pull, the rule page through
+ * `window/showDocument`, token breakdowns in hovers and messages.
+ */
+export interface InitializationOptions {
+  /** Workspace trust (exact token counts need a trusted workspace); trusted when absent. */
+  trusted?: boolean;
+  /** The CLIENT_COMMANDS the client implements. */
+  clientCommands?: string[];
+  /** The client's own hover on a diagnostic shows its message and related locations (VS Code's does). */
+  hoverShowsDiagnostics?: boolean;
+}
 
 /** Commands the client implements; the server names them in code actions and lenses. */
 export const CLIENT_COMMANDS = {

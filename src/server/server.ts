@@ -19,8 +19,10 @@ import {
   CodeActionKind,
   CodeLensRefreshRequest,
   FileChangeType,
+  MessageType,
   NotebookCellKind,
   NotebookDocuments,
+  ShowMessageNotification,
   TextDocumentSyncKind,
   TextDocuments,
 } from 'vscode-languageserver';
@@ -39,7 +41,7 @@ import { loadKnownNames } from '../core/knownNames';
 import type { KnownNames } from '../core/knownNames';
 import { allRules } from '../rules';
 import { commentAnchor, fixToFixpoint, MAX_FIX_PASSES, minimalEdit, quickFixes, safeFixEdits } from './codeActions';
-import { breakdownMarkdown, estimate, lensTitle } from './codeLens';
+import { breakdownMarkdown, breakdownText, estimate, lensTitle } from './codeLens';
 import type { ExactView } from './codeLens';
 import { RuleFilter, SEVERITY, toLspDiagnostics } from './convert';
 import type { TextLookup } from './convert';
@@ -49,7 +51,7 @@ import { ExactCounter } from './exactTokens';
 import type { ExactOptions } from './exactTokens';
 import { callHover, diagnosticHover } from './hover';
 import { CLIENT_COMMANDS, FIX_ALL_KIND, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from './protocol';
-import type { MarkdownParams, SetApiKeyParams, SetTrustParams, StatusParams, WireEdit } from './protocol';
+import type { InitializationOptions, MarkdownParams, SetApiKeyParams, SetTrustParams, StatusParams, WireEdit } from './protocol';
 import { effectiveSettings, NO_PROJECT_CONFIG } from './settings';
 import type { ProjectConfigLoader, Settings } from './settings';
 import { DocumentUnit, LANGUAGES, NotebookUnit, pathOf, uriOf } from './units';
@@ -99,6 +101,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canPullConfig = false;
   let canRefreshLenses = false;
   let canRefreshDiagnostics = false;
+  /** The client asks for diagnostics (LSP 3.17 pull); others get them pushed (publishDiagnostics). */
+  let pullDiagnostics = false;
+  let canShowDocument = false;
+  let clientCommands = new Set<string>();
+  let hoverShowsDiagnostics = false;
   let generation = 0;
   const settingsCache = new Map<string, Promise<Settings>>();
   /** Known names per document: the table, the project's configuration and its own SDKs. */
@@ -109,6 +116,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** Files whose diagnostics were pushed by "lint workspace" (not open). */
   const pushed = new Set<string>();
   const warnedNames = new Set<string>();
+  const openNotebooks = new Set<string>();
 
   const log = (m: string) => connection.console.log(m);
   const status = (p: StatusParams) => void connection.sendNotification(STATUS, p);
@@ -273,6 +281,70 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return { kind: 'full', resultId: a.id, items: a.byUri.get(uri) ?? [] };
   }
 
+  // ------------------------------------------------------------------------------ push diagnostics
+
+  /** Units (by URI) to analyse and push to a client that does not pull, in order. */
+  const pushQueue = new Set<string>();
+  let pushTimer: ReturnType<typeof setTimeout> | undefined;
+  let pushing: Promise<void> = Promise.resolve();
+  /** Document URIs whose diagnostics were pushed, so that closing or turning off clears them. */
+  const published = new Set<string>();
+
+  function openUnitUris(): string[] {
+    return [...documents.all().filter((d) => LANGUAGES[d.languageId]).map((d) => d.uri), ...openNotebooks];
+  }
+
+  /**
+   * Pushes fresh diagnostics for these units after the quiet time, the first one first: a change
+   * in one file can change the findings of the files that import it, so every open unit follows.
+   */
+  function schedulePush(first: string | undefined, all: boolean): void {
+    if (pullDiagnostics) return;
+    if (first) pushQueue.add(first);
+    if (all) for (const uri of openUnitUris()) pushQueue.add(uri);
+    if (pushTimer) clearTimeout(pushTimer);
+    pushTimer = setTimeout(() => {
+      pushTimer = undefined;
+      const uris = [...pushQueue];
+      pushQueue.clear();
+      pushing = pushing.then(() => pushUnits(uris)).catch((err: unknown) => connection.console.error(`prefixlint: pushing diagnostics failed: ${String(err)}`));
+    }, debounceMs);
+  }
+
+  async function pushUnits(uris: readonly string[]): Promise<void> {
+    for (const uri of uris) {
+      let unit = notebooks.getNotebookDocument(uri) ? notebookUnit(uri) : unitFor(uri);
+      if (!unit || !analyzer) continue;
+      const settings = await settingsFor(unit);
+      if (!settings.enable) {
+        for (const d of unit.documents) clearPushed(d.uri);
+        continue;
+      }
+      if (settings.run === 'onSave') unit = saved.get(unit.uri) ?? unit;
+      const a = await analyse(unit);
+      if (!a) continue;
+      for (const [docUri, items] of a.byUri) {
+        published.add(docUri);
+        void connection.sendDiagnostics({ uri: docUri, version: a.unit.versions[docUri], diagnostics: items });
+      }
+    }
+  }
+
+  function clearPushed(uri: string): void {
+    if (published.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /**
+   * The diagnostics a code action is asked for, with their `data`: a client that drops it
+   * (it should keep it, LSP 3.16) gets it back from the analysis of the current text.
+   */
+  function withData(uri: string, diagnostics: readonly LspDiagnostic[], unit: Unit): LspDiagnostic[] {
+    const current = analyses.get(unit.uri)?.byUri.get(uri) ?? [];
+    const same = (a: LspDiagnostic, b: LspDiagnostic) =>
+      a.code === b.code && a.message === b.message && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character && a.range.end.line === b.range.end.line && a.range.end.character === b.range.end.character;
+    return diagnostics.map((d) => (d.data === undefined && d.source === 'prefixlint' ? (current.find((c) => same(c, d)) ?? d) : d));
+  }
+
   // ------------------------------------------------------------------------------ fix all
 
   async function fixAllEdit(uri: string): Promise<WorkspaceEdit | undefined> {
@@ -384,14 +456,18 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialize(async (params): Promise<InitializeResult> => {
     const t0 = performance.now();
-    const init = (params.initializationOptions ?? {}) as { trusted?: boolean };
+    const init = (params.initializationOptions ?? {}) as InitializationOptions;
     trusted = init.trusted !== false;
+    clientCommands = new Set(Array.isArray(init.clientCommands) ? init.clientCommands : []);
+    hoverShowsDiagnostics = init.hoverShowsDiagnostics === true;
     canPullConfig = !!params.capabilities.workspace?.configuration;
     canRefreshLenses = !!params.capabilities.workspace?.codeLens?.refreshSupport;
     canRefreshDiagnostics = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
+    pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
+    canShowDocument = !!params.capabilities.window?.showDocument?.support;
     analyzer = await Analyzer.create({ host, wasmDir: options.wasmDir });
     projectConfig.useParsers?.(analyzer.parsers);
-    log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version})`);
+    log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version}); diagnostics ${pullDiagnostics ? 'pulled by the client' : 'pushed'}`);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -418,17 +494,29 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     changed();
   };
 
+  /** TextDocuments fires a content change right after each open: that one is no edit. */
+  let justOpened: string | undefined;
   documents.onDidOpen((e) => {
     bufferChanged(e.document);
     if (pushed.delete(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     const unit = unitFor(e.document.uri);
     if (unit) saved.set(unit.uri, snapshot(unit));
+    justOpened = e.document.uri;
+    schedulePush(e.document.uri, false);
   });
-  documents.onDidChangeContent((e) => bufferChanged(e.document));
+  documents.onDidChangeContent((e) => {
+    if (justOpened === e.document.uri) {
+      justOpened = undefined;
+      return;
+    }
+    bufferChanged(e.document);
+    schedulePush(e.document.uri, true);
+  });
   documents.onDidSave((e) => {
     const unit = unitFor(e.document.uri);
     if (unit) saved.set(unit.uri, snapshot(unit));
     changed();
+    schedulePush(e.document.uri, true);
   });
   documents.onDidClose((e) => {
     changed();
@@ -436,25 +524,36 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     knownCache.delete(e.document.uri);
     analyses.delete(e.document.uri);
     saved.delete(e.document.uri);
+    pushQueue.delete(e.document.uri);
+    clearPushed(e.document.uri);
     analyzer?.invalidate(pathOf(e.document.uri, LANGUAGES[e.document.languageId]));
   });
   notebooks.onDidOpen((nb) => {
     changed();
+    openNotebooks.add(nb.uri);
     const unit = notebookUnit(nb.uri);
     if (unit) saved.set(nb.uri, snapshot(unit));
+    schedulePush(nb.uri, false);
   });
-  notebooks.onDidChange(changed);
+  notebooks.onDidChange((e) => {
+    changed();
+    schedulePush(e.notebookDocument.uri, true);
+  });
   notebooks.onDidSave((nb) => {
     const unit = notebookUnit(nb.uri);
     if (unit) saved.set(nb.uri, snapshot(unit));
     changed();
+    schedulePush(nb.uri, true);
   });
   notebooks.onDidClose((nb) => {
     changed();
+    openNotebooks.delete(nb.uri);
     settingsCache.delete(nb.uri);
     knownCache.delete(nb.uri);
     analyses.delete(nb.uri);
     saved.delete(nb.uri);
+    pushQueue.delete(nb.uri);
+    for (const cell of nb.cells) clearPushed(cell.document);
     analyzer?.invalidate(pathOf(nb.uri));
   });
 
@@ -467,6 +566,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     changed();
     refreshDiagnostics();
     refreshLenses();
+    schedulePush(undefined, true);
   });
 
   connection.onDidChangeConfiguration(() => {
@@ -475,6 +575,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     analyses.clear();
     refreshDiagnostics();
     refreshLenses();
+    schedulePush(undefined, true);
   });
 
   connection.languages.diagnostics.on((p, token) => diagnosticsFor(p.textDocument.uri, p.previousResultId, token));
@@ -493,11 +594,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       let tree: Tree | undefined;
       const parsed = () => (tree ??= parsers.parse(unit.language, unit.text));
       out.push(
-        ...quickFixes(p.context.diagnostics, {
+        ...quickFixes(withData(uri, p.context.diagnostics, unit), {
           doc,
           unit,
           language: unit.language,
           version,
+          docs: clientCommands.has(CLIENT_COMMANDS.showDocumentation) ? 'client' : canShowDocument ? 'showDocument' : 'none',
           commentLine(line, character) {
             const offset = unit.offsetAt(uri, line, character);
             if (offset === undefined) return line;
@@ -543,7 +645,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const e = estimate(call, knownFor(data.uri, unit.file), a.settings);
     const ex = exactView(data.uri, data.index, call, a.settings, e.model);
     const title = lensTitle(e, ex);
-    return { ...lens, command: { title, command: CLIENT_COMMANDS.showMarkdown, arguments: [`tokens-${data.index + 1}`, breakdownMarkdown(call, e, ex)] } };
+    if (clientCommands.has(CLIENT_COMMANDS.showMarkdown)) {
+      return { ...lens, command: { title, command: CLIENT_COMMANDS.showMarkdown, arguments: [`tokens-${data.index + 1}`, breakdownMarkdown(call, e, ex)] } };
+    }
+    // Another editor: the breakdown comes back as a message (and shows in the call's hover).
+    return { ...lens, command: { title, command: SERVER_COMMANDS.showTokens, arguments: [data.uri, data.index] } };
   });
 
   connection.onHover(async (p) => {
@@ -564,10 +670,15 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const line = other ? other.text.slice(0, r.at.start).split('\n').length : 0;
         return `${r.at.file.split(/[\\/]/).pop()}:${line}`;
       };
-      return { contents: { kind: 'markdown', value: diagnosticHover(d, allRules.find((r) => r.meta.id === d.ruleId), where) } };
+      return { contents: { kind: 'markdown', value: diagnosticHover(d, allRules.find((r) => r.meta.id === d.ruleId), where, { repeat: !hoverShowsDiagnostics }) } };
     }
     const call = a.result.calls.find((c) => c.callee.start <= offset && offset <= c.callee.end);
-    if (call) return { contents: { kind: 'markdown', value: callHover(call, estimate(call, knownFor(uri, unit.file), a.settings)) } };
+    if (call) {
+      const e = estimate(call, knownFor(uri, unit.file), a.settings);
+      // Without our token view, the hover carries the breakdown that the lens would open.
+      const breakdown = clientCommands.has(CLIENT_COMMANDS.showMarkdown) ? undefined : breakdownMarkdown(call, e);
+      return { contents: { kind: 'markdown', value: callHover(call, e) + (breakdown ? `\n\n---\n\n${breakdown}` : '') } };
+    }
     return null;
   });
 
@@ -579,6 +690,24 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       return { applied: !!edit };
     }
     if (p.command === SERVER_COMMANDS.lintWorkspace) return lintWorkspace();
+    if (p.command === SERVER_COMMANDS.openRulePage) {
+      const rule = allRules.find((r) => r.meta.id === String(p.arguments?.[0] ?? ''));
+      if (!rule || !canShowDocument) return { shown: false };
+      const r = await connection.window.showDocument({ uri: docsUrl(rule.meta.id), external: true });
+      return { shown: r.success };
+    }
+    if (p.command === SERVER_COMMANDS.showTokens) {
+      const [lensUri, index] = [String(p.arguments?.[0] ?? ''), Number(p.arguments?.[1])];
+      const unit = unitFor(lensUri);
+      const a = unit && (await analyse(unit));
+      const call = a && callsIn(a, lensUri)[index];
+      if (!a || !call) return undefined;
+      const e = estimate(call, known, a.settings);
+      const text = breakdownText(call, e, exactView(lensUri, index, call, a.settings, e.model));
+      // A notification, which every client shows; showInformationMessage would be a request.
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: text });
+      return { text };
+    }
     return undefined;
   });
 

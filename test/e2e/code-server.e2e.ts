@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliFinding, CodeServer } from './harness';
-import { CHROMIUM, CHROMIUM_ARGS, cliFindings, cliFixed, copyTree, E2E_DIR, install, installExtension, log, logFiles, OUTPUT, packageVsix, ROOT, serverDir, startCodeServer, until, zipEntries } from './harness';
+import { CHROMIUM, CHROMIUM_ARGS, cliFindings, cliFixed, copyTree, E2E_DIR, install, installExtension, log, logFiles, OUTPUT, packageVsix, ROOT, serverDir, startCodeServer, until, zipEntries, zipText } from './harness';
 
 /** The few DOM types the page functions use (the project compiles without the DOM lib). */
 interface DomElement {
@@ -113,6 +113,10 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
     const unexpected = entries.filter((e) => !ALLOWED.some((re) => re.test(e)));
     expect(unexpected).toEqual([]);
     for (const r of REQUIRED) expect(entries).toContain(r);
+    // The Marketplace page: how to install and use the extension, not how to develop prefixlint.
+    const readme = zipText(VSIX, 'extension/readme.md');
+    expect(readme).toBe(fs.readFileSync(path.join(ROOT, 'docs', 'vscode-readme.md'), 'utf8'));
+    expect(readme).not.toMatch(/npm (ci|test|run)/);
     const size = fs.statSync(VSIX).size;
     timings.push(`vsix: ${(size / 1024).toFixed(0)} KiB, ${entries.length} files`);
   });
@@ -197,6 +201,18 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
       await page.keyboard.press('Control+S');
       await until(`${target} saved with the fixes`, 30_000, () => fs.readFileSync(path.join(ws, target), 'utf8') === expected);
       log(`fix all applied and saved: ${target}`);
+
+      // 5. in a notebook, the status bar counts the findings of all its cells
+      const notebook = [...new Set(findings.filter((f) => f.cell !== undefined).map((f) => f.file))][0];
+      expect(notebook, 'a notebook among the examples').toBeDefined();
+      const inNotebook = findings.filter((f) => f.file === notebook).length;
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
+      await page.keyboard.type(notebook, { delay: 10 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(notebook) }).first().waitFor({ timeout: 20_000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.statusbar-item', { hasText: `prefixlint: ${inNotebook}` }).first().waitFor({ timeout: 60_000 });
+      log(`status bar in ${notebook}: prefixlint: ${inNotebook}`);
       expect(errors.filter((e) => /prefixlint/i.test(e))).toEqual([]);
       // Before the window closes: its shutdown cancels requests in flight, which the host logs.
       logCheck = checkLogs(server!.userData);

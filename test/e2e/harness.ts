@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 /** Shared by every clone (pinned versions), so a second checkout or CI run does not reinstall code-server. */
@@ -58,7 +59,30 @@ export async function install(): Promise<{ skip?: string; seconds: number }> {
 export function packageVsix(out: string): void {
   execFileSync(process.execPath, [path.join(ROOT, 'esbuild.js')], { cwd: ROOT, stdio: 'inherit' });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--readme-path', 'docs/vscode-readme.md', '--out', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** The text of one file inside a .vsix (a zip): found in the central directory, stored or deflated. */
+export function zipText(file: string, entry: string): string {
+  const buf = fs.readFileSync(file);
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let i = 0; i < buf.readUInt16LE(eocd + 10); i++) {
+    const method = buf.readUInt16LE(p + 10);
+    const size = buf.readUInt32LE(p + 20);
+    const nameLength = buf.readUInt16LE(p + 28);
+    const skip = nameLength + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+    const local = buf.readUInt32LE(p + 42);
+    if (buf.toString('utf8', p + 46, p + 46 + nameLength) === entry) {
+      const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+      const data = buf.subarray(start, start + size);
+      return (method === 8 ? zlib.inflateRawSync(data) : data).toString('utf8');
+    }
+    p += 46 + skip;
+  }
+  throw new Error(`${entry} is not in ${file}`);
 }
 
 /** The file names inside a .vsix (a zip), read from its central directory. */

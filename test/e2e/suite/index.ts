@@ -125,7 +125,7 @@ export async function run(): Promise<void> {
         return d.length === want.length ? d : undefined;
       });
       same(got.map(shape).sort(byPosition), want, rel);
-      for (const d of got) assert(String((d.code as { target?: vscode.Uri }).target).startsWith('https://prefixlint.dev/rules/'), 'no docs link');
+      for (const d of got) assert(String((d.code as { target?: vscode.Uri }).target).startsWith('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/'), 'no docs link');
     });
   }
 

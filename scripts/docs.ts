@@ -1,0 +1,42 @@
+/**
+ * `npm run docs`: writes docs/rules/<id>.md for every rule, and docs/rules/README.md, from the
+ * rule files; removes pages of rules that no longer exist. `-- --check` only reports pages that
+ * are out of date and exits 1 (test/docs.test.ts checks the same).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RULE_PAGES_DIR } from '../src/core/rule';
+import { allRules } from '../src/rules';
+import { rulePages } from '../src/server/docs';
+
+const root = process.cwd();
+const check = process.argv.includes('--check');
+const pages = rulePages(allRules);
+const dir = path.join(root, RULE_PAGES_DIR);
+const stale: string[] = [];
+
+for (const [rel, text] of pages) {
+  const file = path.join(root, rel);
+  const old = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  if (old === text) continue;
+  stale.push(rel);
+  if (!check) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+}
+for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+  const rel = `${RULE_PAGES_DIR}/${name}`;
+  if (pages.has(rel)) continue;
+  stale.push(rel);
+  if (!check) fs.rmSync(path.join(root, rel));
+}
+
+if (check) {
+  if (stale.length) {
+    console.error(`Out of date (run npm run docs): ${stale.join(', ')}`);
+    process.exitCode = 1;
+  }
+} else {
+  console.log(stale.length ? `Updated ${stale.length} page${stale.length === 1 ? '' : 's'} in ${RULE_PAGES_DIR}/.` : `${RULE_PAGES_DIR}/ is up to date.`);
+}

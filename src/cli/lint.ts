@@ -89,8 +89,11 @@ const FILES_PER_WORKER = 40;
  */
 const WORKER_HEAP_MB = 96;
 const WORKER_YOUNG_MB = 4;
-/** A file that takes longer than this in a worker is given up (the analysis bounds make this a last resort). */
-const FILE_DEADLINE_MS = 60_000;
+/**
+ * A file that takes longer than this in a worker is given up (the analysis bounds make this a
+ * last resort). PREFIXLINT_FILE_DEADLINE_MS sets it, for tests.
+ */
+const FILE_DEADLINE_MS = Number(process.env.PREFIXLINT_FILE_DEADLINE_MS) || 60_000;
 
 export const WORKER_ROLE = 'prefixlint-lint-worker';
 
@@ -131,10 +134,28 @@ function fromPlain(r: PlainResult): LintResult {
   };
 }
 
+/**
+ * PREFIXLINT_WORKER_FAILPOINT=<what>:<file name>, for the tests of what happens when a worker
+ * fails on a file: `exit` stops the worker, `oom` exhausts its heap, `hang` never returns.
+ */
+function failpoint(file: string): void {
+  const spec = process.env.PREFIXLINT_WORKER_FAILPOINT;
+  if (!spec) return;
+  const [what, name] = spec.split(':');
+  if (!file.endsWith(`/${name}`) && !file.endsWith(`\\${name}`)) return;
+  if (what === 'exit') process.exit(1);
+  if (what === 'hang') for (;;);
+  if (what === 'oom') {
+    const hold: number[][] = [];
+    for (;;) hold.push(new Array(1 << 16).fill(1));
+  }
+}
+
 /** The body of a lint worker: checks the files it is sent, one at a time. */
 export async function runLintWorker(port: import('node:worker_threads').MessagePort, job: LintJob): Promise<void> {
   const linter = await FileLinter.create(job);
   port.on('message', (m: ToWorker) => {
+    failpoint(m.file);
     let reply: FromWorker;
     try {
       reply = { kind: 'result', id: m.id, result: toPlain(linter.lint(m.file), job.fileEdits) };

@@ -1,0 +1,79 @@
+/**
+ * Linting with worker threads, through the built CLI: the same output with one thread as with
+ * several, and a worker that fails on a file (stops, runs out of memory, hangs) costs that file
+ * only: it is reported as an internal error, the run goes on, and exits 2.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { project, run, useCli } from './cli-harness';
+import { FIXTURES, ROOT } from './helpers';
+
+const SOURCE = /^(bad|good)[\w-]*\.(py|ts|tsx|js|jsx|ipynb)$/;
+
+useCli();
+
+let dir: string;
+let files: number;
+beforeAll(() => {
+  // Every rule's fixtures, each folder a package of the project: well over the files that pay for workers.
+  const all: Record<string, Buffer> = {};
+  for (const rule of fs.readdirSync(FIXTURES)) {
+    const d = path.join(FIXTURES, rule);
+    if (!fs.statSync(d).isDirectory() || rule.startsWith('_')) continue;
+    for (const name of fs.readdirSync(d)) if (SOURCE.test(name) || name.startsWith('_')) all[`${rule}/${name}`] = fs.readFileSync(path.join(d, name));
+  }
+  all['.git/HEAD'] = Buffer.from('ref: refs/heads/main\n');
+  dir = project(all);
+  files = Object.keys(all).filter((f) => SOURCE.test(path.basename(f))).length;
+});
+
+describe('threads', () => {
+  it('have enough files to use workers', () => {
+    expect(files).toBeGreaterThan(200);
+  });
+
+  for (const format of ['json', 'sarif', 'text']) {
+    it(`give the same ${format} output, notices and exit code with 1, 2 and 3 threads`, () => {
+      const one = run(dir, ['check', '--format', format, '--threads', '1', '.']);
+      expect(one.code).toBe(1);
+      for (const n of ['2', '3']) {
+        const many = run(dir, ['check', '--format', format, '--threads', n, '.']);
+        expect(many.stdout).toBe(one.stdout);
+        expect(many.stderr).toBe(one.stderr);
+        expect(many.code).toBe(one.code);
+      }
+    }, 120_000);
+  }
+
+  const victim = 'volatile-system-prompt/bad.py';
+  for (const [what, why] of [
+    ['exit', /internal error: the worker stopped/],
+    ['oom', /internal error: the analysis ran out of memory/],
+    ['hang', /internal error: the analysis did not finish within 5 s/],
+  ] as const) {
+    it(`a worker that ${what === 'exit' ? 'stops' : what === 'oom' ? 'runs out of memory' : 'hangs'} on a file fails that file only`, () => {
+      const env = { PREFIXLINT_WORKER_FAILPOINT: `${what}:${victim}`, PREFIXLINT_FILE_DEADLINE_MS: '5000' };
+      const healthy = run(dir, ['check', '--format', 'json', '--threads', '1', '.']);
+      const r = run(dir, ['check', '--format', 'json', '--threads', '2', '.'], { env });
+      expect(r.code).toBe(2);
+      // That file fails; every other file gives what it gives in a healthy run.
+      expect(r.stderr.split('\n').filter((l) => why.test(l))).toEqual([`${victim}: ${r.stderr.split(`${victim}: `)[1]?.split('\n')[0]}`]);
+      const others = (out: string) => (JSON.parse(out) as Array<{ file: string }>).filter((f) => f.file !== victim);
+      expect(others(r.stdout)).toEqual(others(healthy.stdout));
+      expect(others(healthy.stdout).length).toBeLessThan((JSON.parse(healthy.stdout) as unknown[]).length);
+    }, 180_000);
+  }
+
+  it('rejects --threads 0', () => {
+    const r = run(dir, ['check', '--threads', '0', '.']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--threads/);
+  });
+});
+
+// The help lists the option.
+it('check --help documents --threads', () => {
+  const r = run(ROOT, ['check', '--help']);
+  expect(r.stdout).toMatch(/--threads N/);
+});

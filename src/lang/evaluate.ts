@@ -4,10 +4,10 @@
  * library calls that make a value change between requests.
  */
 import type { Loc } from '../core/span';
-import type { ListValue, ObjValue, Origin, StrValue, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
+import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
 import { HOLE, allTaints, bounded, concatStrings, isComplete, unknown, union, withChainStep, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
-import { classifyJs, classifyPython, JS_GLOBALS, PYTHON_BUILTINS, RETRIEVAL_NAME, TURN_GUARD } from './sources';
+import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
 import type { Arg, Binding, Expr } from './syntax';
 import type { FileUnit, Scope } from './workspace';
@@ -23,10 +23,6 @@ export type Ref =
 
 type RefValue = Value & { ref?: Ref };
 
-function rref(v: Value): boolean {
-  return !!(v as RefValue).ref;
-}
-
 export function refOf(v: Value | undefined): Ref | undefined {
   return v ? (v as RefValue).ref : undefined;
 }
@@ -37,7 +33,8 @@ function withRef(ref: Ref, at?: Loc, taints: Taint[] = []): Value {
   return v;
 }
 
-type Env = Map<string, Value>;
+/** Values bound to names while a function is inlined (its parameters). */
+export type Env = Map<string, Value>;
 
 const MAX_INLINE_DEPTH = 6;
 
@@ -261,8 +258,8 @@ export class Evaluator {
     const tail = props.length ? '.' + props.join('.') : '';
     const found = this.findBinding(unit, n, rootName);
     if (!found) {
-      if (unit.language === 'python') return PYTHON_BUILTINS.has(rootName) ? `builtins.${rootName}${tail}` : undefined;
-      return JS_GLOBALS.has(rootName) ? rootName + tail : undefined;
+      const global = unit.frontEnd.library.globalName(rootName);
+      return global === undefined ? undefined : global + tail;
     }
     const b = found.binding;
     if (b.kind === 'import' && b.importFrom) {
@@ -317,13 +314,10 @@ export class Evaluator {
 
   private global(unit: FileUnit, use: Node, name: string): Value {
     const at = unit.loc(use);
-    if (unit.language === 'python') {
-      if (PYTHON_BUILTINS.has(name)) return withRef({ kind: 'external', name: `builtins.${name}` }, at);
-    } else if (JS_GLOBALS.has(name)) {
-      return withRef({ kind: 'external', name }, at);
-    }
-    return unknown(at, `unresolved name ${name}`);
+    const global = unit.frontEnd.library.globalName(name);
+    return global === undefined ? unknown(at, `unresolved name ${name}`) : withRef({ kind: 'external', name: global }, at);
   }
+
 
   private bindingValue(unit: FileUnit, scope: Scope, b: Binding, use: Node, crossed: boolean, env?: Env): Value {
     const step = unit.loc(b.at);
@@ -524,7 +518,7 @@ export class Evaluator {
   }
 
   /** What reading `step` (`.text`, `[0]`, `[]`) from a call's result yields: the path grows, the root is where the whole result is named. */
-  private readFrom(origin: Origin, step: string, unit?: FileUnit, node?: Node): Origin {
+  readFrom(origin: Origin, step: string, unit?: FileUnit, node?: Node): Origin {
     const path = origin.path ? origin.path + step : step.replace(/^\./, '');
     let root = origin.root;
     if (!root && origin.path === '' && unit && node) {
@@ -576,7 +570,7 @@ export class Evaluator {
   }
 
   /** A bound that counts messages (a literal, `-k`, a constant or parameter), not a computed turn boundary. */
-  private isCount(unit: FileUnit, bound: Node, env?: Env): boolean {
+  isCount(unit: FileUnit, bound: Node, env?: Env): boolean {
     const e = unit.adapter.expr(bound);
     if (e.k === 'num' || e.k === 'neg') return true;
     if (e.k === 'binary' && ['*', '+', '-', '//', '/'].includes(e.op)) return this.isCount(unit, e.left, env) || this.isCount(unit, e.right, env);
@@ -591,7 +585,7 @@ export class Evaluator {
     return false;
   }
 
-  private trim(unit: FileUnit, kind: Trim['kind'], node: Node): Trim {
+  trim(unit: FileUnit, kind: Trim['kind'], node: Node): Trim {
     const fn = unit.enclosingFunction(node);
     const guarded = TURN_GUARD.test(fn.text);
     return { kind, at: unit.loc(node), text: shorten(node.text), guarded };
@@ -666,12 +660,12 @@ export class Evaluator {
   }
 
   /** Concatenation and formatting keep an interpolation site found further in. */
-  private markEmbed(v: Value, embedAt: Loc): Value {
+  markEmbed(v: Value, embedAt: Loc): Value {
     const taints = allTaints(v).map((t) => ({ ...t, embed: t.embed ?? embedAt }));
     return { ...v, taints } as Value;
   }
 
-  private combine(op: string, left: Value, right: Value, at: Loc, rightAt: Loc, leftAt?: Loc): Value {
+  combine(op: string, left: Value, right: Value, at: Loc, rightAt: Loc, leftAt?: Loc): Value {
     if (op === '+' || op === '+=') {
       const isStr = (v: Value) => v.kind === 'str';
       if (isStr(left) || isStr(right)) {
@@ -740,7 +734,7 @@ export class Evaluator {
     return { ...v, isSet: false, taints: [...v.taints, t] };
   }
 
-  private itemOf(iter: Value, at: Loc): Value {
+  itemOf(iter: Value, at: Loc): Value {
     if (iter.kind === 'list' && iter.items.length) {
       const item = iter.items.reduce((a, b) => union(a, b, at));
       return iter.complete ? item : { kind: 'unknown', at, taints: [...allTaints(item), ...iter.taints.filter((t) => t.cls !== 'unordered')] };
@@ -868,7 +862,7 @@ export class Evaluator {
       const receiver = this.eval(unit, calleeExpr.object, env);
       const rref = refOf(receiver);
       if (!rref || rref.kind === 'instance' || rref.kind === 'external-instance') {
-        const special = this.method(unit, receiver, calleeExpr.prop, args, node, calleeExpr.object, env);
+        const special = this.method(unit, receiver, calleeExpr.prop, args, node, env);
         if (special) return special;
       }
       const fn = this.member(unit, receiver, calleeExpr.prop, calleeNode, env);
@@ -882,7 +876,7 @@ export class Evaluator {
     const at = unit.loc(node);
     const ref = refOf(fn);
     if (ref?.kind === 'external') {
-      const kind = unit.language === 'python' ? classifyPython(ref.name) : classifyJs(ref.name);
+      const kind = unit.frontEnd.library.classify(ref.name);
       if (kind) return this.source(unit, kind, ref.name, node, args, env, isNew);
       // A library function's result depends on its arguments (`Math.floor(Math.random() * n)`).
       const argTaints = args.flatMap((a) => allTaints(this.eval(unit, a.value, env))).filter((t) => t.cls !== 'unordered');
@@ -921,7 +915,7 @@ export class Evaluator {
     return args.find((a) => a.name === name);
   }
 
-  private taint(cls: TaintClass, kind: TaintKind, unit: FileUnit, node: Node, fixAt?: Loc): Taint {
+  taint(cls: TaintClass, kind: TaintKind, unit: FileUnit, node: Node, fixAt?: Loc): Taint {
     return { cls, kind, at: unit.loc(node), text: shorten(node.text), chain: [], fixAt };
   }
 
@@ -1043,123 +1037,11 @@ export class Evaluator {
   }
 
   /** Methods of built-in values that keep or combine what their receiver carries. */
-  private method(unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, receiverNode: Node, env?: Env): Value | undefined {
+  private method(unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env?: Env): Value | undefined {
+    const own = unit.frontEnd.library.method(this, unit, receiver, prop, args, node, env);
+    if (own) return own;
     const at = unit.loc(node);
     const rtaints = allTaints(receiver);
-    if (receiver.kind === 'str' && prop === 'join' && unit.language === 'python') {
-      const arg = args[0];
-      if (!arg) return undefined;
-      const items = this.ordered(unit, this.eval(unit, arg.value, env), arg.value);
-      if (items.kind === 'list' && items.complete && receiver.complete) {
-        const parts: Value[] = [];
-        items.items.forEach((it, i) => {
-          if (i > 0) parts.push(receiver);
-          parts.push(this.markEmbed(it, unit.loc(arg.value)));
-        });
-        const s = concatStrings(parts, at);
-        return { ...s, taints: [...s.taints, ...items.taints.map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) }))] };
-      }
-      const joined = itemsOrigin(items);
-      return { kind: 'str', text: HOLE, complete: false, at, taints: allTaints(items).map((t) => ({ ...t, embed: t.embed ?? unit.loc(arg.value) })), ...(joined ? { origin: joined } : {}) };
-    }
-    if (receiver.kind === 'str' && prop === 'format' && unit.language === 'python') {
-      const vals = args.map((a) => this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value)));
-      return { kind: 'str', text: receiver.text + HOLE, complete: false, at, taints: [...receiver.taints, ...vals.flatMap((v) => allTaints(v))] };
-    }
-    if (unit.language !== 'python' && prop === 'filter' && receiver.kind !== 'list' && receiver.kind !== 'str' && !rref(receiver)) {
-      // `TOOLS.filter((t) => user.scopes.includes(t.name))` on a list that is not resolved here.
-      const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
-      if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
-        const kept = this.invoke(cref, [this.itemOf(receiver, at)], at);
-        const picked = allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const }));
-        if (picked.length) return { kind: 'list', items: [], complete: false, at, taints: [...rtaints, ...picked], trims: receiver.trims };
-      }
-    }
-    if (unit.language !== 'python' && (prop === 'map' || prop === 'flatMap') && receiver.kind !== 'list' && receiver.kind !== 'str') {
-      const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
-      if (cref?.kind === 'function' && !rref(receiver)) {
-        const mapped = this.invoke(cref, [this.itemOf(receiver, at)], at);
-        return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: rtaints, trims: receiver.trims };
-      }
-    }
-    if (unit.language !== 'python' && prop === 'slice' && receiver.kind === 'unknown' && !rref(receiver) && args[0] && this.isCount(unit, args[0].value, env)) {
-      return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: [...(receiver.trims ?? []), this.trim(unit, 'slice', node)] };
-    }
-    if (unit.language !== 'python' && receiver.kind === 'unknown' && receiver.origin && !rref(receiver)) {
-      // `resp.content.filter(...)` keeps reading the response; `.find(...)` / `.at(i)` read one item of it.
-      if (prop === 'filter' || prop === 'slice' || prop === 'toSorted' || prop === 'toReversed') return { ...unknown(at, `${prop}()`, rtaints), origin: receiver.origin };
-      if (prop === 'find' || prop === 'at' || prop === 'findLast') return { ...unknown(at, `${prop}()`, rtaints), origin: this.readFrom(receiver.origin, '[]') };
-    }
-    if (receiver.kind === 'list' && unit.language !== 'python') {
-      switch (prop) {
-        case 'join': {
-          const sep = args[0] ? this.eval(unit, args[0].value, env) : ({ kind: 'str', text: ',', complete: true, taints: [] } as StrValue);
-          if (receiver.complete && sep.kind === 'str') {
-            const parts: Value[] = [];
-            receiver.items.forEach((it, i) => {
-              if (i > 0) parts.push(sep);
-              parts.push(it);
-            });
-            const s = concatStrings(parts, at);
-            return { ...s, taints: [...s.taints, ...receiver.taints] };
-          }
-          const joined = itemsOrigin(receiver);
-          return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints, ...(joined ? { origin: joined } : {}) };
-        }
-        case 'sort':
-        case 'toSorted': {
-          const clean = withoutUnordered(receiver);
-          return { ...clean, at };
-        }
-        case 'slice': {
-          const out: ListValue = { ...receiver, at, complete: false, trims: [...(receiver.trims ?? [])] };
-          if (args[0] && this.isCount(unit, args[0].value, env)) out.trims!.push(this.trim(unit, 'slice', node));
-          return out;
-        }
-        case 'concat': {
-          let out: Value = receiver;
-          for (const a of args) out = this.combine('+', out, this.eval(unit, a.value, env), at, unit.loc(a.value));
-          return out;
-        }
-        case 'map':
-        case 'flatMap': {
-          // `items.map((x) => ({...}))`: the callback's result, with the item bound to its parameter.
-          const cb = args[0] ? this.eval(unit, args[0].value, env) : undefined;
-          const cref = refOf(cb);
-          const item = this.itemOf(receiver, at);
-          if (cref?.kind === 'function') {
-            const mapped = this.invoke(cref, [item], at);
-            return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: receiver.taints, trims: receiver.trims };
-          }
-          return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
-        }
-        case 'filter': {
-          // `TOOLS.filter((t) => user.scopes.includes(t.name))`: the predicate decides per request.
-          const cref = refOf(args[0] ? this.eval(unit, args[0].value, env) : undefined);
-          const picked: Taint[] = [];
-          if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
-            const kept = this.invoke(cref, [this.itemOf(receiver, at)], at);
-            picked.push(...allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const })));
-          }
-          return { kind: 'list', items: [], complete: false, at, taints: [...rtaints, ...picked], trims: receiver.trims };
-        }
-        default:
-          break;
-      }
-    }
-    if (unit.language === 'python' && (prop === 'iterdir' || prop === 'rglob' || (prop === 'glob' && receiver.kind === 'unknown'))) {
-      return { kind: 'list', items: [], complete: false, at, taints: [...rtaints.filter((t) => t.cls !== 'unordered'), this.taint('unordered', 'unsorted-listing', unit, node, at)] };
-    }
-    if (receiver.kind === 'list' && unit.language === 'python' && prop === 'copy') return { ...receiver, at };
-    if (receiver.kind === 'obj' && unit.language === 'python' && (prop === 'items' || prop === 'keys' || prop === 'values')) {
-      return { kind: 'list', items: [], complete: false, at, taints: rtaints };
-    }
-    if (receiver.kind === 'obj' && unit.language === 'python' && prop === 'get') {
-      const key = args[0] ? this.eval(unit, args[0].value, env) : undefined;
-      if (key?.kind === 'str' && key.complete) return this.member(unit, receiver, key.text, node, env);
-      if (key && receiver.complete) return unknown(at, 'computed key', [...asSelector(allTaints(key)), ...receiver.entries.flatMap((en) => allTaints(en.value))]);
-      return undefined;
-    }
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
     // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
     if (receiver.kind === 'unknown' && !refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {
@@ -1171,7 +1053,6 @@ export class Evaluator {
     if (receiver.kind === 'str' && !receiver.literal) {
       return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints };
     }
-    void receiverNode;
     return undefined;
   }
 
@@ -1183,7 +1064,7 @@ export class Evaluator {
   }
 
   /** Evaluates a function's return values with its parameters bound to argument values. */
-  private invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
+  invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
     if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
     const info = ref.unit.adapter.functionInfo(ref.node);
     if (!info.returns.length) return unknown(at, 'function without a return value');
@@ -1217,14 +1098,14 @@ function loopAround(use: Node, binding: Node, stop: Node): Node | undefined {
 }
 
 /** The taints of a key or test that picks one alternative: per-request ones become 'selector'. */
-function asSelector(taints: Taint[]): Taint[] {
+export function asSelector(taints: Taint[]): Taint[] {
   return taints.map((t) => (t.cls === 'per-request' ? { ...t, kind: 'selector' } : t));
 }
 
 export type { Entry };
 
 /** The origin of the items of a list that is joined (`"".join(b.text for b in resp.content)`). */
-function itemsOrigin(v: Value): Origin | undefined {
+export function itemsOrigin(v: Value): Origin | undefined {
   if (v.kind === 'list') return v.items.find((i) => i.origin)?.origin ?? v.origin;
   return v.origin;
 }

@@ -2,14 +2,13 @@
  * Parsed files and their scope indexes, shared across a run so that each file is parsed
  * once, and import resolution between files of the same workspace.
  */
-import * as path from 'node:path';
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { SourceHost } from '../analyzer';
 import type { Node, Parsers, Tree } from './parsers';
 import { languageForPath } from './parsers';
-import { pythonAdapter } from './python/adapter';
-import { typescriptAdapter } from './typescript/adapter';
+import type { FrontEnd } from './frontEnd';
+import { frontEndFor } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
 import { walk } from './walk';
 
@@ -21,6 +20,7 @@ export interface Scope {
 }
 
 export class FileUnit {
+  readonly frontEnd: FrontEnd;
   readonly adapter: Adapter;
   readonly scopes = new Map<number, Scope>();
   /** The depth of the deepest node of the tree (the root is at 0). */
@@ -40,7 +40,8 @@ export class FileUnit {
     readonly text: string,
     readonly tree: Tree,
   ) {
-    this.adapter = language === 'python' ? pythonAdapter : typescriptAdapter;
+    this.frontEnd = frontEndFor(language);
+    this.adapter = this.frontEnd.adapter;
     this.module = this.index();
   }
 
@@ -182,8 +183,6 @@ function evictOldest<K, V>(map: Map<K, V>, max: number, evicted: (key: K, value:
     evicted(key, value);
   }
 }
-
-const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
  * Parsed files kept at once. A run over a large tree would otherwise keep every file's tree
@@ -340,56 +339,11 @@ export class Workspace {
 
   /**
    * The workspace file an import specifier written in `from` names, if one exists: found by
-   * asking which files exist, without reading any.
+   * asking which files exist (and reading a tsconfig.json for path aliases), never a source file.
    */
   modulePath(from: { file: string; language: LanguageId }, spec: string): string | undefined {
-    const dir = path.dirname(from.file);
-    if (from.language === 'python') {
-      const m = /^(\.*)(.*)$/.exec(spec)!;
-      const dots = m[1].length;
-      const rest = m[2] ? m[2].split('.') : [];
-      const bases: string[] = [];
-      if (dots > 0) {
-        let base = dir;
-        for (let i = 1; i < dots; i++) base = path.dirname(base);
-        bases.push(base);
-      } else {
-        // An absolute import is looked up where Python's path can hold it: folders that are
-        // not packages themselves (the top package's parent, a script's folder, `src/`),
-        // from the file's folder up. A package folder is never on the path, so a sibling
-        // named like a library (`llms/openai.py` beside `llms/deepseek.py`) is not what
-        // `from openai import OpenAI` imports.
-        let base = dir;
-        for (let i = 0; i < 6; i++) {
-          if (!this.exists(path.join(base, '__init__.py'))) bases.push(base);
-          const up = path.dirname(base);
-          if (up === base) break;
-          base = up;
-        }
-      }
-      for (const base of bases) {
-        const p = path.join(base, ...rest);
-        for (const candidate of rest.length ? [p + '.py', path.join(p, '__init__.py')] : [path.join(p, '__init__.py')]) {
-          // An absolute import never names the importing module itself (`typing.py` importing
-          // `typing` means the standard library).
-          if (dots === 0 && candidate === from.file) continue;
-          if (this.exists(candidate)) return candidate;
-        }
-      }
-      return undefined;
-    }
-    if (!spec.startsWith('.')) return undefined;
-    const target = path.resolve(dir, spec);
-    const candidates = [target, ...TS_EXTENSIONS.map((e) => target + e), ...TS_EXTENSIONS.map((e) => path.join(target, 'index' + e))];
-    // ESM TypeScript writes './x.js' for './x.ts'.
-    const ext = path.extname(target);
-    if (ext === '.js' || ext === '.mjs' || ext === '.cjs' || ext === '.jsx') {
-      const stem = target.slice(0, -ext.length);
-      candidates.push(...TS_EXTENSIONS.map((e) => stem + e));
-    }
-    for (const c of candidates) {
-      if (languageForPath(c) && this.exists(c)) return c;
-    }
-    return undefined;
+    return frontEndFor(from.language).modules.modulePath(this.moduleHost, from.file, spec);
   }
+
+  private readonly moduleHost = { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
 }

@@ -1,0 +1,40 @@
+/**
+ * What a language front end gives the shared analysis: everything that depends on a grammar or
+ * on a language's semantics sits behind this interface, in src/lang/<language>/, and one switch
+ * (frontEnds.ts) picks the front end of a file. The interpreter (evaluate.ts), the file view
+ * (fileView.ts), the filters and the request finder are written once against it.
+ */
+import type { Value } from '../core/value';
+import type { Env, Evaluator } from './evaluate';
+import type { Node } from './parsers';
+import type { SourceKind } from './sources';
+import type { Adapter, Arg } from './syntax';
+import type { FileUnit } from './workspace';
+
+/** What module resolution may ask of the workspace: which files exist, and a file's text (a tsconfig.json). */
+export interface ModuleHost {
+  exists(file: string): boolean;
+  readFile(file: string): string | undefined;
+}
+
+/** Module systems: how an import specifier names a workspace file, and the forms of exports. */
+export interface ModuleSyntax {
+  /** The workspace file an import specifier written in `file` names, if one exists (asked without reading source files). */
+  modulePath(host: ModuleHost, file: string, spec: string): string | undefined;
+}
+
+/** The language's library: builtins and globals, the functions whose values vary, built-in methods. */
+export interface Library {
+  /** The canonical name of a builtin or global the code uses without defining it (`builtins.sorted`, `JSON`). */
+  globalName(name: string): string | undefined;
+  /** What a library function (by canonical dotted name) produces. */
+  classify(name: string): SourceKind | undefined;
+  /** A call of a built-in method (`", ".join(x)`, `arr.slice(-5)`); undefined leaves it to the shared rules of the interpreter. */
+  method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined;
+}
+
+export interface FrontEnd {
+  readonly adapter: Adapter;
+  readonly modules: ModuleSyntax;
+  readonly library: Library;
+}

@@ -1,0 +1,11 @@
+/** The Python front end. */
+import type { FrontEnd } from '../frontEnd';
+import { pythonAdapter } from './adapter';
+import { pythonLibrary } from './library';
+import { pythonModules } from './modules';
+
+export const python: FrontEnd = {
+  adapter: pythonAdapter,
+  modules: pythonModules,
+  library: pythonLibrary,
+};

@@ -1,0 +1,48 @@
+/** Python imports: where `import a.b` and `from .c import d` find their module among the workspace's files. */
+import * as path from 'node:path';
+import type { ModuleHost, ModuleSyntax } from '../frontEnd';
+
+/** Folders above a file that are looked in for an absolute import. */
+const MAX_LEVELS = 6;
+
+export const pythonModules: ModuleSyntax = {
+  modulePath(host: ModuleHost, file: string, spec: string): string | undefined {
+    const dir = path.dirname(file);
+    const m = /^(\.*)(.*)$/.exec(spec)!;
+    const dots = m[1].length;
+    const rest = m[2] ? m[2].split('.') : [];
+    const bases: string[] = [];
+    if (dots > 0) {
+      let base = dir;
+      for (let i = 1; i < dots; i++) base = path.dirname(base);
+      bases.push(base);
+    } else {
+      // An absolute import is looked up where Python's path can hold it: folders that are not
+      // packages themselves (the top package's parent, a script's folder), from the file's
+      // folder up, and their `src/` folders (the src layout, for tests and scripts beside it). A
+      // package folder is never on the path, so a sibling named like a library (`llms/openai.py`
+      // beside `llms/deepseek.py`) is not what `from openai import OpenAI` imports.
+      let base = dir;
+      for (let i = 0; i < MAX_LEVELS; i++) {
+        if (!host.exists(path.join(base, '__init__.py'))) {
+          bases.push(base);
+          const src = path.join(base, 'src');
+          if (src !== dir && !dir.startsWith(src + path.sep) && host.exists(src)) bases.push(src);
+        }
+        const up = path.dirname(base);
+        if (up === base) break;
+        base = up;
+      }
+    }
+    for (const base of bases) {
+      const p = path.join(base, ...rest);
+      for (const candidate of rest.length ? [p + '.py', path.join(p, '__init__.py')] : [path.join(p, '__init__.py')]) {
+        // An absolute import never names the importing module itself (`typing.py` importing
+        // `typing` means the standard library).
+        if (dots === 0 && candidate === file) continue;
+        if (host.exists(candidate)) return candidate;
+      }
+    }
+    return undefined;
+  },
+};

@@ -1,0 +1,11 @@
+/** The TypeScript, TSX and JavaScript front end. */
+import type { FrontEnd } from '../frontEnd';
+import { typescriptAdapter } from './adapter';
+import { typescriptLibrary } from './library';
+import { typescriptModules } from './modules';
+
+export const typescript: FrontEnd = {
+  adapter: typescriptAdapter,
+  modules: typescriptModules,
+  library: typescriptLibrary,
+};

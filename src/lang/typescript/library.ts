@@ -1,0 +1,168 @@
+/**
+ * The JavaScript library as the analysis knows it: what well-known functions produce (keyed by
+ * canonical dotted name: `crypto.randomUUID`, `node:fs.readdirSync`), the globals, and the
+ * built-in methods of arrays.
+ */
+import type { Loc } from '../../core/span';
+import type { ListValue, StrValue, Taint, Value } from '../../core/value';
+import { HOLE, allTaints, concatStrings, unknown, withoutUnordered } from '../../core/value';
+import type { Evaluator, Env } from '../evaluate';
+import { itemsOrigin, refOf } from '../evaluate';
+import type { Library } from '../frontEnd';
+import type { Node } from '../parsers';
+import type { SourceKind } from '../sources';
+import type { Arg } from '../syntax';
+import type { FileUnit } from '../workspace';
+
+const SOURCES: Record<string, SourceKind> = {
+  'Date.now': 'clock',
+  'performance.now': 'clock',
+  'process.hrtime': 'clock',
+  'process.hrtime.bigint': 'clock',
+  'process.uptime': 'clock',
+  dayjs: 'clock',
+  'dayjs.default': 'clock',
+  moment: 'clock',
+  'moment.default': 'clock',
+  'luxon.DateTime.now': 'clock',
+  'luxon.DateTime.utc': 'clock',
+  'Temporal.Now.instant': 'clock',
+  'Temporal.Now.plainDateTimeISO': 'clock',
+  'Temporal.Now.zonedDateTimeISO': 'clock',
+  'Math.random': 'random',
+  'crypto.randomUUID': 'random',
+  'crypto.randomBytes': 'random',
+  'crypto.getRandomValues': 'random',
+  'node:crypto.randomUUID': 'random',
+  'node:crypto.randomBytes': 'random',
+  'uuid.v1': 'random',
+  'uuid.v4': 'random',
+  'uuid.v7': 'random',
+  'nanoid.nanoid': 'random',
+  'ulid.ulid': 'random',
+  'os.hostname': 'environment',
+  'node:os.hostname': 'environment',
+  'fs.readdirSync': 'listing',
+  'fs.readdir': 'listing',
+  'fs.promises.readdir': 'listing',
+  'fs/promises.readdir': 'listing',
+  'node:fs.readdirSync': 'listing',
+  'node:fs.readdir': 'listing',
+  'node:fs.promises.readdir': 'listing',
+  'node:fs/promises.readdir': 'listing',
+  'glob.sync': 'listing',
+  'glob.globSync': 'listing',
+  'glob.glob': 'listing',
+  'fast-glob.default': 'listing',
+  'fast-glob.sync': 'listing',
+  'JSON.stringify': 'json-stringify',
+  'Object.keys': 'object-keys',
+  'Object.values': 'object-keys',
+  'Object.entries': 'object-entries',
+  'Object.fromEntries': 'object-from-entries',
+  'Array.from': 'to-list',
+  String: 'passthrough',
+  Number: 'passthrough',
+  Date: 'date-ctor',
+  require: 'require',
+};
+
+const GLOBALS = new Set(['Date', 'Math', 'JSON', 'crypto', 'performance', 'process', 'Object', 'Array', 'Set', 'Map', 'require', 'String', 'Number', 'Temporal', 'console', 'globalThis']);
+
+function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined {
+  const at: Loc = unit.loc(node);
+  const rtaints: Taint[] = allTaints(receiver);
+  if (prop === 'filter' && receiver.kind !== 'list' && receiver.kind !== 'str' && !refOf(receiver)) {
+    // `TOOLS.filter((t) => user.scopes.includes(t.name))` on a list that is not resolved here.
+    const cref = refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+    if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
+      const kept = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
+      const picked = allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const }));
+      if (picked.length) return { kind: 'list', items: [], complete: false, at, taints: [...rtaints, ...picked], trims: receiver.trims };
+    }
+  }
+  if ((prop === 'map' || prop === 'flatMap') && receiver.kind !== 'list' && receiver.kind !== 'str') {
+    const cref = refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+    if (cref?.kind === 'function' && !refOf(receiver)) {
+      const mapped = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
+      return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: rtaints, trims: receiver.trims };
+    }
+  }
+  if (prop === 'slice' && receiver.kind === 'unknown' && !refOf(receiver) && args[0] && ev.isCount(unit, args[0].value, env)) {
+    return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: [...(receiver.trims ?? []), ev.trim(unit, 'slice', node)] };
+  }
+  if (receiver.kind === 'unknown' && receiver.origin && !refOf(receiver)) {
+    // `resp.content.filter(...)` keeps reading the response; `.find(...)` / `.at(i)` read one item of it.
+    if (prop === 'filter' || prop === 'slice' || prop === 'toSorted' || prop === 'toReversed') return { ...unknown(at, `${prop}()`, rtaints), origin: receiver.origin };
+    if (prop === 'find' || prop === 'at' || prop === 'findLast') return { ...unknown(at, `${prop}()`, rtaints), origin: ev.readFrom(receiver.origin, '[]') };
+  }
+  if (receiver.kind === 'list') {
+    switch (prop) {
+      case 'join': {
+        const sep = args[0] ? ev.eval(unit, args[0].value, env) : ({ kind: 'str', text: ',', complete: true, taints: [] } as StrValue);
+        if (receiver.complete && sep.kind === 'str') {
+          const parts: Value[] = [];
+          receiver.items.forEach((it, i) => {
+            if (i > 0) parts.push(sep);
+            parts.push(it);
+          });
+          const s = concatStrings(parts, at);
+          return { ...s, taints: [...s.taints, ...receiver.taints] };
+        }
+        const joined = itemsOrigin(receiver);
+        return { kind: 'str', text: HOLE, complete: false, at, taints: rtaints, ...(joined ? { origin: joined } : {}) };
+      }
+      case 'sort':
+      case 'toSorted': {
+        const clean = withoutUnordered(receiver);
+        return { ...clean, at };
+      }
+      case 'slice': {
+        const out: ListValue = { ...receiver, at, complete: false, trims: [...(receiver.trims ?? [])] };
+        if (args[0] && ev.isCount(unit, args[0].value, env)) out.trims!.push(ev.trim(unit, 'slice', node));
+        return out;
+      }
+      case 'concat': {
+        let out: Value = receiver;
+        for (const a of args) out = ev.combine('+', out, ev.eval(unit, a.value, env), at, unit.loc(a.value));
+        return out;
+      }
+      case 'map':
+      case 'flatMap': {
+        // `items.map((x) => ({...}))`: the callback's result, with the item bound to its parameter.
+        const cb = args[0] ? ev.eval(unit, args[0].value, env) : undefined;
+        const cref = refOf(cb);
+        const item = ev.itemOf(receiver, at);
+        if (cref?.kind === 'function') {
+          const mapped = ev.invoke(cref, [item], at);
+          return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: receiver.taints, trims: receiver.trims };
+        }
+        return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
+      }
+      case 'filter': {
+        // `TOOLS.filter((t) => user.scopes.includes(t.name))`: the predicate decides per request.
+        const cref = refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+        const picked: Taint[] = [];
+        if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
+          const kept = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
+          picked.push(...allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const })));
+        }
+        return { kind: 'list', items: [], complete: false, at, taints: [...rtaints, ...picked], trims: receiver.trims };
+      }
+      default:
+        break;
+    }
+  }
+  return undefined;
+}
+
+export const typescriptLibrary: Library = {
+  globalName: (name) => (GLOBALS.has(name) ? name : undefined),
+  classify(name: string): SourceKind | undefined {
+    const hit = SOURCES[name];
+    if (hit) return hit;
+    if (name.startsWith('process.env')) return 'environment';
+    return undefined;
+  },
+  method,
+};

@@ -1,0 +1,111 @@
+/**
+ * TypeScript and JavaScript imports: relative specifiers (with the extensions and `index` files
+ * Node and bundlers try, and ESM's `./x.js` for `./x.ts`), and the path aliases of the nearest
+ * tsconfig.json / jsconfig.json (`compilerOptions.paths` from `baseUrl`, `@/lib/x` for
+ * `./src/lib/x`). Any other specifier names a package: not a workspace file.
+ */
+import * as path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
+import type { ModuleHost, ModuleSyntax } from '../frontEnd';
+import { languageForPath } from '../parsers';
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
+/** Folders climbed to find a tsconfig.json, and `extends` followed. */
+const MAX_LEVELS = 12;
+const MAX_EXTENDS = 4;
+
+interface Aliases {
+  /** The folder `paths` are relative to. */
+  base: string;
+  paths: Array<{ pattern: string; targets: string[] }>;
+  /** `baseUrl` is set: a bare specifier may also name a file under it. */
+  baseUrl: boolean;
+}
+
+/** Parsed configurations by file, kept while their text is the same. */
+const parsed = new Map<string, { text: string; aliases: Aliases | undefined }>();
+
+function readAliases(host: ModuleHost, file: string, depth = 0): Aliases | undefined {
+  const text = host.readFile(file);
+  if (text === undefined) return undefined;
+  const hit = parsed.get(file);
+  if (hit && hit.text === text) return hit.aliases;
+  let aliases: Aliases | undefined;
+  try {
+    const json = parseJsonc(text, [], { allowTrailingComma: true }) as { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined;
+    const dir = path.dirname(file);
+    const options = json?.compilerOptions;
+    const inherited = typeof json?.extends === 'string' && json.extends.startsWith('.') && depth < MAX_EXTENDS ? readAliases(host, resolveExtends(dir, json.extends), depth + 1) : undefined;
+    const base = typeof options?.baseUrl === 'string' ? path.resolve(dir, options.baseUrl) : (inherited?.base ?? dir);
+    const baseUrl = typeof options?.baseUrl === 'string' || !!inherited?.baseUrl;
+    if (options?.paths && typeof options.paths === 'object') {
+      const paths = Object.entries(options.paths as Record<string, unknown>)
+        .filter((e): e is [string, string[]] => Array.isArray(e[1]) && e[1].every((t) => typeof t === 'string'))
+        .map(([pattern, targets]) => ({ pattern, targets }));
+      aliases = { base, paths, baseUrl };
+    } else if (inherited || baseUrl) aliases = { paths: inherited?.paths ?? [], base, baseUrl };
+  } catch {
+    aliases = undefined;
+  }
+  parsed.set(file, { text, aliases });
+  return aliases;
+}
+
+function resolveExtends(dir: string, spec: string): string {
+  const p = path.resolve(dir, spec);
+  return p.endsWith('.json') ? p : p + '.json';
+}
+
+/** The aliases of the configuration nearest to `dir`. */
+function aliasesFor(host: ModuleHost, dir: string): Aliases | undefined {
+  let d = dir;
+  for (let i = 0; i < MAX_LEVELS; i++) {
+    for (const name of CONFIG_NAMES) {
+      const f = path.join(d, name);
+      if (host.exists(f)) return readAliases(host, f);
+    }
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  return undefined;
+}
+
+/** `@/*` against `@/lib/x` gives `lib/x`; an exact pattern gives ''. */
+function matchPattern(pattern: string, spec: string): string | undefined {
+  const star = pattern.indexOf('*');
+  if (star < 0) return pattern === spec ? '' : undefined;
+  const head = pattern.slice(0, star);
+  const tail = pattern.slice(star + 1);
+  return spec.startsWith(head) && spec.endsWith(tail) && spec.length >= head.length + tail.length ? spec.slice(head.length, spec.length - tail.length) : undefined;
+}
+
+/** The file a path without (or with a swapped) extension names, trying what Node and bundlers try. */
+function fileFor(host: ModuleHost, target: string): string | undefined {
+  const candidates = [target, ...EXTENSIONS.map((e) => target + e), ...EXTENSIONS.map((e) => path.join(target, 'index' + e))];
+  // ESM TypeScript writes './x.js' for './x.ts'.
+  const ext = path.extname(target);
+  if (ext === '.js' || ext === '.mjs' || ext === '.cjs' || ext === '.jsx') {
+    const stem = target.slice(0, -ext.length);
+    candidates.push(...EXTENSIONS.map((e) => stem + e));
+  }
+  return candidates.find((c) => languageForPath(c) !== undefined && host.exists(c));
+}
+
+export const typescriptModules: ModuleSyntax = {
+  modulePath(host: ModuleHost, file: string, spec: string): string | undefined {
+    if (spec.startsWith('.')) return fileFor(host, path.resolve(path.dirname(file), spec));
+    const aliases = aliasesFor(host, path.dirname(file));
+    if (!aliases) return undefined;
+    for (const { pattern, targets } of aliases.paths) {
+      const rest = matchPattern(pattern, spec);
+      if (rest === undefined) continue;
+      for (const t of targets) {
+        const found = fileFor(host, path.resolve(aliases.base, t.replace('*', rest)));
+        if (found) return found;
+      }
+    }
+    return aliases.baseUrl ? fileFor(host, path.resolve(aliases.base, spec)) : undefined;
+  },
+};

@@ -9,7 +9,7 @@ import { HOLE, allTaints, bounded, concatStrings, isComplete, unknown, union, wi
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
-import type { Arg, Binding, Expr } from './syntax';
+import type { Adapter, Arg, Binding, Expr } from './syntax';
 import type { FileUnit, Scope } from './workspace';
 
 /** What a name refers to when it is not plain data. Opaque to the core (kept in UnknownValue.ref). */
@@ -361,7 +361,7 @@ export class Evaluator {
     let mutations = (scope.mutations.get(b.name) ?? []).filter((m) => m.node.startIndex > b.nameNode.startIndex && m.node.startIndex < limit);
     // A use inside a loop also sees what the rest of the loop body did in earlier iterations
     // (`create(messages=...)` at the top of an agent loop, `messages.append(...)` below it).
-    const loop = crossed ? undefined : loopAround(use, b.nameNode, scope.node);
+    const loop = crossed ? undefined : loopAround(unit.adapter, use, b.nameNode, scope.node);
     if (loop) {
       const all = scope.mutations.get(b.name) ?? [];
       const earlier = all.filter((m) => m.node.startIndex >= use.endIndex && m.node.endIndex <= loop.endIndex);
@@ -376,16 +376,14 @@ export class Evaluator {
   private importValue(unit: FileUnit, b: Binding): Value {
     const { module, name } = b.importFrom!;
     const at = unit.loc(b.nameNode);
-    if (unit.language !== 'python' && !module.startsWith('.') && name === '*' ) return withRef({ kind: 'external', name: module }, at);
     const target = this.resolveModule(unit, module);
     if (target) {
       if (name === '*') return withRef({ kind: 'module', unit: target }, at);
       const exported = this.exportValue(target, name);
       if (exported) return exported;
-      if (unit.language === 'python') {
-        const sub = this.resolveModule(unit, `${module}${module.endsWith('.') ? '' : '.'}${name}`);
-        if (sub) return withRef({ kind: 'module', unit: sub }, at);
-      }
+      const subSpec = unit.frontEnd.modules.submodule?.(module, name);
+      const sub = subSpec !== undefined ? this.resolveModule(unit, subSpec) : undefined;
+      if (sub) return withRef({ kind: 'module', unit: sub }, at);
       return unknown(at, `${name} from ${module}`);
     }
     if (module.startsWith('.')) return unknown(at, `${name} from ${module}`);
@@ -432,35 +430,23 @@ export class Evaluator {
 
   private exportValueUncached(unit: FileUnit, name: string): Value | undefined {
     const root = unit.tree.rootNode;
-    if (name === 'default' && unit.language !== 'python') {
-      for (const s of root.namedChildren) {
-        if (s?.type !== 'export_statement' || !s.children.some((c) => c?.type === 'default')) continue;
-        const v = s.childForFieldName('value') ?? s.childForFieldName('declaration');
-        if (v) return this.eval(unit, v);
-      }
+    const modules = unit.frontEnd.modules;
+    if (name === 'default') {
+      const v = modules.defaultExport?.(root);
+      if (v) return this.eval(unit, v);
     }
     const list = unit.module.bindings.get(name)?.filter((b) => b.kind !== 'aug');
     if (list && list.length) {
       const b = list[list.length - 1];
       return this.bindingValue(unit, unit.module, b, root, true);
     }
-    if (unit.language === 'python') return undefined;
     // `export { a as b } from './x'` and `export * from './x'`.
-    for (const s of root.namedChildren) {
-      if (s?.type !== 'export_statement') continue;
-      const source = s.childForFieldName('source');
-      if (!source) continue;
-      const spec = source.text.slice(1, -1);
-      const clause = s.namedChildren.find((c) => c?.type === 'export_clause');
-      const target = this.resolveModule(unit, spec);
+    for (const r of modules.reexports?.(root) ?? []) {
+      const target = this.resolveModule(unit, r.spec);
       if (!target) continue;
-      if (clause) {
-        for (const spec2 of clause.namedChildren) {
-          if (spec2?.type !== 'export_specifier') continue;
-          const orig = spec2.childForFieldName('name')?.text;
-          const alias = spec2.childForFieldName('alias')?.text ?? orig;
-          if (alias === name && orig) return this.exportValue(target, orig);
-        }
+      if (r.names) {
+        const named = r.names.find((n) => n.alias === name);
+        if (named) return this.exportValue(target, named.name);
       } else {
         const v = this.exportValue(target, name);
         if (v) return v;
@@ -468,6 +454,7 @@ export class Evaluator {
     }
     return undefined;
   }
+
 
   private selfValue(unit: FileUnit, node: Node, env?: Env): Value {
     if (env?.has('<self>')) return env.get('<self>')!;
@@ -757,7 +744,7 @@ export class Evaluator {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
           const vals = argNodes.map((a) => this.eval(unit, a));
           // Also `while` loops and `for (;;)`: an append there runs once per iteration too.
-          const repeat = loop?.loop ?? loopAround(m.node, scopeNode, scopeNode);
+          const repeat = loop?.loop ?? loopAround(unit.adapter, m.node, scopeNode, scopeNode);
           const added = repeat ? vals.map((x) => ({ ...x, repeated: unit.loc(repeat) }) as Value) : vals;
           if (repeat && !loop) v.complete = false;
           if (m.method === 'insert' || m.method === 'unshift') v.items.unshift(...added);
@@ -836,7 +823,7 @@ export class Evaluator {
       const key = unit.adapter.expr(keyNode);
       const value = this.eval(unit, valueNode);
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
-      const staticKey = key.k === 'str' ? key.value : unit.language !== 'python' && keyNode.type === 'property_identifier' ? keyNode.text : undefined;
+      const staticKey = key.k === 'str' ? key.value : unit.adapter.propertyName(keyNode);
       if (staticKey !== undefined && !loop) {
         v.entries.push({ key: staticKey, keyAt: unit.loc(keyNode), valueAt: unit.loc(valueNode), value });
         continue;
@@ -904,7 +891,7 @@ export class Evaluator {
     if (depth > 4) return [];
     const e = unit.adapter.expr(node);
     if (e.k !== 'other' && e.k !== 'func') return allTaints(this.eval(unit, node, env)).filter((t) => t.cls === 'per-request');
-    return node.namedChildren.flatMap((c) => (c && c.type !== 'comment' ? this.perRequestIn(unit, c, env, depth + 1) : []));
+    return node.namedChildren.flatMap((c) => (c && !unit.adapter.isComment(c) ? this.perRequestIn(unit, c, env, depth + 1) : []));
   }
 
   private argValues(unit: FileUnit, args: Arg[], env?: Env): Value[] {
@@ -1087,12 +1074,10 @@ export class Evaluator {
   }
 }
 
-const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'do_statement']);
-
 /** The innermost loop statement around `use` (below `stop`) that does not contain the binding. */
-function loopAround(use: Node, binding: Node, stop: Node): Node | undefined {
+function loopAround(adapter: Adapter, use: Node, binding: Node, stop: Node): Node | undefined {
   for (let n: Node | null = use.parent; n && n.id !== stop.id; n = n.parent) {
-    if (LOOP_STATEMENTS.has(n.type)) return binding.startIndex < n.startIndex ? n : undefined;
+    if (adapter.isLoopStatement(n)) return binding.startIndex < n.startIndex ? n : undefined;
   }
   return undefined;
 }

@@ -21,6 +21,12 @@ export interface ModuleHost {
 export interface ModuleSyntax {
   /** The workspace file an import specifier written in `file` names, if one exists (asked without reading source files). */
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined;
+  /** `from pkg import sub` may name a module: the specifier of `sub` in `module`. */
+  submodule?(module: string, name: string): string;
+  /** The value of a module's default export (`export default <value>`), if it has one. */
+  defaultExport?(root: Node): Node | undefined;
+  /** Names a module exports from another: `export * from './x'` (no `names`), `export { a as b } from './x'`. */
+  reexports?(root: Node): Array<{ spec: string; names?: Array<{ name: string; alias: string }> }>;
 }
 
 /** The language's library: builtins and globals, the functions whose values vary, built-in methods. */

@@ -104,6 +104,11 @@ export interface Adapter {
   isCall(node: Node): boolean;
   /** The loop node (for/for-of/comprehension) whose iteration encloses `node`, and its iterable. */
   enclosingLoop(node: Node, stopAt: Node): { loop: Node; iter: Node } | undefined;
-  /** The module specifier of an import, normalised. */
+  /** The range of a string literal's text, without its quotes. */
   stringLiteralRange(node: Node): { start: number; end: number } | undefined;
+  /** The name of a property written as a bare key (`obj.key = v` in JS); string keys are read through expr. */
+  propertyName(node: Node): string | undefined;
+  isComment(node: Node): boolean;
+  /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
+  isLoopStatement(node: Node): boolean;
 }

@@ -5,6 +5,7 @@ import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, Te
 
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
+const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
@@ -470,6 +471,10 @@ export const pythonAdapter: Adapter = {
     const end = node.children.find((c) => c.type === 'string_end');
     return start && end ? { start: start.endIndex, end: end.startIndex } : undefined;
   },
+
+  propertyName: () => undefined,
+  isComment: (node) => node.type === 'comment',
+  isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
 };
 
 /** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */

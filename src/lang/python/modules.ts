@@ -45,4 +45,5 @@ export const pythonModules: ModuleSyntax = {
     }
     return undefined;
   },
+  submodule: (module, name) => `${module}${module.endsWith('.') ? '' : '.'}${name}`,
 };

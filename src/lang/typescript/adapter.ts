@@ -7,6 +7,8 @@ const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'funct
 const SCOPES = new Set(['program', ...FUNCTIONS, 'class_declaration', 'class']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
 
+const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
+
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '`': '`', '0': '\0', b: '\b', f: '\f', v: '\v', $: '$', '\n': '' };
 
 function decodeEscape(seq: string): string {
@@ -383,6 +385,10 @@ export const typescriptAdapter: Adapter = {
     if (node.type !== 'string' && node.type !== 'template_string') return undefined;
     return { start: node.startIndex + 1, end: node.endIndex - 1 };
   },
+
+  propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
+  isComment: (node) => node.type === 'comment',
+  isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
 };
 
 /** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */

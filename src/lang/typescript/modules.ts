@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ModuleHost, ModuleSyntax } from '../frontEnd';
+import type { Node } from '../parsers';
 import { languageForPath } from '../parsers';
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -107,5 +108,35 @@ export const typescriptModules: ModuleSyntax = {
       }
     }
     return aliases.baseUrl ? fileFor(host, path.resolve(aliases.base, spec)) : undefined;
+  },
+  defaultExport(root: Node): Node | undefined {
+    for (const s of root.namedChildren) {
+      if (s?.type !== 'export_statement' || !s.children.some((c) => c?.type === 'default')) continue;
+      const v = s.childForFieldName('value') ?? s.childForFieldName('declaration');
+      if (v) return v;
+    }
+    return undefined;
+  },
+  reexports(root: Node) {
+    const out: Array<{ spec: string; names?: Array<{ name: string; alias: string }> }> = [];
+    for (const s of root.namedChildren) {
+      if (s?.type !== 'export_statement') continue;
+      const source = s.childForFieldName('source');
+      if (!source) continue;
+      const spec = source.text.slice(1, -1);
+      const clause = s.namedChildren.find((c) => c?.type === 'export_clause');
+      if (!clause) {
+        out.push({ spec });
+        continue;
+      }
+      const names: Array<{ name: string; alias: string }> = [];
+      for (const sp of clause.namedChildren) {
+        if (sp?.type !== 'export_specifier') continue;
+        const name = sp.childForFieldName('name')?.text;
+        if (name) names.push({ name, alias: sp.childForFieldName('alias')?.text ?? name });
+      }
+      out.push({ spec, names });
+    }
+    return out;
   },
 };

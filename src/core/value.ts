@@ -68,6 +68,11 @@ interface ValueBase {
   repeated?: Loc;
   /** Set on what is read from the result of a call the front end does not resolve (see Origin). */
   origin?: Origin;
+  /**
+   * What the value refers to when it is not plain data (a function, a class, a module, a
+   * library object): a number that only the front end that made the value resolves.
+   */
+  ref?: number;
 }
 
 /**

@@ -12,7 +12,11 @@ import type { SourceKind } from './sources';
 import type { Adapter, Arg, Binding, Expr } from './syntax';
 import type { FileUnit, Scope } from './workspace';
 
-/** What a name refers to when it is not plain data. Opaque to the core (kept in UnknownValue.ref). */
+/**
+ * What a name refers to when it is not plain data: a function, a class, a module, a library
+ * object. A value holds only the number of its Ref (`Value.ref`); the evaluator that made it
+ * keeps the Refs, so values stay plain data that can be copied, compared and serialised.
+ */
 export type Ref =
   | { kind: 'external'; name: string }
   | { kind: 'external-instance'; name: string; unit: FileUnit; call: Node; args: Arg[] }
@@ -20,18 +24,6 @@ export type Ref =
   | { kind: 'function'; unit: FileUnit; node: Node; self?: Ref }
   | { kind: 'class'; unit: FileUnit; node: Node }
   | { kind: 'instance'; unit: FileUnit; cls: Node };
-
-type RefValue = Value & { ref?: Ref };
-
-export function refOf(v: Value | undefined): Ref | undefined {
-  return v ? (v as RefValue).ref : undefined;
-}
-
-function withRef(ref: Ref, at?: Loc, taints: Taint[] = []): Value {
-  const v: RefValue = { kind: 'unknown', at, taints, note: ref.kind };
-  v.ref = ref;
-  return v;
-}
 
 /** Values bound to names while a function is inlined (its parameters). */
 export type Env = Map<string, Value>;
@@ -141,7 +133,20 @@ export class Evaluator {
   private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
 
+  /** The Refs of the values this evaluator made, by number (see Ref). */
+  private readonly refs: Ref[] = [];
+
   constructor(readonly budget: EvalBudget = new EvalBudget()) {}
+
+  /** What a value made by this evaluator refers to, if anything. */
+  refOf(v: Value | undefined): Ref | undefined {
+    return v?.ref === undefined ? undefined : this.refs[v.ref];
+  }
+
+  private withRef(ref: Ref, at?: Loc, taints: Taint[] = []): Value {
+    this.refs.push(ref);
+    return { kind: 'unknown', at, taints, note: ref.kind, ref: this.refs.length - 1 };
+  }
 
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
@@ -216,7 +221,7 @@ export class Evaluator {
       case 'comprehension':
         return this.comprehension(unit, e, at, env);
       case 'func':
-        return withRef({ kind: 'function', unit, node }, at);
+        return this.withRef({ kind: 'function', unit, node }, at);
       default:
         return unknown(at);
     }
@@ -315,7 +320,7 @@ export class Evaluator {
   private global(unit: FileUnit, use: Node, name: string): Value {
     const at = unit.loc(use);
     const global = unit.frontEnd.library.globalName(name);
-    return global === undefined ? unknown(at, `unresolved name ${name}`) : withRef({ kind: 'external', name: global }, at);
+    return global === undefined ? unknown(at, `unresolved name ${name}`) : this.withRef({ kind: 'external', name: global }, at);
   }
 
 
@@ -345,9 +350,9 @@ export class Evaluator {
         v = this.importValue(unit, b);
         break;
       case 'function':
-        return withRef({ kind: 'function', unit, node: b.value! }, unit.loc(b.nameNode));
+        return this.withRef({ kind: 'function', unit, node: b.value! }, unit.loc(b.nameNode));
       case 'class':
-        return withRef({ kind: 'class', unit, node: b.value! }, unit.loc(b.nameNode));
+        return this.withRef({ kind: 'class', unit, node: b.value! }, unit.loc(b.nameNode));
       default:
         return unknown(unit.loc(b.nameNode), `${b.name} (not followed)`);
     }
@@ -378,17 +383,17 @@ export class Evaluator {
     const at = unit.loc(b.nameNode);
     const target = this.resolveModule(unit, module);
     if (target) {
-      if (name === '*') return withRef({ kind: 'module', unit: target }, at);
+      if (name === '*') return this.withRef({ kind: 'module', unit: target }, at);
       const exported = this.exportValue(target, name);
       if (exported) return exported;
       const subSpec = unit.frontEnd.modules.submodule?.(module, name);
       const sub = subSpec !== undefined ? this.resolveModule(unit, subSpec) : undefined;
-      if (sub) return withRef({ kind: 'module', unit: sub }, at);
+      if (sub) return this.withRef({ kind: 'module', unit: sub }, at);
       return unknown(at, `${name} from ${module}`);
     }
     if (module.startsWith('.')) return unknown(at, `${name} from ${module}`);
-    if (name === '*') return withRef({ kind: 'external', name: module }, at);
-    return withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
+    if (name === '*') return this.withRef({ kind: 'external', name: module }, at);
+    return this.withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
   }
 
   /** The workspace file an import names; reading and parsing it counts against the budget (a step per 1,000 characters). */
@@ -459,18 +464,18 @@ export class Evaluator {
   private selfValue(unit: FileUnit, node: Node, env?: Env): Value {
     if (env?.has('<self>')) return env.get('<self>')!;
     const cls = unit.enclosingClass(node);
-    return cls ? withRef({ kind: 'instance', unit, cls }, unit.loc(node)) : unknown(unit.loc(node));
+    return cls ? this.withRef({ kind: 'instance', unit, cls }, unit.loc(node)) : unknown(unit.loc(node));
   }
 
   // ---- members, indexes, slices ----
 
   member(unit: FileUnit, obj: Value, prop: string, node: Node, _env?: Env): Value {
     const at = unit.loc(node);
-    const ref = refOf(obj);
+    const ref = this.refOf(obj);
     if (ref) {
       switch (ref.kind) {
         case 'external':
-          return withRef({ kind: 'external', name: `${ref.name}.${prop}` }, at);
+          return this.withRef({ kind: 'external', name: `${ref.name}.${prop}` }, at);
         case 'module': {
           const v = this.exportValue(ref.unit, prop);
           if (v) return v;
@@ -482,7 +487,7 @@ export class Evaluator {
           const defs = members.get(prop);
           if (!defs || !defs.length) return unknown(at, `attribute ${prop}`);
           const fn = defs.find((d) => ref.unit.adapter.isFunction(d));
-          if (fn) return withRef({ kind: 'function', unit: ref.unit, node: fn, self: ref }, at);
+          if (fn) return this.withRef({ kind: 'function', unit: ref.unit, node: fn, self: ref }, at);
           const values = defs.map((d) => this.eval(ref.unit, d));
           const v = values.reduce((a, b) => union(a, b, at));
           // In-place changes anywhere in the class (`self.messages.pop(0)` in another method).
@@ -519,7 +524,7 @@ export class Evaluator {
     const obj = this.eval(unit, objNode, env);
     const idx = this.eval(unit, indexNode, env);
     const at = unit.loc(node);
-    const ref = refOf(obj);
+    const ref = this.refOf(obj);
     if (ref?.kind === 'external') {
       const name = `${ref.name}[]`;
       if (/^os\.environ/.test(ref.name) || /^process\.env/.test(ref.name)) {
@@ -847,7 +852,7 @@ export class Evaluator {
     // Methods on a receiver value (`"-".join(x)`, `now.isoformat()`, `arr.slice(-5)`).
     if (calleeExpr.k === 'member') {
       const receiver = this.eval(unit, calleeExpr.object, env);
-      const rref = refOf(receiver);
+      const rref = this.refOf(receiver);
       if (!rref || rref.kind === 'instance' || rref.kind === 'external-instance') {
         const special = this.method(unit, receiver, calleeExpr.prop, args, node, env);
         if (special) return special;
@@ -861,7 +866,7 @@ export class Evaluator {
 
   private apply(unit: FileUnit, fn: Value, node: Node, args: Arg[], env: Env | undefined, isNew: boolean, shortName?: string): Value {
     const at = unit.loc(node);
-    const ref = refOf(fn);
+    const ref = this.refOf(fn);
     if (ref?.kind === 'external') {
       const kind = unit.frontEnd.library.classify(ref.name);
       if (kind) return this.source(unit, kind, ref.name, node, args, env, isNew);
@@ -870,10 +875,10 @@ export class Evaluator {
       // `from app.memory import search_memories`: data retrieved per request.
       const last = ref.name.slice(ref.name.lastIndexOf('.') + 1);
       if (!isNew && RETRIEVAL_NAME.test(last) && !/^(re|regex|bisect|fnmatch|difflib)\./.test(ref.name)) argTaints.unshift(this.taint('per-request', 'retrieval', unit, node));
-      return withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
+      return this.withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
     }
     if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
-    if (ref?.kind === 'class') return withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
+    if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
     if (shortName && RETRIEVAL_NAME.test(shortName)) {
       return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
     }
@@ -997,7 +1002,7 @@ export class Evaluator {
         const spec = arg ? this.eval(unit, arg.value, env) : undefined;
         if (spec?.kind === 'str' && spec.complete) {
           const target = this.resolveModule(unit, spec.text);
-          return target ? withRef({ kind: 'module', unit: target }, at) : withRef({ kind: 'external', name: spec.text }, at);
+          return target ? this.withRef({ kind: 'module', unit: target }, at) : this.withRef({ kind: 'external', name: spec.text }, at);
         }
         return unknown(at);
       }
@@ -1031,10 +1036,10 @@ export class Evaluator {
     const rtaints = allTaints(receiver);
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
     // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
-    if (receiver.kind === 'unknown' && !refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {
+    if (receiver.kind === 'unknown' && !this.refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {
       return unknown(at, `result of ${prop}()`, [this.taint('per-request', 'retrieval', unit, node), ...rtaints]);
     }
-    if (receiver.kind === 'unknown' && !refOf(receiver) && rtaints.length) {
+    if (receiver.kind === 'unknown' && !this.refOf(receiver) && rtaints.length) {
       return unknown(at, `${prop}()`, rtaints);
     }
     if (receiver.kind === 'str' && !receiver.literal) {
@@ -1056,7 +1061,7 @@ export class Evaluator {
     const info = ref.unit.adapter.functionInfo(ref.node);
     if (!info.returns.length) return unknown(at, 'function without a return value');
     const inner: Env = new Map();
-    if (ref.self) inner.set('<self>', withRef(ref.self, at));
+    if (ref.self) inner.set('<self>', this.withRef(ref.self, at));
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
       const v = named.get(p.name) ?? (p.index >= 0 ? positional[p.index] : undefined);

@@ -9,7 +9,6 @@ import type { Framework, RequestCall } from '../core/model';
 import type { Entry, ListValue, ObjValue, Value } from '../core/value';
 import { allTaints, getEntry } from '../core/value';
 import type { Evaluator, Ref } from './evaluate';
-import { refOf } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
 import type { FileUnit } from './workspace';
@@ -50,7 +49,7 @@ function str(text: string): Value {
 
 /** One chat message in any of LangChain's forms, as a Messages API `{role, content}` object. */
 function toMessage(ev: Evaluator, v: Value): ObjValue | undefined {
-  const ref = refOf(v);
+  const ref = ev.refOf(v);
   if (ref?.kind === 'external-instance') {
     const role = ROLE_OF_CLASS[lastName(ref.name)];
     if (!role) return undefined;
@@ -125,7 +124,7 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtI
   let n: Node | undefined = receiver;
   for (let depth = 0; n && depth < 8; depth++) {
     const v = ev.eval(unit, n);
-    const ref = refOf(v);
+    const ref = ev.refOf(v);
     if (isChatAnthropic(ref)) return { model: ref, tools };
     const e = unit.adapter.expr(n);
     if (e.k === 'wrap') {
@@ -238,7 +237,7 @@ function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, ar
 function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
   const opts = options(unit, ev, args);
   const model = getEntry(opts, 'model');
-  const ref = refOf(model);
+  const ref = ev.refOf(model);
   if (ref?.kind !== 'external-instance' || !/^@ai-sdk\/anthropic(\.|$)/.test(ref.name)) return undefined;
   const modelId = ref.args[0] ? ev.eval(ref.unit, ref.args[0].value) : undefined;
   const entries: Entry[] = [];

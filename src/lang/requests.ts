@@ -7,7 +7,6 @@ import type { RequestCall, RequestMethod } from '../core/model';
 import type { ObjValue, Value } from '../core/value';
 import { allTaints, getEntry } from '../core/value';
 import type { Evaluator } from './evaluate';
-import { refOf } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
 import { findFrameworkCalls } from './frameworks';
@@ -107,7 +106,7 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
     const shape = calleeShape(unit, e.callee);
     if (!shape) continue;
     const client = shape.receiver ? ev.eval(unit, shape.receiver) : undefined;
-    const cref = refOf(client);
+    const cref = ev.refOf(client);
     const clientName = cref?.kind === 'external-instance' ? cref.name : undefined;
     if (clientName && !isAnthropicName(clientName)) continue;
     if (!clientName && !importsAnthropic) continue;

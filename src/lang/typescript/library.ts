@@ -7,7 +7,7 @@ import type { Loc } from '../../core/span';
 import type { ListValue, StrValue, Taint, Value } from '../../core/value';
 import { HOLE, allTaints, concatStrings, unknown, withoutUnordered } from '../../core/value';
 import type { Evaluator, Env } from '../evaluate';
-import { itemsOrigin, refOf } from '../evaluate';
+import { itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
 import type { Node } from '../parsers';
 import type { SourceKind } from '../sources';
@@ -72,9 +72,9 @@ const GLOBALS = new Set(['Date', 'Math', 'JSON', 'crypto', 'performance', 'proce
 function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined {
   const at: Loc = unit.loc(node);
   const rtaints: Taint[] = allTaints(receiver);
-  if (prop === 'filter' && receiver.kind !== 'list' && receiver.kind !== 'str' && !refOf(receiver)) {
+  if (prop === 'filter' && receiver.kind !== 'list' && receiver.kind !== 'str' && !ev.refOf(receiver)) {
     // `TOOLS.filter((t) => user.scopes.includes(t.name))` on a list that is not resolved here.
-    const cref = refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+    const cref = ev.refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
     if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
       const kept = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
       const picked = allTaints(kept).filter((t) => t.cls === 'per-request').map((t) => ({ ...t, kind: 'filter' as const }));
@@ -82,16 +82,16 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
     }
   }
   if ((prop === 'map' || prop === 'flatMap') && receiver.kind !== 'list' && receiver.kind !== 'str') {
-    const cref = refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
-    if (cref?.kind === 'function' && !refOf(receiver)) {
+    const cref = ev.refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+    if (cref?.kind === 'function' && !ev.refOf(receiver)) {
       const mapped = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
       return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: rtaints, trims: receiver.trims };
     }
   }
-  if (prop === 'slice' && receiver.kind === 'unknown' && !refOf(receiver) && args[0] && ev.isCount(unit, args[0].value, env)) {
+  if (prop === 'slice' && receiver.kind === 'unknown' && !ev.refOf(receiver) && args[0] && ev.isCount(unit, args[0].value, env)) {
     return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: [...(receiver.trims ?? []), ev.trim(unit, 'slice', node)] };
   }
-  if (receiver.kind === 'unknown' && receiver.origin && !refOf(receiver)) {
+  if (receiver.kind === 'unknown' && receiver.origin && !ev.refOf(receiver)) {
     // `resp.content.filter(...)` keeps reading the response; `.find(...)` / `.at(i)` read one item of it.
     if (prop === 'filter' || prop === 'slice' || prop === 'toSorted' || prop === 'toReversed') return { ...unknown(at, `${prop}()`, rtaints), origin: receiver.origin };
     if (prop === 'find' || prop === 'at' || prop === 'findLast') return { ...unknown(at, `${prop}()`, rtaints), origin: ev.readFrom(receiver.origin, '[]') };
@@ -131,7 +131,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
       case 'flatMap': {
         // `items.map((x) => ({...}))`: the callback's result, with the item bound to its parameter.
         const cb = args[0] ? ev.eval(unit, args[0].value, env) : undefined;
-        const cref = refOf(cb);
+        const cref = ev.refOf(cb);
         const item = ev.itemOf(receiver, at);
         if (cref?.kind === 'function') {
           const mapped = ev.invoke(cref, [item], at);
@@ -141,7 +141,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
       }
       case 'filter': {
         // `TOOLS.filter((t) => user.scopes.includes(t.name))`: the predicate decides per request.
-        const cref = refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+        const cref = ev.refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
         const picked: Taint[] = [];
         if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
           const kept = ev.invoke(cref, [ev.itemOf(receiver, at)], at);

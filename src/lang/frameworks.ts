@@ -34,13 +34,9 @@ function isChatAnthropic(ref: Ref | undefined): ref is ExtInstance {
   return ref?.kind === 'external-instance' && /^(langchain_anthropic|@langchain\/anthropic)(\.|$)/.test(ref.name) && lastName(ref.name) === 'ChatAnthropic';
 }
 
-/** The keyword arguments (Python) or the first object argument (JS) of a constructor/factory call. */
+/** The options of a constructor or factory call (keyword arguments in Python, the object argument in JS). */
 function options(unit: FileUnit, ev: Evaluator, args: Arg[]): ObjValue {
-  if (unit.language === 'python') {
-    return { kind: 'obj', entries: args.filter((a) => a.name).map((a) => ({ key: a.name!, keyAt: a.nameNode ? unit.loc(a.nameNode) : undefined, valueAt: unit.loc(a.value), value: ev.eval(unit, a.value) })), complete: !args.some((a) => a.spread), taints: [] };
-  }
-  const first = args[0] ? ev.eval(unit, args[0].value) : undefined;
-  return first?.kind === 'obj' ? first : { kind: 'obj', entries: [], complete: false, taints: [] };
+  return unit.frontEnd.calls.options(unit, ev, args).value;
 }
 
 function str(text: string): Value {
@@ -53,17 +49,12 @@ function toMessage(ev: Evaluator, v: Value): ObjValue | undefined {
   if (ref?.kind === 'external-instance') {
     const role = ROLE_OF_CLASS[lastName(ref.name)];
     if (!role) return undefined;
-    const args = ref.args;
-    const content = args.find((a) => a.name === 'content') ?? args.find((a) => !a.name && !a.spread);
-    let contentValue: Value | undefined;
-    let valueAt = content ? ref.unit.loc(content.value) : undefined;
-    if (content) contentValue = ev.eval(ref.unit, content.value);
-    if (ref.unit.language !== 'python' && contentValue?.kind === 'obj') {
-      // `new SystemMessage({ content: ... })`
-      const inner = contentValue.entries.find((e) => e.key === 'content');
-      contentValue = inner?.value;
-      valueAt = inner?.valueAt;
-    }
+    // `SystemMessage(content=...)`, `new SystemMessage({ content: ... })`, or the text alone.
+    const named = options(ref.unit, ev, ref.args).entries.find((e) => e.key === 'content');
+    const first = ref.args.find((a) => !a.name && !a.spread);
+    const positional = !named && first ? ev.eval(ref.unit, first.value) : undefined;
+    const contentValue = named?.value ?? (positional?.kind === 'obj' ? undefined : positional);
+    const valueAt = named ? named.valueAt : first ? ref.unit.loc(first.value) : undefined;
     if (!contentValue) return undefined;
     return { kind: 'obj', entries: [{ key: 'role', value: str(role) }, { key: 'content', valueAt, value: contentValue }], complete: true, at: v.at, taints: [] };
   }
@@ -219,7 +210,7 @@ function langchainCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, 
 }
 
 function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
-  const opts = options(unit, ev, args);
+  const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
   const model = getEntry(opts, 'model');
   if (model?.kind !== 'str' || !/^anthropic\/|claude/.test(model.text)) return undefined;
   const messagesEntry = opts.entries.find((e) => e.key === 'messages');
@@ -230,12 +221,11 @@ function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, ar
     if (system) entries.push({ key: 'system', valueAt: systemAt, value: system });
     entries.push({ ...messagesEntry, value: messages });
   }
-  const argList = args[0]?.value.parent;
-  return request(unit, node, callee, 'litellm', entries, opts.complete, argList ? unit.loc(argList) : undefined);
+  return request(unit, node, callee, 'litellm', entries, opts.complete, argsAt);
 }
 
 function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
-  const opts = options(unit, ev, args);
+  const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
   const model = getEntry(opts, 'model');
   const ref = ev.refOf(model);
   if (ref?.kind !== 'external-instance' || !/^@ai-sdk\/anthropic(\.|$)/.test(ref.name)) return undefined;
@@ -271,7 +261,7 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
       entries[mi] = { ...messages, value: split.messages };
     }
   }
-  return request(unit, node, callee, 'vercel-ai', entries, opts.complete, args[0] && args[0].value.type === 'object' ? unit.loc(args[0].value) : undefined);
+  return request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
 }
 
 function withName(t: Entry): Value {

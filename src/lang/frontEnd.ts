@@ -4,7 +4,8 @@
  * (frontEnds.ts) picks the front end of a file. The interpreter (evaluate.ts), the file view
  * (fileView.ts), the filters and the request finder are written once against it.
  */
-import type { Value } from '../core/value';
+import type { Loc } from '../core/span';
+import type { ObjValue, Value } from '../core/value';
 import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
 import type { SourceKind } from './sources';
@@ -39,8 +40,20 @@ export interface Library {
   method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined;
 }
 
+/** How the language passes named options to a call. */
+export interface CallConventions {
+  /**
+   * The options of a call as one object: Python's keyword arguments (with `**spread`s), the
+   * first object argument in JavaScript; `at` is where they are written, for fixes that add one.
+   */
+  options(unit: FileUnit, ev: Evaluator, args: Arg[]): { value: ObjValue; at?: Loc };
+  /** A second argument of per-request options (`create(params, { headers })` in the TypeScript SDK). */
+  requestOptions?(unit: FileUnit, ev: Evaluator, args: Arg[]): Value | undefined;
+}
+
 export interface FrontEnd {
   readonly adapter: Adapter;
   readonly modules: ModuleSyntax;
   readonly library: Library;
+  readonly calls: CallConventions;
 }

@@ -5,10 +5,9 @@
  */
 import type { RequestCall, RequestMethod } from '../core/model';
 import type { ObjValue, Value } from '../core/value';
-import { allTaints, getEntry } from '../core/value';
+import { getEntry } from '../core/value';
 import type { Evaluator } from './evaluate';
 import type { Node } from './parsers';
-import type { Arg } from './syntax';
 import { findFrameworkCalls } from './frameworks';
 import type { FileUnit } from './workspace';
 
@@ -111,7 +110,7 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
     if (clientName && !isAnthropicName(clientName)) continue;
     if (!clientName && !importsAnthropic) continue;
 
-    const { params, argsAt } = buildParams(unit, ev, e.args);
+    const { value: params, at: argsAt } = unit.frontEnd.calls.options(unit, ev, e.args);
     if (shape.method !== 'batch' && !looksLikeMessagesParams(params)) continue;
 
     const headerBetas: Value[] = [];
@@ -120,7 +119,7 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
     let headersKnown = true;
     if (cref?.kind === 'external-instance') {
       clientHeadersKnown = true;
-      const opts = clientOptions(cref.unit, ev, cref.args);
+      const opts = cref.unit.frontEnd.calls.options(cref.unit, ev, cref.args).value;
       const headers = getEntry(opts, 'default_headers') ?? getEntry(opts, 'defaultHeaders');
       if (headers) {
         const h = getEntry(headers, 'anthropic-beta');
@@ -143,17 +142,14 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
       if (extra.kind !== 'obj' || !extra.complete) headersKnown = false;
     }
     if (!params.complete) headersKnown = false;
-    if (unit.language !== 'python') {
-      const optsArg = e.args.filter((a) => !a.spread)[1];
-      if (optsArg) {
-        const opts = ev.eval(unit, optsArg.value);
-        const callHeaders = getEntry(opts, 'headers');
-        const h = getEntry(callHeaders, 'anthropic-beta');
-        if (h) headerBetas.push(h);
-        const v = headerValue(callHeaders, 'anthropic-version');
-        if (v) apiVersionHeader = { value: v, on: 'call' };
-        if (opts.kind !== 'obj' || !opts.complete || (callHeaders && (callHeaders.kind !== 'obj' || !callHeaders.complete))) headersKnown = false;
-      }
+    const callOptions = unit.frontEnd.calls.requestOptions?.(unit, ev, e.args);
+    if (callOptions) {
+      const callHeaders = getEntry(callOptions, 'headers');
+      const h = getEntry(callHeaders, 'anthropic-beta');
+      if (h) headerBetas.push(h);
+      const v = headerValue(callHeaders, 'anthropic-version');
+      if (v) apiVersionHeader = { value: v, on: 'call' };
+      if (callOptions.kind !== 'obj' || !callOptions.complete || (callHeaders && (callHeaders.kind !== 'obj' || !callHeaders.complete))) headersKnown = false;
     }
 
     const base = {
@@ -186,35 +182,6 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   return out;
 }
 
-function buildParams(unit: FileUnit, ev: Evaluator, args: Arg[]): { params: ObjValue; argsAt?: RequestCall['argsAt'] } {
-  if (unit.language === 'python') {
-    const params: ObjValue = { kind: 'obj', entries: [], complete: true, taints: [] };
-    for (const a of args) {
-      if (a.name) {
-        params.entries.push({ key: a.name, keyAt: a.nameNode ? unit.loc(a.nameNode) : undefined, valueAt: unit.loc(a.value), value: ev.eval(unit, a.value) });
-      } else if (a.spread === 'dict') {
-        const v = ev.eval(unit, a.value);
-        if (v.kind === 'obj') {
-          params.entries.push(...v.entries);
-          params.complete &&= v.complete;
-        } else {
-          params.complete = false;
-          params.taints.push(...allTaints(v));
-        }
-      }
-    }
-    // The argument list: a keyword or splat argument's value sits one level deeper.
-    const first = args[0]?.value.parent;
-    const argList = first && /^(keyword_argument|list_splat|dictionary_splat)$/.test(first.type) ? first.parent : first;
-    return { params, argsAt: argList ? unit.loc(argList) : undefined };
-  }
-  const first = args.find((a) => !a.spread);
-  if (!first) return { params: { kind: 'obj', entries: [], complete: false, taints: [] } };
-  const v = ev.eval(unit, first.value);
-  if (v.kind === 'obj') return { params: v, argsAt: first.value.type === 'object' ? unit.loc(first.value) : undefined };
-  return { params: { kind: 'obj', entries: [], complete: false, taints: allTaints(v) } };
-}
-
 /** Guards against other libraries' `messages.create` (Twilio's takes `to`, `from_`, `body`). */
 function looksLikeMessagesParams(params: ObjValue): boolean {
   const keys = new Set(params.entries.map((e) => e.key));
@@ -222,13 +189,3 @@ function looksLikeMessagesParams(params: ObjValue): boolean {
   return !params.complete && params.entries.length === 0;
 }
 
-function clientOptions(unit: FileUnit, ev: Evaluator, args: Arg[]): Value {
-  if (unit.language === 'python') {
-    const entries = args.filter((a) => a.name).map((a) => ({ key: a.name!, value: ev.eval(unit, a.value) }));
-    const complete = !args.some((a) => a.spread);
-    return { kind: 'obj', entries, complete, taints: [] };
-  }
-  const first = args[0];
-  if (!first) return { kind: 'obj', entries: [], complete: true, taints: [] };
-  return ev.eval(unit, first.value);
-}

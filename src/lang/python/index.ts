@@ -1,6 +1,7 @@
 /** The Python front end. */
 import type { FrontEnd } from '../frontEnd';
 import { pythonAdapter } from './adapter';
+import { pythonCalls } from './calls';
 import { pythonLibrary } from './library';
 import { pythonModules } from './modules';
 
@@ -8,4 +9,5 @@ export const python: FrontEnd = {
   adapter: pythonAdapter,
   modules: pythonModules,
   library: pythonLibrary,
+  calls: pythonCalls,
 };

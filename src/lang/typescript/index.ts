@@ -1,6 +1,7 @@
 /** The TypeScript, TSX and JavaScript front end. */
 import type { FrontEnd } from '../frontEnd';
 import { typescriptAdapter } from './adapter';
+import { typescriptCalls } from './calls';
 import { typescriptLibrary } from './library';
 import { typescriptModules } from './modules';
 
@@ -8,4 +9,5 @@ export const typescript: FrontEnd = {
   adapter: typescriptAdapter,
   modules: typescriptModules,
   library: typescriptLibrary,
+  calls: typescriptCalls,
 };

@@ -195,7 +195,7 @@ export class Analyzer {
       }
       // Suppression comments silence findings; the ones that silence nothing are findings too.
       const directives = findSuppressions(unit.tree, text, lang);
-      const anchor = suppressionAnchors(unit.tree);
+      const anchor = suppressionAnchors(lang, unit.tree);
       diagnostics = suppressFindings({ file, language: lang, text, directives, diagnostics, ran: rules, all: allRules, level, anchor });
       diagnostics.sort((a, b) => a.at.start - b.at.start || a.at.end - b.at.end || a.ruleId.localeCompare(b.ruleId));
       const notices: string[] = [];

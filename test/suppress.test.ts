@@ -154,9 +154,9 @@ describe('suppression comments', () => {
     // The editor asks where a "disable for this line" comment goes: above the literal.
     const tree = a.parsers.parse('python', multi);
     const offset = multi.indexOf('datetime.now()');
-    expect(commentAnchor(tree.rootNode.descendantForIndex(offset), offset)).toBe(multi.indexOf('f"""'));
+    expect(commentAnchor('python', tree.rootNode.descendantForIndex(offset), offset)).toBe(multi.indexOf('f"""'));
     const plain = multi.indexOf('max_tokens');
-    expect(commentAnchor(tree.rootNode.descendantForIndex(plain), plain)).toBe(plain);
+    expect(commentAnchor('python', tree.rootNode.descendantForIndex(plain), plain)).toBe(plain);
     expect(findSuppressions(tree, multi, 'python')).toEqual([]);
   });
 });

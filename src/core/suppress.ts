@@ -49,6 +49,8 @@ export interface SuppressionDirective {
   reason?: string;
   /** Set when the comment looks like a suppression but does not parse: what is wrong. */
   malformed?: string;
+  /** With `malformed`: the form the language's suppression comments take, for the message. */
+  expected?: string;
 }
 
 export type SuppressionProblem =

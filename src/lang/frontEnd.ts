@@ -5,6 +5,7 @@
  * (fileView.ts), the filters and the request finder are written once against it.
  */
 import type { Loc } from '../core/span';
+import type { SuppressionDirective, SuppressionScope } from '../core/suppress';
 import type { ObjValue, Value } from '../core/value';
 import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
@@ -51,9 +52,22 @@ export interface CallConventions {
   requestOptions?(unit: FileUnit, ev: Evaluator, args: Arg[]): Value | undefined;
 }
 
+/** The language's suppression comments (see src/lang/comments.ts). */
+export interface CommentSyntax {
+  /** The comment that suppresses `ruleIds` for a scope. */
+  comment(scope: SuppressionScope, ruleIds: readonly string[]): string;
+  /** Where a file-level comment goes: the 0-based line to insert before. */
+  fileCommentLine(lines: readonly string[]): number;
+  /** The suppression directive a comment node holds, if it is one (or looks like one: malformed). */
+  directive(node: Node): SuppressionDirective | undefined;
+  /** A string literal that spans lines (a comment cannot go inside it). */
+  isMultilineLiteral(node: Node): boolean;
+}
+
 export interface FrontEnd {
   readonly adapter: Adapter;
   readonly modules: ModuleSyntax;
   readonly library: Library;
   readonly calls: CallConventions;
+  readonly comments: CommentSyntax;
 }

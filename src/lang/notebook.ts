@@ -339,9 +339,9 @@ export class Notebook {
     const cells = findNodeAtLocation(root, ['cells']);
     if (!cells || cells.type !== 'array') return { notice: 'not a notebook: no "cells" list' };
 
-    const language = value(['metadata', 'kernelspec', 'language']) ?? value(['metadata', 'language_info', 'name']);
-    if (typeof language === 'string' && language.toLowerCase() !== 'python') {
-      return { notice: `not a Python notebook (kernel language: ${language})` };
+    const kernel = value(['metadata', 'kernelspec', 'language']) ?? value(['metadata', 'language_info', 'name']);
+    if (typeof kernel === 'string' && kernel.toLowerCase() !== 'python') {
+      return { notice: `not a Python notebook (kernel language: ${kernel})` };
     }
 
     const sources = new Map<number, CodeCellSource>();

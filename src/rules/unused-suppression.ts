@@ -127,7 +127,7 @@ export function suppressFindings(input: SuppressInput): Diagnostic[] {
     out.push({
       ruleId: rule.meta.id,
       severity,
-      message: message(p, input.language, ruleIds),
+      message: message(p, ruleIds),
       at: { file: input.file, start: p.at.start, end: p.at.end },
       fix: p.kind === 'malformed' ? undefined : { title: fixTitle(p), applicability: 'safe', edits: p.fix },
       related: [],
@@ -142,7 +142,7 @@ function quoteList(names: readonly string[]): string {
   return names.map((n) => `\`${n}\``).join(', ');
 }
 
-function message(p: SuppressionProblem, language: LanguageId, ruleIds: ReadonlySet<string>): string {
+function message(p: SuppressionProblem, ruleIds: ReadonlySet<string>): string {
   switch (p.kind) {
     case 'unused': {
       const ids = p.names.map((n) => n.name);
@@ -157,13 +157,8 @@ function message(p: SuppressionProblem, language: LanguageId, ruleIds: ReadonlyS
     }
     case 'duplicate':
       return `\`${p.name.name}\` is named twice in this suppression.`;
-    case 'malformed': {
-      const syntax =
-        language === 'python'
-          ? '`# prefixlint: disable=<rule-id>[,<rule-id>...] [-- reason]` (or `disable-next-line=`, `disable-file=`)'
-          : '`// prefixlint-disable-line <rule-id>[, <rule-id>...] [-- reason]` (or `-disable-next-line`, `-disable-file`)';
-      return `Malformed suppression comment: ${p.directive.malformed}. Expected ${syntax}.`;
-    }
+    case 'malformed':
+      return `Malformed suppression comment: ${p.directive.malformed}.${p.directive.expected ? ` Expected ${p.directive.expected}.` : ''}`;
   }
 }
 

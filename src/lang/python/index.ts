@@ -2,6 +2,7 @@
 import type { FrontEnd } from '../frontEnd';
 import { pythonAdapter } from './adapter';
 import { pythonCalls } from './calls';
+import { pythonComments } from './comments';
 import { pythonLibrary } from './library';
 import { pythonModules } from './modules';
 
@@ -10,4 +11,5 @@ export const python: FrontEnd = {
   modules: pythonModules,
   library: pythonLibrary,
   calls: pythonCalls,
+  comments: pythonComments,
 };

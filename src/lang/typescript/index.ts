@@ -2,6 +2,7 @@
 import type { FrontEnd } from '../frontEnd';
 import { typescriptAdapter } from './adapter';
 import { typescriptCalls } from './calls';
+import { typescriptComments } from './comments';
 import { typescriptLibrary } from './library';
 import { typescriptModules } from './modules';
 
@@ -10,4 +11,5 @@ export const typescript: FrontEnd = {
   modules: typescriptModules,
   library: typescriptLibrary,
   calls: typescriptCalls,
+  comments: typescriptComments,
 };

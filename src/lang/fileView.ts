@@ -9,36 +9,13 @@ import type { Node } from './parsers';
 import { walk } from './walk';
 import type { FileUnit } from './workspace';
 
-const LOOPS = new Set(['for_statement', 'while_statement', 'for_in_statement', 'for_in_clause', 'do_statement', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
-const CONDITIONS = new Set(['if_statement', 'conditional_expression', 'ternary_expression', 'elif_clause']);
-
-/** Decorators, the call a function is passed to, and whether it is exported. */
-function functionContext(n: Node): Pick<FunctionView, 'decorators' | 'passedTo' | 'exported'> {
-  const out: Pick<FunctionView, 'decorators' | 'passedTo' | 'exported'> = {};
-  if (n.parent?.type === 'decorated_definition') out.decorators = n.parent.namedChildren.filter((c): c is Node => c?.type === 'decorator').map((c) => c.text);
-  if (n.parent?.type === 'arguments' || n.parent?.type === 'argument_list') {
-    const callee = n.parent.parent?.childForFieldName('function');
-    if (callee) out.passedTo = callee.text.replace(/\s+/g, '');
-  }
-  let decl: Node | null = n.parent;
-  if (decl?.type === 'variable_declarator') decl = decl.parent?.parent ?? null;
-  if (decl?.type === 'export_statement') out.exported = true;
-  return out;
-}
-
 /** `items.forEach((item) => ...)`: the callback around `node` iterates the receiver. */
 function callbackLoop(unit: FileUnit, ev: Evaluator, node: Node | undefined): ReturnType<FileView['enclosingLoop']> {
   let fn: Node | null = node?.parent ?? null;
   while (fn && !unit.adapter.isFunction(fn)) fn = fn.parent;
-  const call = fn?.parent?.type === 'arguments' ? fn.parent.parent : null;
-  const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
-  if (!fn || !call || callee?.type !== 'member_expression') return undefined;
-  if (!['forEach', 'map', 'flatMap'].includes(callee.childForFieldName('property')?.text ?? '')) return undefined;
-  const iter = callee.childForFieldName('object');
-  const params = fn.childForFieldName('parameters');
-  const target = params ? params.namedChildren.find((c) => !!c && c.type !== 'comment') : fn.childForFieldName('parameter');
-  if (!iter) return undefined;
-  return { at: unit.loc(call), iterText: iter.text, iter: lazy(() => ev.eval(unit, iter)), targetText: target?.text.replace(/\s*:.*$/s, '') };
+  const it = fn ? unit.frontEnd.facts.callbackIteration(fn) : undefined;
+  if (!it) return undefined;
+  return { at: unit.loc(it.call), iterText: it.iter.text, iter: lazy(() => ev.eval(unit, it.iter)), targetText: it.target?.text.replace(/\s*:.*$/s, '') };
 }
 
 function lazy(f: () => Value): () => Value {
@@ -47,6 +24,7 @@ function lazy(f: () => Value): () => Value {
 }
 
 export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
+  const facts = unit.frontEnd.facts;
   const nodeAt = (at: Loc): Node | undefined => {
     if (at.file !== unit.file) return undefined;
     return unit.tree.rootNode.descendantForIndex(at.start, Math.max(at.start, at.end - 1)) ?? undefined;
@@ -90,8 +68,8 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     const fnByNode = new Map<number, FunctionView>();
     walk(unit.tree.rootNode, (n) => {
       if (unit.adapter.isFunction(n)) {
-        const name = n.childForFieldName('name')?.text ?? (n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name')?.text : undefined);
-        const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...functionContext(n) };
+        const name = facts.functionName(n);
+        const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
         functions.push(f);
         fnByNode.set(n.id, f);
       }
@@ -103,21 +81,11 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     const keyAssignments: KeyAssignment[] = [];
     const assignments: Assignment[] = [];
     walk(unit.tree.rootNode, (n) => {
-      if (n.type === 'variable_declarator') {
-        const name = n.childForFieldName('name');
-        const value = n.childForFieldName('value');
-        if (name && value) assignments.push({ at: unit.loc(n), targetText: name.text, valueAt: unit.loc(value), value: lazy(() => ev.eval(unit, value)) });
-      }
-      if (n.type === 'augmented_assignment' || n.type === 'augmented_assignment_expression') {
-        const left = n.childForFieldName('left');
-        const right = n.childForFieldName('right');
-        if (left && right) assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)), augmented: true });
-      }
-      if (n.type === 'assignment' || n.type === 'assignment_expression') {
-        const left = n.childForFieldName('left');
-        const right = n.childForFieldName('right');
-        if (!left || !right) return;
-        assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)) });
+      const a = facts.assignment(n);
+      if (!a) return;
+      const { target: left, value: right } = a;
+      assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)), ...(a.augmented ? { augmented: true } : {}) });
+      if (!a.augmented) {
         const le = unit.adapter.expr(left);
         let key: string | undefined;
         let obj: Node | undefined;
@@ -180,18 +148,26 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       return fn;
     },
     enclosingLoop(at) {
-      const loop = up(at, (n) => LOOPS.has(n.type));
-      if (!loop) return callbackLoop(unit, ev, nodeAt(at));
-      const iter = loop.childForFieldName('right') ?? loop.namedChildren.find((c) => c?.type === 'for_in_clause')?.childForFieldName('right') ?? undefined;
-      const target = loop.childForFieldName('left') ?? loop.namedChildren.find((c) => c?.type === 'for_in_clause')?.childForFieldName('left') ?? undefined;
-      const condition = loop.type === 'while_statement' || loop.type === 'do_statement' ? loop.childForFieldName('condition') : undefined;
-      return { at: unit.loc(loop), iterText: iter?.text, iter: iter ? lazy(() => ev.eval(unit, iter)) : undefined, targetText: target?.text, ...(condition ? { conditionText: condition.text } : {}) };
+      let found: { loop: Node; parts: NonNullable<ReturnType<typeof facts.loop>> } | undefined;
+      up(at, (n) => {
+        const parts = facts.loop(n);
+        if (parts) found = { loop: n, parts };
+        return !!parts;
+      });
+      if (!found) return callbackLoop(unit, ev, nodeAt(at));
+      const { loop, parts } = found;
+      const iter = parts.iter;
+      return { at: unit.loc(loop), iterText: iter?.text, iter: iter ? lazy(() => ev.eval(unit, iter)) : undefined, targetText: parts.target?.text, ...(parts.condition ? { conditionText: parts.condition.text } : {}) };
     },
     enclosingCondition(at) {
-      const cond = up(at, (n) => CONDITIONS.has(n.type));
+      let test: Node | undefined;
+      const cond = up(at, (n) => {
+        const c = facts.conditional(n);
+        if (c) test = c.test;
+        return !!c;
+      });
       if (!cond) return undefined;
-      const c = cond.childForFieldName('condition') ?? cond.namedChildren[cond.type === 'conditional_expression' ? 1 : 0];
-      return { at: unit.loc(cond), conditionText: c?.text ?? '' };
+      return { at: unit.loc(cond), conditionText: test?.text ?? '' };
     },
   };
 }

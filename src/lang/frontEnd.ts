@@ -4,6 +4,7 @@
  * (frontEnds.ts) picks the front end of a file. The interpreter (evaluate.ts), the file view
  * (fileView.ts), the filters and the request finder are written once against it.
  */
+import type { FilterView, FunctionView } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { SuppressionDirective, SuppressionScope } from '../core/suppress';
 import type { ObjValue, Value } from '../core/value';
@@ -64,10 +65,52 @@ export interface CommentSyntax {
   isMultilineLiteral(node: Node): boolean;
 }
 
+/** A condition, normalised for the facts rules ask about (what a filter keeps). */
+export type Condition =
+  | { k: 'group'; inner: Node }
+  | { k: 'not'; arg: Node }
+  | { k: 'and' | 'or'; left: Node; right: Node }
+  /** `a == b`, `a !== b`, `a in b`, `a not in b`, `a is b`: the operator as written. */
+  | { k: 'compare'; left: Node; op: string; right: Node }
+  /** `isinstance(subject, cls)`, by the class's last name. */
+  | { k: 'instance'; subject: Node; cls: string }
+  /** `any(body for param in iter)`, `iter.some((param) => body)`. */
+  | { k: 'some'; iter: Node; param: string; body: Node }
+  /** `list.includes(value)`. */
+  | { k: 'includes'; list: Node; value: Node }
+  | { k: 'other' };
+
+/** The language's shapes of the facts the file view gives rules. */
+export interface FactSyntax {
+  condition(node: Node): Condition;
+  /** `v["type"]`, `v.type`, `v.get("type")`, `getattr(v, "type")`: node reads the `type` of `item`. */
+  readsTypeOf(node: Node, item: string): boolean;
+  /**
+   * A filter at `node`: a comprehension that keeps its item under `if` clauses, `filter(f, xs)`,
+   * `xs.filter(f)`: what it iterates, the item's name and the conditions that keep it.
+   */
+  filter(node: Node): { iter: Node; item: string; conditions: Node[] } | undefined;
+  /** Where a value written at `node` goes (FilterView.usedAs). */
+  usedAs(node: Node): FilterView['usedAs'];
+  /** The name of a function node (its own, or the variable it is assigned to). */
+  functionName(fn: Node): string | undefined;
+  /** Decorators, the call a function is passed to, and whether it is exported. */
+  functionContext(fn: Node): Pick<FunctionView, 'decorators' | 'passedTo' | 'exported'>;
+  /** `items.forEach((item) => ...)`: the call, the iterated receiver and the item, when `fn` is such a callback. */
+  callbackIteration(fn: Node): { call: Node; iter: Node; target?: Node } | undefined;
+  /** An assignment statement or declarator with a value: its target and value (only the added part for `+=`). */
+  assignment(node: Node): { target: Node; value: Node; augmented?: boolean } | undefined;
+  /** A loop (statement or comprehension clause): what it iterates, its item and, for `while`, its condition. */
+  loop(node: Node): { iter?: Node; target?: Node; condition?: Node } | undefined;
+  /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */
+  conditional(node: Node): { test?: Node } | undefined;
+}
+
 export interface FrontEnd {
   readonly adapter: Adapter;
   readonly modules: ModuleSyntax;
   readonly library: Library;
   readonly calls: CallConventions;
   readonly comments: CommentSyntax;
+  readonly facts: FactSyntax;
 }

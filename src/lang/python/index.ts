@@ -3,6 +3,7 @@ import type { FrontEnd } from '../frontEnd';
 import { pythonAdapter } from './adapter';
 import { pythonCalls } from './calls';
 import { pythonComments } from './comments';
+import { pythonFacts } from './facts';
 import { pythonLibrary } from './library';
 import { pythonModules } from './modules';
 
@@ -12,4 +13,5 @@ export const python: FrontEnd = {
   library: pythonLibrary,
   calls: pythonCalls,
   comments: pythonComments,
+  facts: pythonFacts,
 };

@@ -3,6 +3,7 @@ import type { FrontEnd } from '../frontEnd';
 import { typescriptAdapter } from './adapter';
 import { typescriptCalls } from './calls';
 import { typescriptComments } from './comments';
+import { typescriptFacts } from './facts';
 import { typescriptLibrary } from './library';
 import { typescriptModules } from './modules';
 
@@ -12,4 +13,5 @@ export const typescript: FrontEnd = {
   library: typescriptLibrary,
   calls: typescriptCalls,
   comments: typescriptComments,
+  facts: typescriptFacts,
 };

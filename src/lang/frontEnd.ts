@@ -38,6 +38,10 @@ export interface Library {
   globalName(name: string): string | undefined;
   /** What a library function (by canonical dotted name) produces. */
   classify(name: string): SourceKind | undefined;
+  /** A function (by canonical name) whose arguments are joined into a path: `os.path.join`, `pathlib.Path`, `path.join`. */
+  isPathJoin(name: string): boolean;
+  /** A class whose instances are paths that `/` extends (`pathlib.Path`). */
+  isPathClass?(name: string): boolean;
   /** A call of a built-in method (`", ".join(x)`, `arr.slice(-5)`); undefined leaves it to the shared rules of the interpreter. */
   method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined;
 }
@@ -102,6 +106,8 @@ export interface FactSyntax {
   assignment(node: Node): { target: Node; value: Node; augmented?: boolean } | undefined;
   /** A loop (statement or comprehension clause): what it iterates, its item and, for `while`, its condition. */
   loop(node: Node): { iter?: Node; target?: Node; condition?: Node } | undefined;
+  /** `a / b` that joins paths when `a` is one (pathlib's operator). */
+  isPathOperator?(node: Node): boolean;
   /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */
   conditional(node: Node): { test?: Node } | undefined;
 }

@@ -6,9 +6,6 @@ import type { Node } from './parsers';
 import { walk } from './walk';
 import type { FileUnit } from './workspace';
 
-const PY_JOIN = new Set(['os.path.join', 'posixpath.join', 'ntpath.join', 'pathlib.Path', 'pathlib.PurePath', 'pathlib.PosixPath', 'pathlib.PurePosixPath']);
-const PY_PATH_CLASS = /^pathlib\.(Pure)?(Posix)?Path$/;
-const JS_JOIN = /^(node:)?path(\.posix)?\.(join|resolve)$/;
 const PATHISH_NAME = /(root|dir|base|path|folder|home|directory)$/i;
 
 function lazy(f: () => Value): () => Value {
@@ -18,6 +15,7 @@ function lazy(f: () => Value): () => Value {
 
 export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
   const out: PathJoin[] = [];
+  const { facts, library } = unit.frontEnd;
   const arg = (n: Node): ArgView => ({ at: unit.loc(n), text: n.text, value: lazy(() => ev.eval(unit, n)) });
   // Library names from this file's bindings only (Evaluator.calleeName): every call of the file is asked.
   const callName = (callee: Node): string | undefined => ev.calleeName(unit, callee);
@@ -37,7 +35,7 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
     if (e.k === 'binary' && e.op === '/') return isPath(e.left);
     if (e.k === 'num') return false;
     const name = externalName(n);
-    if (name && PY_PATH_CLASS.test(name)) return true;
+    if (name && library.isPathClass?.(name)) return true;
     if (e.k === 'call') {
       const c = unit.adapter.expr(e.callee);
       if (c.k === 'member' && (c.prop === 'resolve' || c.prop === 'expanduser' || c.prop === 'absolute')) return true;
@@ -53,25 +51,25 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
     return [n];
   };
   const inChain = new Set<number>();
-  walk(unit.tree.rootNode, (n) => {
-    // Only calls and `/` expressions can be joins; expr() on every node would cost more than the parse.
-    if (n.type !== 'call' && n.type !== 'call_expression' && n.type !== 'binary_operator') return;
-    const e = unit.adapter.expr(n);
-    if (unit.language === 'python' && e.k === 'binary' && e.op === '/') {
-      if (inChain.has(n.id)) return;
-      if (!isPath(e.left)) return;
+  // `root / a / b` (pathlib): the operator's chains, outermost first.
+  if (facts.isPathOperator) {
+    walk(unit.tree.rootNode, (n) => {
+      if (!facts.isPathOperator!(n) || inChain.has(n.id)) return;
+      const e = unit.adapter.expr(n);
+      if (e.k !== 'binary' || !isPath(e.left)) return;
       const right = unit.adapter.expr(e.right);
       if (right.k === 'num') return;
       for (let l = e.left, le = unit.adapter.expr(l); le.k === 'binary' && le.op === '/'; l = le.left, le = unit.adapter.expr(l)) inChain.add(l.id);
       out.push({ at: unit.loc(n), parts: chain(n).map(arg) });
-      return;
-    }
-    if (e.k !== 'call') return;
+    });
+  }
+  for (const n of unit.calls) {
+    const e = unit.adapter.expr(n);
+    if (e.k !== 'call' && e.k !== 'new') continue;
     const name = callName(e.callee);
-    if (!name || e.args.some((a) => a.spread || a.name)) return;
-    if (unit.language === 'python' ? PY_JOIN.has(name) : JS_JOIN.test(name)) {
-      if (e.args.length >= 2) out.push({ at: unit.loc(n), parts: e.args.map((a) => arg(a.value)) });
-    }
-  });
+    if (!name || e.args.some((a) => a.spread || a.name)) continue;
+    if (library.isPathJoin(name) && e.args.length >= 2) out.push({ at: unit.loc(n), parts: e.args.map((a) => arg(a.value)) });
+  }
+  out.sort((a, b) => a.at.start - b.at.start || a.at.end - b.at.end);
   return out;
 }

@@ -199,6 +199,8 @@ export const pythonFacts: FactSyntax = {
     return undefined;
   },
 
+  isPathOperator: (n) => n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '/',
+
   conditional(n: Node) {
     if (n.type === 'if_statement' || n.type === 'elif_clause') return { test: n.childForFieldName('condition') ?? undefined };
     // `a if test else b`: the test is the middle part.

@@ -104,7 +104,12 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
   return undefined;
 }
 
+const PATH_JOIN = new Set(['os.path.join', 'posixpath.join', 'ntpath.join', 'pathlib.Path', 'pathlib.PurePath', 'pathlib.PosixPath', 'pathlib.PurePosixPath']);
+const PATH_CLASS = /^pathlib\.(Pure)?(Posix)?Path$/;
+
 export const pythonLibrary: Library = {
+  isPathJoin: (name) => PATH_JOIN.has(name),
+  isPathClass: (name) => PATH_CLASS.test(name),
   globalName: (name) => (BUILTINS.has(name) ? `builtins.${name}` : undefined),
   classify(name: string): SourceKind | undefined {
     const hit = SOURCES[name];

@@ -156,7 +156,10 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
   return undefined;
 }
 
+const PATH_JOIN = /^(node:)?path(\.posix)?\.(join|resolve)$/;
+
 export const typescriptLibrary: Library = {
+  isPathJoin: (name) => PATH_JOIN.test(name),
   globalName: (name) => (GLOBALS.has(name) ? name : undefined),
   classify(name: string): SourceKind | undefined {
     const hit = SOURCES[name];

@@ -88,9 +88,34 @@ export interface PathJoin {
   parts: ArgView[];
 }
 
+/** A file a call names: the path argument, and the file's own name when the code writes it out (`"state.json"` in `run_dir / "state.json"`). */
+export interface FilePath {
+  arg: ArgView;
+  name?: string;
+}
+
+/**
+ * What a call does to files, as the front end reads it from the libraries it knows (`open`,
+ * pathlib, `json.dump`, `os.replace`, `fs.writeFileSync`, `tempfile`, ...).
+ */
+export type FileOp =
+  /**
+   * A write. `truncates`: the file is emptied first (`open(p, "w")`, `write_text`,
+   * `writeFileSync` without an append or exclusive flag). `data`: what is written, when this
+   * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`).
+   */
+  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[] }
+  | { kind: 'read'; at: Loc; path: FilePath }
+  | { kind: 'rename'; at: Loc; from: FilePath; to: FilePath }
+  | { kind: 'fsync'; at: Loc }
+  /** A temp file or folder; `inDir`: in a folder the code chose (`dir=`), not the system's temp folder. */
+  | { kind: 'temp'; at: Loc; inDir: boolean };
+
 export interface FileView {
   readonly calls: readonly CallSite[];
   readonly pathJoins: readonly PathJoin[];
+  /** The file writes, reads, renames, fsyncs and temp files of the file's calls, in text order. */
+  readonly fileOps: readonly FileOp[];
   /** Every assignment statement / declarator with a value. */
   readonly assignments: readonly Assignment[];
   readonly filters: readonly FilterView[];

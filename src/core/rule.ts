@@ -55,6 +55,11 @@ export interface RuleContext {
   readonly view: FileView;
   /** Every request call site of the file. */
   readonly calls: readonly RequestCall[];
+  /**
+   * The file is a test by its language's conventions (`tests/`, `test_*.py`, `*.test.ts`,
+   * `__tests__/`, `conftest.py`): its files, sessions and fixtures are not the program's.
+   */
+  readonly testFile: boolean;
   /** The source text of a location in any analysed file (for messages). */
   textOf(at: Loc): string;
   report(input: ReportInput): void;

@@ -114,6 +114,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const fnCache = new Map<number, FunctionView | undefined>();
   let filters: FileView['filters'] | undefined;
   let pathJoins: FileView['pathJoins'] | undefined;
+  let fileOps: FileView['fileOps'] | undefined;
   let calls: CallSite[] | undefined;
   let fns: ReturnType<typeof buildFunctions> | undefined;
   let assigns: ReturnType<typeof buildAssignments> | undefined;
@@ -135,6 +136,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     },
     get pathJoins() {
       return (pathJoins ??= findPathJoins(unit, ev));
+    },
+    get fileOps() {
+      return (fileOps ??= unit.frontEnd.library.fileOps(unit, ev));
     },
     enclosingFunction(at) {
       // Rules ask this for every call site of the file, once per request call: remembered by

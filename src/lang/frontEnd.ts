@@ -4,7 +4,7 @@
  * (frontEnds.ts) picks the front end of a file. The interpreter (evaluate.ts), the file view
  * (fileView.ts), the filters and the request finder are written once against it.
  */
-import type { FilterView, FunctionView } from '../core/fileView';
+import type { FileOp, FilterView, FunctionView } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { SuppressionDirective, SuppressionScope } from '../core/suppress';
 import type { ObjValue, Value } from '../core/value';
@@ -24,6 +24,8 @@ export interface ModuleHost {
 export interface ModuleSyntax {
   /** The workspace file an import specifier written in `file` names, if one exists (asked without reading source files). */
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined;
+  /** A test file by the language's conventions (`tests/`, `test_*.py`, `*.test.ts`, `__tests__/`), given its path in its project. */
+  isTestFile(relativePath: string): boolean;
   /** `from pkg import sub` may name a module: the specifier of `sub` in `module`. */
   submodule?(module: string, name: string): string;
   /** The value of a module's default export (`export default <value>`), if it has one. */
@@ -42,6 +44,8 @@ export interface Library {
   isPathJoin(name: string): boolean;
   /** A class whose instances are paths that `/` extends (`pathlib.Path`). */
   isPathClass?(name: string): boolean;
+  /** What the file's calls do to files (see FileOp), in text order. */
+  fileOps(unit: FileUnit, ev: Evaluator): FileOp[];
   /** A call of a built-in method (`", ".join(x)`, `arr.slice(-5)`); undefined leaves it to the shared rules of the interpreter. */
   method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined;
 }

@@ -1,69 +1,56 @@
-import type { CallSite, FileView, FunctionView } from '../core/fileView';
+import type { FileOp, FilePath, FunctionView } from '../core/fileView';
+import { param } from '../core/model';
 import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc } from '../core/span';
 
-/** Names of files that hold an agent's state: what a crash must not leave half-written. */
-const STATE = /state|checkpoint|memor|session|history|conversation|transcript|progress|snapshot|resume|cursor/i;
-/** The same, for the data being written, where an HTTP `session` or a DB `cursor` is not state. */
-const STATE_DATA = /state|checkpoint|memor|history|conversation|transcript|progress|snapshot|messages/i;
-const TEMP = /tmp|temp|\.part\b|\.partial\b|\.new\b/i;
-const PY_RENAME = new Set(['os.replace', 'os.rename', 'shutil.move']);
-const JS_FS = /^(node:)?fs(\/promises)?(\.promises)?\./;
-const FSYNC = new Set(['fsync', 'fsyncSync', 'fdatasync', 'fdatasyncSync', 'sync', 'datasync']);
-const PY_TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
-/** Serialising calls: a function that has one and a rename is saving through a temp file. */
-const SERIALIZE = /^(json\.dumps?|pickle\.dumps?|yaml\.(safe_)?dump|JSON\.stringify)$/;
-const MEMORY_COMMANDS = /["'](view|create|str_replace|insert|delete|rename)["']/g;
+/**
+ * Files of other programs that code writes on purpose (a browser profile, an editor's rules):
+ * their format and their readers are not the program's own.
+ */
+const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmarks', 'Cookies', 'Login Data', '.cursorrules', 'settings.json']);
+/** Words of a name that mark a temp file: `tmp`, `temp`, `.part`, `.partial`, `.new`. */
+const TEMP_WORDS = new Set(['tmp', 'temp', 'part', 'partial', 'new', 'tempfile']);
 
-function strValue(a: { value(): import('../core/value').Value } | undefined): string | undefined {
-  const v = a?.value();
-  return v?.kind === 'str' ? v.text : undefined;
+type Read = Extract<FileOp, { kind: 'read' }>;
+
+/** The words of a path expression or name: `self.tmp_path` -> self, tmp, path; `tmpFile` -> tmp, file. */
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
-/** The file a call writes in place, when it is a write: `open(p, "w")`, `p.write_text(...)`, `fs.writeFileSync(p, ...)`. */
-function writeTarget(c: CallSite, python: boolean): { text: string; value?: string } | undefined {
-  const positional = c.args.filter((a) => !a.name);
-  if (python) {
-    if (c.name === 'builtins.open' || (c.method === 'open' && c.receiver && c.name !== 'os.open')) {
-      const isPathOpen = c.name !== 'builtins.open';
-      const mode = strValue(c.args.find((a) => a.name === 'mode') ?? positional[isPathOpen ? 0 : 1]);
-      if (!mode || !/w/.test(mode)) return undefined;
-      const target = isPathOpen ? c.receiver : positional[0];
-      return target ? { text: target.text, value: strValue(target) } : undefined;
-    }
-    if ((c.method === 'write_text' || c.method === 'write_bytes') && c.receiver) return { text: c.receiver.text, value: strValue(c.receiver) };
-    return undefined;
-  }
-  if (!(c.method === 'writeFileSync' || c.method === 'writeFile')) return undefined;
-  if (!JS_FS.test(c.name)) return undefined;
-  // `{ flag: 'wx' }` creates a new file, `{ flag: 'a' }` appends: neither truncates one.
-  const opts = positional[2]?.value();
-  const flag = opts?.kind === 'obj' ? opts.entries.find((e) => e.key === 'flag')?.value : undefined;
-  if (flag?.kind === 'str' && !/^w\+?$/.test(flag.text)) return undefined;
-  const target = positional[0];
-  return target ? { text: target.text, value: strValue(target) } : undefined;
+/** Keys under which two paths name the same file: the same expression, the same known path, or the same file name. */
+function pathKeys(p: FilePath): string[] {
+  const keys = [`e:${p.arg.text.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1')}`];
+  const v = p.arg.value();
+  if (v.kind === 'str' && v.complete) keys.push(`s:${v.text}`);
+  // A file name with an extension names one file; `"{run_id}"` or a bare folder does not.
+  if (p.name && /^[\w.-]*\w\.\w+$/.test(p.name)) keys.push(`b:${p.name}`);
+  return keys;
 }
 
-function isRename(c: CallSite, python: boolean): boolean {
-  if (python) return PY_RENAME.has(c.name) || ((c.method === 'replace' || c.method === 'rename') && !!c.receiver && c.args.length === 1 && !c.name.startsWith('os.'));
-  return (c.method === 'renameSync' || c.method === 'rename') && JS_FS.test(c.name);
+function isTempPath(p: FilePath): boolean {
+  const v = p.arg.value();
+  const known = v.kind === 'str' ? v.text : '';
+  return words(p.arg.text).some((w) => TEMP_WORDS.has(w)) || /(^|\/)tmp\//.test(known) || /\.(tmp|part|partial|new)$/.test(p.name ?? known);
 }
 
-/** The renamed file looks like a temp file: `tmp`, `f"{path}.tmp"`, `tmp.name`, `/tmp/...`. */
-function fromTemp(rename: CallSite, python: boolean): boolean {
-  const source = python && !PY_RENAME.has(rename.name) ? rename.receiver : rename.args[0];
-  if (!source) return false;
-  return TEMP.test(source.text) || /\.name$/.test(source.text) || TEMP.test(strValue(source) ?? '');
-}
-
-/** A temp file in the system temp directory: `tempfile.*` without `dir=`, `os.tmpdir()`, a `/tmp/...` literal. */
-function systemTemp(calls: CallSite[], rename: CallSite, python: boolean): boolean {
-  if (strValue(rename.args[0])?.startsWith('/tmp/')) return true;
-  if (python) return calls.some((c) => (PY_TEMPFILE.has(c.name) && !c.args.some((a) => a.name === 'dir')) || c.name === 'tempfile.gettempdir');
-  return calls.some((c) => /^(node:)?os\.tmpdir$/.test(c.name));
-}
-
-function memoryHandler(view: FileView): boolean {
-  return view.functions.some((f) => new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 3 && /path/i.test(f.text));
+/** The file is the memory tool's: a request declares `memory_...`, or a path is under `/memories`. */
+function memoryTool(ctx: RuleContext, ops: readonly FileOp[]): boolean {
+  const declared = ctx.calls.some((c) => {
+    const tools = param(c, 'tools');
+    return tools?.kind === 'list' && tools.items.some((t) => t.kind === 'obj' && t.entries.some((e) => e.key === 'type' && e.value.kind === 'str' && /^memory_\d{8}$/.test(e.value.text)));
+  });
+  if (declared) return true;
+  return ops.some((o) => {
+    const p = o.kind === 'write' || o.kind === 'read' ? o.path : o.kind === 'rename' ? o.to : undefined;
+    const v = p?.arg.value();
+    return v?.kind === 'str' && /(^|\/)memories(\/|$)/.test(v.text);
+  });
 }
 
 export default defineRule({
@@ -73,17 +60,20 @@ export default defineRule({
     severity: 'warning',
     fix: 'sometimes',
     // Every report is about a write (`open(..., "w")`, `write_text`, `writeFileSync`, a serialiser,
-    // a temp file) of something that says it is state (STATE, STATE_DATA) or in a memory-tool module.
-    triggers: [/dumps?\b|\b(open|write\w*|stringify|createWriteStream|NamedTemporaryFile|mkstemp|TemporaryFile|SpooledTemporaryFile)\b/, new RegExp(`${STATE.source}|${STATE_DATA.source}|${MEMORY_COMMANDS.source}`, 'i')],
-    summary: 'State or memory files written in place, renamed without an fsync, or through a temp file in /tmp.',
+    // a temp file and a rename) of a file the program reads back (`open`, `read_text`,
+    // `readFileSync`, a loader), writes in a loop, or keeps for the memory tool.
+    triggers: [/dumps?\b|\b(open|write\w*|createWriteStream|NamedTemporaryFile|mkstemp|TemporaryFile|SpooledTemporaryFile|rename\w*|replace|move)\b/, /\b(open|read\w*|load\w*|for|while|forEach|memories|memory_\d+)\b/],
+    summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
-Finds code that saves an agent's state — checkpoints, sessions, conversation history, memory files: the file's name, the function's name or the data written says so, and every file a memory-tool handler writes — in a way a crash can corrupt:
+Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool:
 - written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\`, \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
+"Reads it back" means a read in the same file of the same path: the same expression, the same known path, or the same file name (\`"state.json"\`). Files written once and never read by the program (exports, reports, downloads), other programs' files (a browser's \`Local State\`), calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files are not reported.
+
 ## Why is this bad?
-Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the agent cannot resume — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
+Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
 
 ## Example
 \`\`\`python
@@ -92,6 +82,10 @@ import json
 def save_checkpoint(state, path="checkpoint.json"):
     with open(path, "w") as f:
         json.dump(state, f)
+
+def load_checkpoint(path="checkpoint.json"):
+    with open(path) as f:
+        return json.load(f)
 \`\`\`
 
 \`\`\`ts
@@ -99,6 +93,10 @@ import * as fs from 'node:fs';
 
 export function saveSession(session: object, file = 'session.json') {
   fs.writeFileSync(file, JSON.stringify(session));
+}
+
+export function loadSession(file = 'session.json'): object {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 \`\`\`
 
@@ -115,6 +113,10 @@ def save_checkpoint(state, path="checkpoint.json"):
         f.flush()
         os.fsync(f.fileno())
     os.replace(f.name, path)
+
+def load_checkpoint(path="checkpoint.json"):
+    with open(path) as f:
+        return json.load(f)
 \`\`\`
 
 \`\`\`ts
@@ -129,6 +131,10 @@ export function saveSession(session: object, file = 'session.json') {
   fs.closeSync(fd);
   fs.renameSync(tmp, file);
 }
+
+export function loadSession(file = 'session.json'): object {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
 \`\`\`
 
 ## Fix safety
@@ -137,60 +143,78 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
   },
 
   checkFile(ctx) {
-    const python = ctx.language === 'python';
+    // A test's files, fixtures and sessions are its own scaffolding, not the program's state.
+    if (ctx.testFile) return;
     const view = ctx.view;
-    const memory = memoryHandler(view);
-    // The calls of each function (and of the module body), since a save is one function's work.
-    const scopes = new Map<string, { fn?: FunctionView; calls: CallSite[] }>();
-    for (const c of view.calls) {
-      const fn = view.enclosingFunction(c.at);
-      const k = fn ? `${fn.at.start}:${fn.at.end}` : 'module';
-      const scope = scopes.get(k) ?? { fn, calls: [] };
-      scope.calls.push(c);
-      scopes.set(k, scope);
+    const ops = view.fileOps;
+    if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;
+    const reads = ops.filter((o): o is Read => o.kind === 'read');
+    const readKeys = new Map<string, Read>();
+    for (const r of reads) for (const k of pathKeys(r.path)) if (!readKeys.has(k)) readKeys.set(k, r);
+    const readBack = (p: FilePath): Read | undefined => {
+      for (const k of pathKeys(p)) {
+        const r = readKeys.get(k);
+        if (r) return r;
+      }
+      return undefined;
+    };
+    const memory = memoryTool(ctx, ops);
+    const fnOf = (at: Loc): FunctionView | undefined => view.enclosingFunction(at);
+    const sameFn = (a: Loc, b: Loc) => fnOf(a) === fnOf(b);
+    /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
+    const evidence = (at: Loc, p: FilePath): { why: string; consequence: string; read?: Read } | undefined => {
+      if (p.name && FOREIGN_FILES.has(p.name)) return undefined;
+      const r = readBack(p);
+      if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
+      const loop = view.enclosingLoop(at);
+      if (loop && !(loop.targetText && words(p.arg.text).some((w) => words(loop.targetText!).includes(w)))) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
+      return undefined;
+    };
+
+    const renames = ops.filter((o): o is Extract<FileOp, { kind: 'rename' }> => o.kind === 'rename');
+    const renamedFrom = new Set(renames.flatMap((r) => pathKeys(r.from)));
+    for (const r of renames) {
+      // A temp file renamed into place: the save is meant to be atomic; check how.
+      const temps = ops.filter((o): o is Extract<FileOp, { kind: 'temp' }> => o.kind === 'temp' && sameFn(o.at, r.at));
+      if (!temps.length && !isTempPath(r.from)) continue;
+      if (!ops.some((o) => (o.kind === 'write' || o.kind === 'temp') && sameFn(o.at, r.at))) continue;
+      const state = evidence(r.at, r.to);
+      if (!state) continue;
+      const problems: string[] = [];
+      if (!ops.some((o) => o.kind === 'fsync' && sameFn(o.at, r.at))) problems.push('nothing fsyncs the temp file before the rename, so after a power loss the rename can be on disk while the data is not');
+      const fromValue = r.from.arg.value();
+      if (temps.some((t) => !t.inDir) || (fromValue.kind === 'str' && fromValue.text.startsWith('/tmp/'))) problems.push(`the temp file is in the system temp directory, so the rename fails across filesystems (EXDEV) or a move falls back to a copy that is not atomic`);
+      if (!problems.length) continue;
+      ctx.report({
+        message: `\`${shorten(ctx.textOf(r.at))}\` is not an atomic save: ${problems.join('; and ')}. Create the temp file next to the target, flush and fsync it, then rename.`,
+        at: r.at,
+        related: state.read ? [{ at: state.read.at, message: 'the file is read back here' }] : [],
+      });
     }
-    for (const { fn, calls } of scopes.values()) {
-      // What says it is state: the function's name, or the data it serialises or writes (`json.dump(self.state, f)`).
-      const data = calls.flatMap((c) => (SERIALIZE.test(c.name) || c.method === 'write' || c.method === 'write_text' ? [c.args[0]?.text ?? ''] : /^(writeFileSync|writeFile)$/.test(c.method) ? [c.args[1]?.text ?? ''] : []));
-      const scopeState = memory || STATE.test(fn?.name ?? '') || data.some((t) => STATE_DATA.test(t));
-      // Renames of a temp file (not of user files, as a memory tool's `rename` command does).
-      const hasTempfile = calls.some((c) => PY_TEMPFILE.has(c.name) || /^(node:)?os\.tmpdir$/.test(c.name) || /^(node:)?fs(\/promises)?(\.promises)?\.mkdtemp(Sync)?$/.test(c.name));
-      const renames = calls.filter((c) => isRename(c, python) && (hasTempfile || fromTemp(c, python)));
-      if (renames.length) {
-        // A temp file renamed into place: the save is meant to be atomic; check how.
-        const writes = calls.some((c) => writeTarget(c, python) || SERIALIZE.test(c.name) || c.method === 'write' || (python ? PY_TEMPFILE.has(c.name) : /^(node:)?fs(\/promises)?(\.promises)?\.(writeSync|writeFileSync|writeFile|createWriteStream)$/.test(c.name)));
-        if (!writes || !(scopeState || renames.some((r) => r.args.some((a) => STATE.test(a.text))))) continue;
-        const fsynced = calls.some((o) => FSYNC.has(o.method));
-        for (const r of renames) {
-          const problems: string[] = [];
-          if (!fsynced) problems.push('nothing fsyncs the temp file before the rename, so after a power loss the rename can be on disk while the data is not');
-          if (systemTemp(calls, r, python)) problems.push(`the temp file is in the system temp directory, so the rename fails across filesystems (EXDEV)${python ? ' or `shutil.move` falls back to a copy that is not atomic' : ''}`);
-          if (!problems.length) continue;
-          ctx.report({
-            message: `\`${shorten(ctx.textOf(r.at))}\` is not an atomic save: ${problems.join('; and ')}. Create the temp file next to the target, flush and fsync it, then rename.`,
-            at: r.at,
-          });
-        }
-        continue;
-      }
-      for (const c of calls) {
-        const target = writeTarget(c, python);
-        if (!target) continue;
-        if (!(scopeState || STATE.test(target.text) || STATE.test(target.value ?? ''))) continue;
-        if (TEMP.test(target.text) || TEMP.test(target.value ?? '')) continue;
-        const edits = ctx.edits.replaceWithAtomicWrite(c.at);
-        ctx.report({
-          message: `\`${shorten(ctx.textOf(c.at))}\` writes the file in place: a crash or a full disk mid-write leaves it empty or truncated, and the next start cannot load it. Write a temp file in the same directory, fsync it, and rename it over the file.`,
-          at: c.at,
-          fix: edits ? { title: 'Write through an atomic-write helper (temp file, fsync, rename)', applicability: 'unsafe', edits } : undefined,
-        });
-      }
+
+    for (const w of ops) {
+      if (w.kind !== 'write' || !w.truncates) continue;
+      // The temp file of an atomic save is written in place on purpose.
+      if (pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
+      const state = evidence(w.at, w.path);
+      if (!state) continue;
+      const edits = ctx.edits.replaceWithAtomicWrite(w.at);
+      ctx.report({
+        message: `\`${shorten(ctx.textOf(w.at))}\` writes \`${shorten(w.path.arg.text)}\` in place, and ${state.why}: a crash or a full disk mid-write leaves it empty or truncated, and ${state.consequence}. Write a temp file in the same directory, fsync it, and rename it over the file.`,
+        at: w.at,
+        related: state.read ? [{ at: state.read.at, message: 'the file is read back here' }] : [],
+        fix: edits ? { title: 'Write through an atomic-write helper (temp file, fsync, rename)', applicability: 'unsafe', edits } : undefined,
+      });
     }
   },
 });
+
+function lineOf(ctx: RuleContext, at: Loc): number {
+  return ctx.textOf({ file: at.file, start: 0, end: at.start }).split('\n').length;
+}
 
 function shorten(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > 60 ? one.slice(0, 59) + '…' : one;
 }
-

@@ -6,6 +6,12 @@ import type { ModuleHost, ModuleSyntax } from '../frontEnd';
 const MAX_LEVELS = 6;
 
 export const pythonModules: ModuleSyntax = {
+  isTestFile(file) {
+    // pytest's and unittest's conventions: `tests/` folders, `test_*.py`, `*_test.py`, `conftest.py`.
+    const parts = file.split(/[\\/]/);
+    const name = parts[parts.length - 1];
+    return /^(test_.*|.*_test|conftest)\.pyi?$/.test(name) || parts.slice(0, -1).some((d) => d === 'tests' || d === 'test' || d === 'testing');
+  },
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined {
     const dir = path.dirname(file);
     const m = /^(\.*)(.*)$/.exec(spec)!;

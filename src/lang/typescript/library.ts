@@ -9,6 +9,7 @@ import { HOLE, allTaints, concatStrings, unknown, withoutUnordered } from '../..
 import type { Evaluator, Env } from '../evaluate';
 import { itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
+import { typescriptFileOps } from './fileOps';
 import type { Node } from '../parsers';
 import type { SourceKind } from '../sources';
 import type { Arg } from '../syntax';
@@ -159,6 +160,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
 const PATH_JOIN = /^(node:)?path(\.posix)?\.(join|resolve)$/;
 
 export const typescriptLibrary: Library = {
+  fileOps: typescriptFileOps,
   isPathJoin: (name) => PATH_JOIN.test(name),
   globalName: (name) => (GLOBALS.has(name) ? name : undefined),
   classify(name: string): SourceKind | undefined {

@@ -1,0 +1,55 @@
+/** What the file-operation readers of every front end share: argument views and the handle a write goes through. */
+import type { ArgView, FilePath } from '../core/fileView';
+import type { Value } from '../core/value';
+import type { Evaluator } from './evaluate';
+import type { Node } from './parsers';
+import type { FileUnit } from './workspace';
+
+export function argView(unit: FileUnit, ev: Evaluator, n: Node): ArgView {
+  let v: Value | undefined;
+  return { at: unit.loc(n), text: n.text, value: () => (v ??= ev.eval(unit, n)) };
+}
+
+/** The string a view resolves to, when it is fully known. */
+export function knownString(a: ArgView | undefined): string | undefined {
+  const v = a?.value();
+  return v?.kind === 'str' && v.complete ? v.text : undefined;
+}
+
+/**
+ * A file path as a file operation names it: the argument, and the file's name when the code
+ * writes it (a literal, the last part of a join, the literal tail of a template).
+ */
+export function filePath(unit: FileUnit, ev: Evaluator, n: Node): FilePath {
+  const name = literalName(unit, ev, n, 0);
+  return { arg: argView(unit, ev, n), ...(name ? { name } : {}) };
+}
+
+function literalName(unit: FileUnit, ev: Evaluator, n: Node, depth: number): string | undefined {
+  if (depth > 4) return undefined;
+  const e = unit.adapter.expr(n);
+  const last = (text: string) => {
+    const name = text.split(/[\\/]/).pop() ?? '';
+    return name.trim() ? name : undefined;
+  };
+  switch (e.k) {
+    case 'str':
+      return last(e.value);
+    case 'template': {
+      const tail = e.parts[e.parts.length - 1];
+      return tail && 'text' in tail && /[\\/]|\./.test(tail.text) ? last(tail.text) : undefined;
+    }
+    case 'wrap':
+      return literalName(unit, ev, e.inner, depth + 1);
+    case 'binary':
+      return e.op === '/' ? literalName(unit, ev, e.right, depth + 1) : undefined;
+    case 'call': {
+      // `os.path.join(dir, "x")`, `Path(dir, "x")`, `path.join(dir, "x")`.
+      const name = ev.calleeName(unit, e.callee);
+      const args = e.args.filter((a) => !a.name && !a.spread);
+      return name && unit.frontEnd.library.isPathJoin(name) && args.length ? literalName(unit, ev, args[args.length - 1].value, depth + 1) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Python's file operations: `open` (and `io.open`, `codecs.open`, `Path.open`) by mode, pathlib's
+ * `write_text` / `read_text`, the serialisers (`json.dump(x, f)`) and `f.write(x)` on a handle,
+ * `os.replace` / `os.rename` / `shutil.move` and `Path.replace`, `os.fsync`, `tempfile`.
+ */
+import type { ArgView, FileOp } from '../../core/fileView';
+import type { Evaluator } from '../evaluate';
+import { argView, filePath, knownString } from '../fileOps';
+import type { Node } from '../parsers';
+import type { Arg } from '../syntax';
+import type { FileUnit } from '../workspace';
+
+const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open']);
+const SERIALIZE_TO_FILE = /^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomli_w|tomlkit|orjson|ujson)\.(dump|safe_dump|dump_all)$/;
+const LOAD_FROM_FILE = /^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomllib|tomlkit|orjson|ujson)\.(load|safe_load|load_all|full_load)$/;
+const RENAME = new Set(['os.replace', 'os.rename', 'shutil.move', 'os.renames']);
+const FSYNC = new Set(['os.fsync', 'os.fdatasync']);
+const TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
+const PATH_CLASS = /^pathlib\.(Pure)?(Posix|Windows)?Path$/;
+/** Names that say a value is a path (for `p.write_text(...)` on a parameter or attribute). */
+const PATHISH = /(path|file|dir|root|folder|filename|dest|target)$/i;
+
+function positional(args: Arg[]): Arg[] {
+  return args.filter((a) => !a.name && !a.spread);
+}
+
+export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
+  const ops: FileOp[] = [];
+  /** Writes by the node of the `open(...)` call that made their handle. */
+  const byOpen = new Map<number, Extract<FileOp, { kind: 'write' | 'read' }>>();
+  const view = (n: Node): ArgView => argView(unit, ev, n);
+  const fp = (n: Node) => filePath(unit, ev, n);
+
+  /** A path object: `Path(...)`, a `/` join of one, or a name or attribute that is one by its name or its value. */
+  const isPath = (n: Node, depth = 0): boolean => {
+    if (depth > 6) return false;
+    const e = unit.adapter.expr(n);
+    if (e.k === 'wrap') return isPath(e.inner, depth + 1);
+    if (e.k === 'binary' && e.op === '/') return isPath(e.left, depth + 1);
+    if (e.k === 'call') {
+      const name = ev.calleeName(unit, e.callee);
+      if (name && PATH_CLASS.test(name)) return true;
+      const c = unit.adapter.expr(e.callee);
+      return c.k === 'member' && ['resolve', 'expanduser', 'absolute', 'with_suffix', 'with_name', 'joinpath'].includes(c.prop) && isPath(c.object, depth + 1);
+    }
+    if (e.k === 'ident') {
+      const b = ev.findBinding(unit, n, e.name)?.binding;
+      if (b?.kind === 'assign' && b.value && b.key === undefined && isPath(b.value, depth + 1)) return true;
+      return PATHISH.test(e.name);
+    }
+    if (e.k === 'member') return PATHISH.test(e.prop);
+    return false;
+  };
+
+  /** The `open(...)` call a handle comes from: the call itself, `with open(...) as f`, `f = open(...)`. */
+  const openOf = (n: Node): Node | undefined => {
+    const e = unit.adapter.expr(n);
+    if (e.k === 'call') return n;
+    if (e.k !== 'ident') return undefined;
+    const b = ev.findBinding(unit, n, e.name)?.binding;
+    if (b?.kind === 'assign' && b.value) return unit.adapter.expr(b.value).k === 'call' ? b.value : undefined;
+    // `with open(p) as f:`: the binding's statement is the `as` pattern around the call.
+    const first = b?.kind === 'opaque' ? b.at.namedChildren[0] : undefined;
+    return first && unit.adapter.expr(first).k === 'call' ? first : undefined;
+  };
+
+  const openMode = (args: Arg[], at: number): string => {
+    const m = args.find((a) => a.name === 'mode') ?? positional(args)[at];
+    return (m ? knownString(view(m.value)) : undefined) ?? (m ? '?' : 'r');
+  };
+
+  // First the `open` calls, so that the writes on their handles (which may come first in the
+  // tree: `json.dump(x, open(p, "w"))`) find them.
+  const rest: Node[] = [];
+  for (const node of unit.calls) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call') continue;
+    const name = ev.calleeName(unit, e.callee);
+    const c = unit.adapter.expr(e.callee);
+    const opened =
+      name && OPEN.has(name) ? { path: positional(e.args)[0]?.value, mode: openMode(e.args, 1) } : c.k === 'member' && c.prop === 'open' && isPath(c.object) ? { path: c.object, mode: openMode(e.args, 0) } : undefined;
+    if (!opened) {
+      rest.push(node);
+      continue;
+    }
+    // A mode that is not known may be either.
+    if (!opened.path || opened.mode === '?') continue;
+    const at = unit.loc(node);
+    const op: Extract<FileOp, { kind: 'write' | 'read' }> = /[wax+]/.test(opened.mode) ? { kind: 'write', at, path: fp(opened.path), truncates: /w/.test(opened.mode), data: [] } : { kind: 'read', at, path: fp(opened.path) };
+    ops.push(op);
+    byOpen.set(node.id, op);
+  }
+  for (const node of rest) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call') continue;
+    const at = unit.loc(node);
+    const name = ev.calleeName(unit, e.callee);
+    const c = unit.adapter.expr(e.callee);
+    const method = c.k === 'member' ? c.prop : undefined;
+    const pos = positional(e.args);
+    if (method && c.k === 'member' && ['write_text', 'write_bytes', 'read_text', 'read_bytes', 'replace', 'rename'].includes(method) && isPath(c.object)) {
+      if ((method === 'write_text' || method === 'write_bytes') && pos.length === 1) ops.push({ kind: 'write', at, path: fp(c.object), truncates: true, data: [view(pos[0].value)] });
+      else if ((method === 'read_text' || method === 'read_bytes') && pos.length === 0) ops.push({ kind: 'read', at, path: fp(c.object) });
+      else if ((method === 'replace' || method === 'rename') && pos.length === 1) ops.push({ kind: 'rename', at, from: fp(c.object), to: fp(pos[0].value) });
+      continue;
+    }
+    if (!name) {
+      // `f.write(text)` on a handle from `open(..., "w")`.
+      if ((method === 'write' || method === 'writelines') && c.k === 'member' && pos.length === 1) {
+        const handle = openOf(c.object);
+        const op = handle ? byOpen.get(handle.id) : undefined;
+        if (op?.kind === 'write') op.data.push(view(pos[0].value));
+      }
+      if (method === 'fsync' || method === 'fdatasync') ops.push({ kind: 'fsync', at });
+      continue;
+    }
+    if (SERIALIZE_TO_FILE.test(name) && pos.length >= 2) {
+      const handle = openOf(pos[1].value);
+      const op = handle ? byOpen.get(handle.id) : undefined;
+      if (op?.kind === 'write') op.data.push(view(pos[0].value));
+    } else if (LOAD_FROM_FILE.test(name) && pos.length >= 1) {
+      // `json.load(open(p))` is the read of its open call; a path given directly is one too.
+      if (!openOf(pos[0].value) && isPath(pos[0].value)) ops.push({ kind: 'read', at, path: fp(pos[0].value) });
+    } else if (RENAME.has(name) && pos.length >= 2) {
+      ops.push({ kind: 'rename', at, from: fp(pos[0].value), to: fp(pos[1].value) });
+    } else if (FSYNC.has(name)) {
+      ops.push({ kind: 'fsync', at });
+    } else if (TEMPFILE.has(name) || name === 'tempfile.gettempdir') {
+      ops.push({ kind: 'temp', at, inDir: e.args.some((a) => a.name === 'dir') });
+    }
+  }
+  return ops.sort((a, b) => a.at.start - b.at.start);
+}

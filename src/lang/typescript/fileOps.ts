@@ -1,0 +1,57 @@
+/**
+ * Node's file operations: `fs.writeFile(Sync)` / `fs.promises.writeFile` by flag, `readFile`,
+ * `rename(Sync)`, `createWriteStream`, `fsync`, and the temp folders (`os.tmpdir`, `mkdtemp`).
+ */
+import type { FileOp } from '../../core/fileView';
+import type { Evaluator } from '../evaluate';
+import { argView, filePath, knownString } from '../fileOps';
+import type { FileUnit } from '../workspace';
+
+const FS = /^(node:)?fs(\/promises)?(\.promises)?\./;
+
+/** `{ flag: 'wx' }` creates a new file, `{ flag: 'a' }` appends: neither truncates one. */
+function truncatingFlag(flag: string | undefined): boolean {
+  return flag === undefined || /^w\+?$/.test(flag);
+}
+
+export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
+  const ops: FileOp[] = [];
+  for (const node of unit.calls) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call') continue;
+    const name = ev.calleeName(unit, e.callee);
+    const c = unit.adapter.expr(e.callee);
+    const method = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : undefined;
+    const at = unit.loc(node);
+    const plain = e.args.filter((a) => !a.spread);
+    const args = plain.map((a) => argView(unit, ev, a.value));
+    const fp = (i: number) => filePath(unit, ev, plain[i].value);
+    if (!name || !FS.test(name)) {
+      // `handle.sync()`, `handle.datasync()` on a file handle of fs/promises.
+      if ((method === 'sync' || method === 'datasync') && e.args.length === 0) ops.push({ kind: 'fsync', at });
+      if (name === 'os.tmpdir' || name === 'node:os.tmpdir') ops.push({ kind: 'temp', at, inDir: false });
+      continue;
+    }
+    const fn = name.slice(name.lastIndexOf('.') + 1);
+    if ((fn === 'writeFileSync' || fn === 'writeFile') && args[0]) {
+      const opts = args[2]?.value();
+      const flag = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flag')?.value : opts;
+      const f = flag?.kind === 'str' && flag.complete ? flag.text : undefined;
+      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(f), data: args[1] ? [args[1]] : [] });
+    } else if (fn === 'createWriteStream' && args[0]) {
+      const opts = args[1]?.value();
+      const flags = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flags')?.value : undefined;
+      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(flags?.kind === 'str' ? flags.text : undefined), data: [] });
+    } else if ((fn === 'readFileSync' || fn === 'readFile') && args[0]) {
+      ops.push({ kind: 'read', at, path: fp(0) });
+    } else if ((fn === 'renameSync' || fn === 'rename') && args[1]) {
+      ops.push({ kind: 'rename', at, from: fp(0), to: fp(1) });
+    } else if (fn === 'fsyncSync' || fn === 'fsync' || fn === 'fdatasyncSync' || fn === 'fdatasync') {
+      ops.push({ kind: 'fsync', at });
+    } else if (fn === 'mkdtempSync' || fn === 'mkdtemp') {
+      // Under the folder of the prefix: the system's when it starts from os.tmpdir().
+      ops.push({ kind: 'temp', at, inDir: knownString(args[0])?.startsWith('/tmp') === false });
+    }
+  }
+  return ops;
+}

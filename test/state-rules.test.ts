@@ -1,0 +1,62 @@
+/**
+ * The state rules decide what is state by what the program does (test/fixtures has the rest):
+ * a test's files are its own, whatever they are called, wherever the project's tests live.
+ */
+import * as path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Analyzer } from '../src/analyzer';
+import { analyzer } from './helpers';
+
+const ROOT = '/srv/project';
+
+const PY = `import json
+
+
+def save_state(path, state):
+    with open(path, "w") as f:
+        json.dump(state, f)
+
+
+def load_state(path):
+    with open(path) as f:
+        return json.load(f)
+`;
+
+const TS = `import * as fs from 'node:fs';
+
+export function saveSession(file: string, session: object): void {
+  fs.writeFileSync(file, JSON.stringify(session));
+}
+
+export function loadSession(file: string): object {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+`;
+
+let a: Analyzer;
+beforeAll(async () => {
+  a = await analyzer();
+});
+
+const ids = (file: string, text: string) => a.analyze(path.join(ROOT, file), text, undefined, { root: ROOT }).diagnostics.map((d) => d.ruleId);
+
+describe('non-atomic-checkpoint and test files', () => {
+  it('reports a state file that the program writes in place and reads back', () => {
+    expect(ids('agent/state.py', PY)).toEqual(['non-atomic-checkpoint']);
+    expect(ids('src/session.ts', TS)).toEqual(['non-atomic-checkpoint']);
+  });
+
+  for (const file of ['tests/test_state.py', 'tests/unit/helpers.py', 'agent/test_state.py', 'agent/state_test.py', 'conftest.py']) {
+    it(`leaves ${file} alone`, () => expect(ids(file, PY)).toEqual([]));
+  }
+  for (const file of ['src/__tests__/session.ts', 'src/session.test.ts', 'src/session.spec.tsx', 'test/session.ts']) {
+    it(`leaves ${file} alone`, () => expect(ids(file, TS)).toEqual([]));
+  }
+
+  it('sees test folders only inside the project: a project under /home/me/tests is not all tests', () => {
+    const inside = (root: string, file: string) => a.analyze(path.join(root, file), PY, undefined, { root }).diagnostics.length;
+    expect(inside('/home/me/tests/project', 'agent/state.py')).toBe(1);
+    // Without a root only the file's name counts.
+    expect(a.analyze('/home/me/tests/project/agent/state.py', PY).diagnostics.length).toBe(1);
+  });
+});

@@ -3,7 +3,6 @@
  * the request model through the language front ends and runs the rules. It touches no file
  * system itself; a SourceHost reads other workspace files when a value is imported.
  */
-import * as path from 'node:path';
 import type { Diagnostic, Severity } from './core/diagnostic';
 import type { KnownNames } from './core/knownNames';
 import type { LanguageId, RequestCall } from './core/model';
@@ -37,11 +36,6 @@ export interface AnalyzeOptions {
   known?: KnownNames;
   /** Severity per rule id over the rules' own (from configuration). */
   severity?: Readonly<Record<string, Severity>>;
-  /**
-   * The folder the file's project starts at (its repository or configuration root): test
-   * folders (`tests/`, `__tests__/`) are recognised below it. Without it, only test file names.
-   */
-  root?: string;
 }
 
 export interface FileResult {
@@ -180,7 +174,7 @@ export class Analyzer {
             return (view ??= buildFileView(unit, evaluator));
           },
           calls,
-          testFile: unit.frontEnd.modules.isTestFile(opts.root ? path.relative(opts.root, file) : path.basename(file)),
+          testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,
           report: (input: ReportInput) => {
             if (input.at.file !== file) return;

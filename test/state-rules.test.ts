@@ -1,6 +1,6 @@
 /**
  * The state rules decide what is state by what the program does (test/fixtures has the rest):
- * a test's files are its own, whatever they are called, wherever the project's tests live.
+ * a test's files are its own (by the names test runners collect).
  */
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   a = await analyzer();
 });
 
-const ids = (file: string, text: string) => a.analyze(path.join(ROOT, file), text, undefined, { root: ROOT }).diagnostics.map((d) => d.ruleId);
+const ids = (file: string, text: string) => a.analyze(path.join(ROOT, file), text).diagnostics.map((d) => d.ruleId);
 
 describe('non-atomic-checkpoint and test files', () => {
   it('reports a state file that the program writes in place and reads back', () => {
@@ -46,17 +46,15 @@ describe('non-atomic-checkpoint and test files', () => {
     expect(ids('src/session.ts', TS)).toEqual(['non-atomic-checkpoint']);
   });
 
-  for (const file of ['tests/test_state.py', 'tests/unit/helpers.py', 'agent/test_state.py', 'agent/state_test.py', 'conftest.py']) {
+  for (const file of ['tests/test_state.py', 'agent/test_state.py', 'agent/state_test.py', 'tests/conftest.py']) {
     it(`leaves ${file} alone`, () => expect(ids(file, PY)).toEqual([]));
   }
-  for (const file of ['src/__tests__/session.ts', 'src/session.test.ts', 'src/session.spec.tsx', 'test/session.ts']) {
+  for (const file of ['src/__tests__/session.ts', 'src/session.test.ts', 'src/session.spec.tsx', 'e2e/login.e2e.ts']) {
     it(`leaves ${file} alone`, () => expect(ids(file, TS)).toEqual([]));
   }
 
-  it('sees test folders only inside the project: a project under /home/me/tests is not all tests', () => {
-    const inside = (root: string, file: string) => a.analyze(path.join(root, file), PY, undefined, { root }).diagnostics.length;
-    expect(inside('/home/me/tests/project', 'agent/state.py')).toBe(1);
-    // Without a root only the file's name counts.
+  it('goes by the names test runners collect, not by folder: a project under /home/me/tests is not all tests', () => {
     expect(a.analyze('/home/me/tests/project/agent/state.py', PY).diagnostics.length).toBe(1);
+    expect(a.analyze('/home/me/tests/project/src/session.ts', TS).diagnostics.length).toBe(1);
   });
 });

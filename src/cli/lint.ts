@@ -9,7 +9,6 @@
  * order they finish in, so the output is the same with one thread or several.
  */
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Analyzer } from '../analyzer';
 import { ConfigError, ConfigResolver } from '../config/resolve';
@@ -68,7 +67,7 @@ export class FileLinter {
     const outcome = checkFile(this.analyzer, this.host, file, {
       fix: this.job.fix,
       unsafeFixes: this.job.unsafeFixes,
-      analyze: { rules: config.rules, severity: config.severity, known: config.known, root: config.project?.root ?? this.resolver.repositoryRoot(path.dirname(file)) },
+      analyze: { rules: config.rules, severity: config.severity, known: config.known },
       write: this.job.write,
     });
     return { outcome, failLevel: config.failLevel, ms: performance.now() - started };

@@ -87,7 +87,6 @@ export interface FileConfig {
 
 export class ConfigResolver {
   private readonly byDir = new Map<string, ProjectConfig | null>();
-  private readonly roots = new Map<string, string | null>();
   /** Folders whose configuration is broken, with the error (thrown again for each file there). */
   private readonly errors = new Map<string, ConfigError>();
   private defaultKnown?: KnownNames;
@@ -139,17 +138,6 @@ export class ConfigResolver {
     }
     this.byDir.set(dir, found);
     return found ?? undefined;
-  }
-
-  /** The repository a folder is in: the nearest folder up that holds `.git`. */
-  repositoryRoot(dir: string): string | undefined {
-    let root = this.roots.get(dir);
-    if (root === undefined) {
-      const parent = path.dirname(dir);
-      root = this.host.exists(path.join(dir, '.git')) ? dir : parent === dir ? null : (this.repositoryRoot(parent) ?? null);
-      this.roots.set(dir, root);
-    }
-    return root ?? undefined;
   }
 
   /** The configuration in force for a file (absolute path). Throws ConfigError. */

@@ -24,8 +24,12 @@ export interface ModuleHost {
 export interface ModuleSyntax {
   /** The workspace file an import specifier written in `file` names, if one exists (asked without reading source files). */
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined;
-  /** A test file by the language's conventions (`tests/`, `test_*.py`, `*.test.ts`, `__tests__/`), given its path in its project. */
-  isTestFile(relativePath: string): boolean;
+  /**
+   * A test file by the names the language's test runners collect (`test_*.py`, `conftest.py`,
+   * `*.test.ts`, `__tests__/`). Folder names alone (`tests/`) do not count: a project may sit
+   * under any folder.
+   */
+  isTestFile(file: string): boolean;
   /** `from pkg import sub` may name a module: the specifier of `sub` in `module`. */
   submodule?(module: string, name: string): string;
   /** The value of a module's default export (`export default <value>`), if it has one. */

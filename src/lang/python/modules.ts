@@ -7,10 +7,9 @@ const MAX_LEVELS = 6;
 
 export const pythonModules: ModuleSyntax = {
   isTestFile(file) {
-    // pytest's and unittest's conventions: `tests/` folders, `test_*.py`, `*_test.py`, `conftest.py`.
-    const parts = file.split(/[\\/]/);
-    const name = parts[parts.length - 1];
-    return /^(test_.*|.*_test|conftest)\.pyi?$/.test(name) || parts.slice(0, -1).some((d) => d === 'tests' || d === 'test' || d === 'testing');
+    // What pytest and unittest collect: `test_*.py`, `*_test.py`, and pytest's `conftest.py`.
+    const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+    return /^(test_.*|.*_test|conftest)\.pyi?$/.test(name);
   },
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined {
     const dir = path.dirname(file);

@@ -96,10 +96,9 @@ function fileFor(host: ModuleHost, target: string): string | undefined {
 
 export const typescriptModules: ModuleSyntax = {
   isTestFile(file) {
-    // Jest's, Vitest's and Mocha's conventions: `*.test.ts`, `*.spec.js`, `__tests__/`, `test/` and `tests/` folders.
+    // What Jest, Vitest and Playwright collect: `*.test.ts`, `*.spec.js`, files in `__tests__/`.
     const parts = file.split(/[\\/]/);
-    const name = parts[parts.length - 1];
-    return /\.(test|spec|e2e)\.[cm]?[jt]sx?$/.test(name) || parts.slice(0, -1).some((d) => d === '__tests__' || d === 'tests' || d === 'test' || d === '__mocks__');
+    return /\.(test|spec|e2e)\.[cm]?[jt]sx?$/.test(parts[parts.length - 1]) || parts.includes('__tests__') || parts.includes('__mocks__');
   },
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined {
     if (spec.startsWith('.')) return fileFor(host, path.resolve(path.dirname(file), spec));

@@ -9,8 +9,6 @@
  */
 import * as path from 'node:path';
 import type { ProjectSdkNames } from '../core/knownNames';
-import type { LanguageId } from '../core/model';
-import type { SyntaxNode } from '../lang/syntaxTree';
 
 export interface SdkHost {
   readFile(absPath: string): string | undefined;
@@ -19,18 +17,19 @@ export interface SdkHost {
   listDir?(absPath: string): string[] | undefined;
 }
 
-/** What the discovery needs of the engine's parsers (lang/parsers.ts `Parsers`). */
+/**
+ * What reading an SDK needs of the engine: its language front ends read the declarations
+ * (lang/parsers.ts `Parsers` offers this).
+ */
 export interface DeclarationParser {
-  parse(lang: LanguageId, text: string): { rootNode: SyntaxNode };
+  /** The version of the SDK package at the location, or undefined when it is not the Anthropic SDK. */
+  sdkVersion(host: SdkHost, at: SdkLocation): string | undefined;
+  /** The names the SDK declares. */
+  sdkNames(host: SdkHost, at: SdkLocation, version: string): ProjectSdkNames;
 }
 
-/** A declaration file larger than this is not read (the largest SDK file is ~330 kB). */
-const MAX_FILE_BYTES = 4_000_000;
-/** At most this many files per SDK (the Python SDK spreads a union over one file per member). */
-const MAX_FILES_PER_SDK = 400;
-
 /** Where an SDK is installed, before its files are read. */
-interface SdkLocation {
+export interface SdkLocation {
   language: 'python' | 'javascript';
   /** The package folder: `…/node_modules/@anthropic-ai/sdk` or `…/site-packages/anthropic`. */
   dir: string;
@@ -48,13 +47,13 @@ export class ProjectSdkReader {
   read(host: SdkHost, at: SdkLocation): ProjectSdkNames | undefined {
     // A package that does not look like the SDK we know gives no names, never a failure.
     try {
-      const version = at.language === 'javascript' ? jsVersion(host, at.dir) : pyVersion(host, this.parser, at.dir);
+      const version = this.parser.sdkVersion(host, at);
       if (!version) return undefined;
       const key = `${at.dir}\0${version}`;
       let names = this.cache.get(key);
       if (names === undefined) {
         try {
-          names = at.language === 'javascript' ? readJsSdk(host, this.parser, at.dir, version) : readPySdk(host, this.parser, at.dir, version);
+          names = this.parser.sdkNames(host, at, version);
         } catch {
           names = null;
         }
@@ -127,264 +126,4 @@ function pythonFromEnv(host: SdkHost, env: string, knownVersion?: string): SdkLo
     if (host.exists(path.join(pkg, '_version.py'))) return { language: 'python', dir: pkg };
   }
   return undefined;
-}
-
-// ------------------------------------------------------------------------------------ reading files
-
-function readSmall(host: SdkHost, file: string): string | undefined {
-  const text = host.readFile(file);
-  return text !== undefined && text.length <= MAX_FILE_BYTES ? text : undefined;
-}
-
-function jsVersion(host: SdkHost, dir: string): string | undefined {
-  const text = readSmall(host, path.join(dir, 'package.json'));
-  if (!text) return undefined;
-  try {
-    const pkg = JSON.parse(text) as { name?: unknown; version?: unknown };
-    return pkg.name === '@anthropic-ai/sdk' && typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function pyVersion(host: SdkHost, parser: DeclarationParser, dir: string): string | undefined {
-  const text = readSmall(host, path.join(dir, '_version.py'));
-  if (!text) return undefined;
-  const root = parser.parse('python', text).rootNode;
-  let version: string | undefined;
-  root.forEachDescendant((n) => {
-    if (version || n.type !== 'assignment') return;
-    const left = n.childForFieldName('left');
-    const right = n.childForFieldName('right');
-    if (left?.text === '__version__' && right?.type === 'string') version = pyString(right);
-  });
-  return version;
-}
-
-function unique(xs: string[]): string[] {
-  return [...new Set(xs)];
-}
-
-// ------------------------------------------------------------------------------------ TypeScript declarations
-
-function tsString(n: SyntaxNode): string | undefined {
-  if (n.type !== 'string') return undefined;
-  return n.namedChildren.filter((c) => c.type === 'string_fragment').map((c) => c.text).join('');
-}
-
-/** Type aliases and interfaces of a declaration file, by name. */
-function tsDeclarations(root: SyntaxNode): { aliases: Map<string, SyntaxNode>; interfaces: Map<string, SyntaxNode>; consts: Map<string, SyntaxNode> } {
-  const aliases = new Map<string, SyntaxNode>();
-  const interfaces = new Map<string, SyntaxNode>();
-  const consts = new Map<string, SyntaxNode>();
-  root.forEachDescendant((n) => {
-    if (n.type === 'type_alias_declaration') {
-      const name = n.childForFieldName('name')?.text;
-      const value = n.childForFieldName('value');
-      if (name && value && !aliases.has(name)) aliases.set(name, value);
-    } else if (n.type === 'interface_declaration') {
-      const name = n.childForFieldName('name')?.text;
-      const body = n.childForFieldName('body');
-      if (name && body && !interfaces.has(name)) interfaces.set(name, body);
-    } else if (n.type === 'variable_declarator') {
-      const name = n.childForFieldName('name')?.text;
-      const value = n.childForFieldName('value');
-      if (name && value) consts.set(name, value);
-    }
-  });
-  return { aliases, interfaces, consts };
-}
-
-/** The members of a union type (nested unions and parentheses flattened). */
-function unionMembers(t: SyntaxNode): SyntaxNode[] {
-  if (t.type === 'union_type') return t.namedChildren.flatMap(unionMembers);
-  if (t.type === 'parenthesized_type') return t.namedChildren.flatMap(unionMembers);
-  return [t];
-}
-
-function tsLiterals(t: SyntaxNode | undefined): string[] {
-  if (!t) return [];
-  return unionMembers(t).flatMap((m) => {
-    const s = m.type === 'literal_type' ? m.namedChildren.find((c) => c.type === 'string') : undefined;
-    const v = s ? tsString(s) : undefined;
-    return v !== undefined ? [v] : [];
-  });
-}
-
-type TsFile = ReturnType<typeof tsDeclarations>;
-
-/** The `type` literals of each member of a union of interfaces (looked up in the given files). */
-function tsMemberTypes(union: SyntaxNode | undefined, files: TsFile[]): string[] {
-  if (!union) return [];
-  const out: string[] = [];
-  for (const m of unionMembers(union)) {
-    const name = m.type === 'nested_type_identifier' ? m.childForFieldName('name')?.text : m.type === 'type_identifier' ? m.text : undefined;
-    if (!name) continue;
-    const body = files.map((f) => f.interfaces.get(name)).find((b) => !!b);
-    if (!body) continue;
-    for (const prop of body.namedChildren) {
-      if (prop.type !== 'property_signature' || prop.childForFieldName('name')?.text !== 'type') continue;
-      const annotation = prop.childForFieldName('type')?.namedChildren[0];
-      out.push(...tsLiterals(annotation));
-    }
-  }
-  return out;
-}
-
-function readJsSdk(host: SdkHost, parser: DeclarationParser, dir: string, version: string): ProjectSdkNames {
-  const parse = (rel: string): TsFile | undefined => {
-    const text = readSmall(host, path.join(dir, rel));
-    return text === undefined ? undefined : tsDeclarations(parser.parse('typescript', text).rootNode);
-  };
-  const beta = parse('resources/beta/beta.d.ts');
-  const messages = parse('resources/messages/messages.d.ts');
-  const betaMessages = parse('resources/beta/messages/messages.d.ts');
-  const credentials = parse('lib/credentials/types.d.ts');
-  const files = [betaMessages, messages].filter((f): f is TsFile => !!f);
-  const federation = credentials?.consts.get('FEDERATION_BETA_HEADER');
-  const editsProp = betaMessages?.interfaces.get('BetaContextManagementConfig')?.namedChildren.find((p) => p.type === 'property_signature' && p.childForFieldName('name')?.text === 'edits');
-  const editsType = editsProp?.childForFieldName('type')?.namedChildren[0];
-  const editsUnion = editsType?.type === 'generic_type' ? editsType.childForFieldName('type_arguments')?.namedChildren[0] : editsType?.type === 'array_type' ? editsType.namedChildren[0] : undefined;
-  return {
-    language: 'javascript',
-    package: '@anthropic-ai/sdk',
-    version,
-    dir,
-    apiVersion: defaultApiVersion(host, parser, dir, ['client.js', 'index.js'], 'javascript'),
-    betas: unique([...tsLiterals(beta?.aliases.get('AnthropicBeta')), ...(federation ? [tsString(federation)].filter((s): s is string => !!s) : [])]),
-    models: unique(tsLiterals(messages?.aliases.get('Model'))),
-    toolTypes: unique([...tsMemberTypes(messages?.aliases.get('ToolUnion'), files), ...tsMemberTypes(betaMessages?.aliases.get('BetaToolUnion'), files)]),
-    editTypes: unique(tsMemberTypes(editsUnion, files)),
-    contentBlockTypes: unique([...tsMemberTypes(messages?.aliases.get('ContentBlockParam'), files), ...tsMemberTypes(betaMessages?.aliases.get('BetaContentBlockParam'), files)]),
-  };
-}
-
-/** The string value of the first `'anthropic-version': '…'` pair in the client's source. */
-function defaultApiVersion(host: SdkHost, parser: DeclarationParser, dir: string, files: string[], lang: LanguageId): string | undefined {
-  for (const rel of files) {
-    const text = readSmall(host, path.join(dir, rel));
-    if (text === undefined) continue;
-    let found: string | undefined;
-    parser.parse(lang, text).rootNode.forEachDescendant((n) => {
-      if (found || n.type !== 'pair') return;
-      const key = n.childForFieldName('key');
-      const value = n.childForFieldName('value');
-      const k = key && (lang === 'python' ? pyString(key) : tsString(key));
-      if (k === 'anthropic-version' && value) found = (lang === 'python' ? pyString(value) : tsString(value)) ?? undefined;
-    });
-    if (found) return found;
-  }
-  return undefined;
-}
-
-// ------------------------------------------------------------------------------------ Python modules
-
-function pyString(n: SyntaxNode): string | undefined {
-  if (n.type !== 'string') return undefined;
-  return n.namedChildren.filter((c) => c.type === 'string_content').map((c) => c.text).join('');
-}
-
-/** Strings inside `Literal[...]` anywhere under a node (type annotations and alias values). */
-function pyLiterals(n: SyntaxNode | null | undefined): string[] {
-  if (!n) return [];
-  const out: string[] = [];
-  n.forEachDescendant((d) => {
-    const isLiteral =
-      (d.type === 'subscript' && d.childForFieldName('value')?.text === 'Literal') ||
-      (d.type === 'generic_type' && d.namedChildren[0]?.type === 'identifier' && d.namedChildren[0].text === 'Literal');
-    if (!isLiteral) return;
-    d.forEachDescendant((s) => {
-      const v = pyString(s);
-      if (v !== undefined) out.push(v);
-    });
-  });
-  return out;
-}
-
-interface PyModule {
-  /** `Name: TypeAlias = <value>` and `Name = <value>` at module level. */
-  assignments: Map<string, SyntaxNode>;
-  /** Class name -> the annotation of its `type` field. */
-  typeFields: Map<string, SyntaxNode>;
-  /** Imported name -> the module it comes from, relative to the importing file (`./tool_param`). */
-  imports: Map<string, string>;
-}
-
-function pyModule(root: SyntaxNode): PyModule {
-  const assignments = new Map<string, SyntaxNode>();
-  const typeFields = new Map<string, SyntaxNode>();
-  const imports = new Map<string, string>();
-  for (const stmt of root.namedChildren) {
-    if (stmt.type === 'expression_statement') {
-      const a = stmt.namedChildren[0];
-      const left = a?.type === 'assignment' ? a.childForFieldName('left') : null;
-      const right = a?.childForFieldName('right');
-      if (left?.type === 'identifier' && right) assignments.set(left.text, right);
-    } else if (stmt.type === 'class_definition') {
-      const name = stmt.childForFieldName('name')?.text;
-      const body = stmt.childForFieldName('body');
-      for (const s of body?.namedChildren ?? []) {
-        const a = s.type === 'expression_statement' ? s.namedChildren[0] : undefined;
-        if (a?.type === 'assignment' && a.childForFieldName('left')?.text === 'type') {
-          const t = a.childForFieldName('type');
-          if (name && t) typeFields.set(name, t);
-        }
-      }
-    } else if (stmt.type === 'import_from_statement') {
-      const mod = stmt.childForFieldName('module_name');
-      if (mod?.type !== 'relative_import') continue;
-      const dots = mod.namedChildren.find((c) => c.type === 'import_prefix')?.text ?? '.';
-      const dotted = mod.namedChildren.find((c) => c.type === 'dotted_name')?.text ?? '';
-      const rel = (dots.length > 1 ? '../'.repeat(dots.length - 1) : './') + dotted.split('.').join('/');
-      for (const n of stmt.childrenForFieldName('name')) {
-        const imported = n.type === 'aliased_import' ? n.childForFieldName('alias')?.text : n.text;
-        if (imported) imports.set(imported, rel);
-      }
-    }
-  }
-  return { assignments, typeFields, imports };
-}
-
-function readPySdk(host: SdkHost, parser: DeclarationParser, dir: string, version: string): ProjectSdkNames {
-  let budget = MAX_FILES_PER_SDK;
-  const modules = new Map<string, PyModule | null>();
-  const load = (file: string): PyModule | undefined => {
-    if (modules.has(file)) return modules.get(file) ?? undefined;
-    if (budget-- <= 0) return undefined;
-    const text = readSmall(host, file);
-    const mod = text === undefined ? null : pyModule(parser.parse('python', text).rootNode);
-    modules.set(file, mod);
-    return mod ?? undefined;
-  };
-  const types = path.join(dir, 'types');
-  const aliasLiterals = (file: string, name: string) => pyLiterals(load(file)?.assignments.get(name));
-  /** The `type` literals of each class in the union alias `name` of `file`, following its imports. */
-  const memberTypes = (file: string, name: string): string[] => {
-    const mod = load(file);
-    const union = mod?.assignments.get(name);
-    if (!mod || !union) return [];
-    const out: string[] = [];
-    union.forEachDescendant((n) => {
-      if (n.type !== 'identifier') return;
-      const from = mod.imports.get(n.text);
-      if (!from) return;
-      const member = load(path.join(path.dirname(file), `${from}.py`));
-      out.push(...pyLiterals(member?.typeFields.get(n.text)));
-    });
-    return out;
-  };
-  const federation = load(path.join(dir, 'lib', 'credentials', '_constants.py'))?.assignments.get('FEDERATION_BETA_HEADER');
-  const federationName = federation ? pyString(federation) : undefined;
-  return {
-    language: 'python',
-    package: 'anthropic',
-    version,
-    dir,
-    apiVersion: defaultApiVersion(host, parser, dir, ['_client.py'], 'python'),
-    betas: unique([...aliasLiterals(path.join(types, 'anthropic_beta_param.py'), 'AnthropicBetaParam'), ...(federationName ? [federationName] : [])]),
-    models: unique([...aliasLiterals(path.join(types, 'model_param.py'), 'ModelParam'), ...aliasLiterals(path.join(types, 'model.py'), 'Model')]),
-    toolTypes: unique([...memberTypes(path.join(types, 'tool_union_param.py'), 'ToolUnionParam'), ...memberTypes(path.join(types, 'beta', 'beta_tool_union_param.py'), 'BetaToolUnionParam')]),
-    editTypes: unique(memberTypes(path.join(types, 'beta', 'beta_context_management_config_param.py'), 'Edit')),
-    contentBlockTypes: unique([...memberTypes(path.join(types, 'content_block_param.py'), 'ContentBlockParam'), ...memberTypes(path.join(types, 'beta', 'beta_content_block_param.py'), 'BetaContentBlockParam')]),
-  };
 }

@@ -5,6 +5,7 @@
  */
 import data from '../data/known-names.json';
 import { editDistance } from './editDistance';
+import type { Sdk } from './model';
 
 export type BetaStatus = 'current' | 'ga' | 'deprecated';
 
@@ -206,10 +207,10 @@ export function withProjectSdks(known: KnownNames, sdks: readonly ProjectSdkName
   return { ...known, betas, toolTypes, editTypes, contentBlockTypes, models, projectSdks };
 }
 
-/** The project SDK that serves files of a language, if one was found. */
-export function projectSdkFor(known: KnownNames, language: string): ProjectSdk | undefined {
-  const want = language === 'python' ? 'python' : 'javascript';
-  return known.projectSdks.find((s) => s.language === want);
+/** The project SDK that serves requests written against an SDK, if one was found. */
+export function projectSdkFor(known: KnownNames, sdk: Sdk): ProjectSdk | undefined {
+  const ecosystem = sdk === 'python' ? 'python' : 'javascript';
+  return known.projectSdks.find((s) => s.language === ecosystem);
 }
 
 /**

@@ -7,6 +7,9 @@ import type { ObjValue, Value } from './value';
 
 export type LanguageId = 'python' | 'typescript' | 'tsx' | 'javascript';
 
+/** The Anthropic SDK a request is written against: its behaviour is what messages describe. */
+export type Sdk = 'python' | 'typescript';
+
 export type RequestMethod = 'create' | 'stream' | 'parse' | 'count_tokens' | 'batch' | 'tool_runner' | 'invoke';
 
 /** Requests built through a framework rather than the SDK directly. */
@@ -27,6 +30,7 @@ export interface PrefixBlock {
 export interface RequestCall {
   file: string;
   language: LanguageId;
+  sdk: Sdk;
   /** The whole call expression. */
   at: Loc;
   /** The callee, e.g. `client.beta.messages.create`. */

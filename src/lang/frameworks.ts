@@ -96,6 +96,7 @@ function request(unit: FileUnit, node: Node, callee: Node, framework: Framework,
   return {
     file: unit.file,
     language: unit.language,
+    sdk: unit.frontEnd.sdk,
     at: unit.loc(node),
     callee: unit.loc(callee),
     calleeText: callee.text.replace(/\s+/g, ''),

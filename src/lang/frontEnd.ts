@@ -5,6 +5,7 @@
  * (fileView.ts), the filters and the request finder are written once against it.
  */
 import type { FileOp, FilterView, FunctionView } from '../core/fileView';
+import type { Sdk } from '../core/model';
 import type { Loc } from '../core/span';
 import type { SuppressionDirective, SuppressionScope } from '../core/suppress';
 import type { ObjValue, Value } from '../core/value';
@@ -121,6 +122,8 @@ export interface FactSyntax {
 }
 
 export interface FrontEnd {
+  /** The Anthropic SDK this language's code calls. */
+  readonly sdk: Sdk;
   readonly adapter: Adapter;
   readonly modules: ModuleSyntax;
   readonly library: Library;

@@ -7,7 +7,10 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Edit, Language, Parser } from 'web-tree-sitter';
 import type { Point, Tree as WasmTree } from 'web-tree-sitter';
+import type { SdkHost, SdkLocation } from '../config/projectSdk';
+import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
+import { sdkReaderFor } from './frontEnds';
 import type { GrammarTables } from './syntaxTree';
 import { SyntaxNode, SyntaxTree } from './syntaxTree';
 
@@ -82,6 +85,16 @@ export class Parsers {
       languages.set(id, await Language.load(findWasm(g.pkg, g.file, wasmDir)));
     }
     return new Parsers(languages);
+  }
+
+  /** The version of the SDK installed at a location (config/projectSdk.ts finds them). */
+  sdkVersion(host: SdkHost, at: SdkLocation): string | undefined {
+    return sdkReaderFor(at.language).version(host, (l, t) => this.parse(l, t), at.dir);
+  }
+
+  /** The names an installed SDK declares, read with this language's parser. */
+  sdkNames(host: SdkHost, at: SdkLocation, version: string): ProjectSdkNames {
+    return sdkReaderFor(at.language).names(host, (l, t) => this.parse(l, t), at.dir, version);
   }
 
   parser(lang: LanguageId): Parser {

@@ -155,6 +155,7 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
     const base = {
       file: unit.file,
       language: unit.language,
+      sdk: unit.frontEnd.sdk,
       at: unit.loc(node),
       callee: unit.loc(e.callee),
       calleeText: e.callee.text.replace(/\s+/g, ''),

@@ -34,8 +34,8 @@ const BETA_ONLY_PARAMS: ReadonlyMap<string, BetaOnlyParam> = new Map<string, Bet
 /** Whether the parameter is beta-only for this call: not GA on its method in the SDK the project uses. */
 function betaOnlyHere(spec: BetaOnlyParam, call: RequestCall, ctx: RuleContext): boolean {
   if (!spec.ga || !spec.ga.methods.has(call.method)) return true;
-  const sdk = projectSdkFor(ctx.known, call.language);
-  return call.language !== 'python' && !!sdk && compareVersions(sdk.version, spec.ga.typescript) < 0;
+  const sdk = projectSdkFor(ctx.known, call.sdk);
+  return call.sdk !== 'python' && !!sdk && compareVersions(sdk.version, spec.ga.typescript) < 0;
 }
 
 const METHODS = new Set(['create', 'stream', 'count_tokens', 'parse']);
@@ -130,8 +130,8 @@ The fix switches the call to \`client.beta.messages\` and, for \`mcp_servers\`, 
     const fix = switchFix(call, ctx);
     const method = call.calleeText.replace(/^.*\bmessages\./, 'messages.');
     const beta = call.calleeText.replace(/\bmessages\./, 'beta.messages.');
-    const failure = call.language === 'python' ? 'the SDK raises TypeError before sending' : 'the SDK types reject it, and the API answers 400 when it is sent';
-    const sdk = projectSdkFor(ctx.known, call.language);
+    const failure = call.sdk === 'python' ? 'the SDK raises TypeError before sending' : 'the SDK types reject it, and the API answers 400 when it is sent';
+    const sdk = projectSdkFor(ctx.known, call.sdk);
     for (const entry of found) {
       const hint = entry!.key === 'output_format' ? ' (or use `output_config.format`)' : '';
       const ga = BETA_ONLY_PARAMS.get(entry!.key)?.ga;

@@ -132,7 +132,7 @@ function apiVersionOf(call: RequestCall, ctx: RuleContext): { version: string; w
   if (!call.headersKnown || !call.clientHeadersKnown) return undefined;
   const model = param(call, 'model');
   if (requestPlatform(call, model?.kind === 'str' ? model.text : undefined) !== 'anthropic') return undefined;
-  const sdk = projectSdkFor(ctx.known, call.language);
+  const sdk = projectSdkFor(ctx.known, call.sdk);
   if (!sdk) return undefined;
   if (sdk.apiVersion) return { version: sdk.apiVersion, why: `the default of this project's ${sdk.package} ${sdk.version}` };
   const first = FIRST_SENDING[sdk.package];

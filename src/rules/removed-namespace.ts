@@ -88,7 +88,7 @@ The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, 
     const segments = keepBeta ? [m[1]] : ['beta', m[1]];
     const edits = ctx.edits.removeCalleeSegments(call.callee, segments);
     const target = call.calleeText.replace(keepBeta ? `.${m[1]}` : `.beta.${m[1]}`, '');
-    const error = call.language === 'python' ? "AttributeError ('Beta' object has no attribute 'prompt_caching')" : "TypeError (Cannot read properties of undefined (reading 'messages'))";
+    const error = call.sdk === 'python' ? "AttributeError ('Beta' object has no attribute 'prompt_caching')" : "TypeError (Cannot read properties of undefined (reading 'messages'))";
     ctx.report({
       message: `\`${call.calleeText}\` was removed when prompt caching went GA (Python SDK 0.41.0 / TS SDK 0.33.0, 2024-12-17): the call raises ${error} before sending. Call \`${target}\`.`,
       at: call.callee,

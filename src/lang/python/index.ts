@@ -8,6 +8,7 @@ import { pythonLibrary } from './library';
 import { pythonModules } from './modules';
 
 export const python: FrontEnd = {
+  sdk: 'python',
   adapter: pythonAdapter,
   modules: pythonModules,
   library: pythonLibrary,

@@ -8,6 +8,7 @@ import { typescriptLibrary } from './library';
 import { typescriptModules } from './modules';
 
 export const typescript: FrontEnd = {
+  sdk: 'typescript',
   adapter: typescriptAdapter,
   modules: typescriptModules,
   library: typescriptLibrary,

@@ -15,6 +15,8 @@ export default defineRule({
     docs: `## What it does
 Checks the \`model\` of each request against the lifecycle dates in the known-names table (from the SDK's deprecated-models data and the docs): a model whose end of life is on or before the table's date is an error, a deprecated model that is still served is reported as info with the date it goes away. Dated snapshots (\`claude-sonnet-4-5-20250929\`) count as their model.
 
+The table keeps the models the pinned SDK no longer lists (Claude 3.x, 2.x, Instant 1.x), with the dates from the deprecations page and the release notes. Their ids (\`claude-3-5-sonnet-20240620\`, \`claude-3-opus-20240229\`) and \`-latest\` aliases match exactly, never by prefix onto another model; a model known to be retired without a documented date is reported without one.
+
 Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`: Bedrock and Vertex AI retire models on their own dates. A request whose client is not seen is not checked.
 
 ## Why is this bad?

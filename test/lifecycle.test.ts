@@ -3,6 +3,7 @@
  * and sources (the generator never drops them), their ids match exactly, and a retirement
  * without a documented date is reported without one.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/core/diagnostic';
@@ -68,5 +69,14 @@ describe('models the pinned SDK no longer lists', () => {
     expect(text).toContain('(Claude Haiku 3) was retired: the Claude API rejects every request for it');
     expect(text).not.toMatch(/retired on|\b2026-04-/);
     expect(message('claude-sonnet-4-6')).toEqual([]);
+  });
+
+  it('set in another file, are reported where the request uses the id, with the place it is set', async () => {
+    const a = await analyzer();
+    const file = path.join(ROOT, 'test', 'fixtures', 'retired-model', 'bad-crossfile.py');
+    const [d, ...rest] = of(a.analyze(file, fs.readFileSync(file, 'utf8')).diagnostics, 'retired-model');
+    expect(rest).toEqual([]);
+    expect(d.at.file).toBe(file);
+    expect(d.related.map((r) => [path.basename(r.at.file), r.message])).toEqual([['_settings.py', '`claude-3-5-sonnet-20241022` is set here']]);
   });
 });

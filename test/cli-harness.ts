@@ -83,6 +83,8 @@ export function run(cwd: string, args: string[], opts: { input?: string | Buffer
     encoding: 'utf8',
     input: opts.input ?? '',
     env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', ...opts.env },
+    // The SARIF log of every fixture passed spawnSync's 1 MB default, which kills the child.
+    maxBuffer: 64 * 1024 * 1024,
     ...opts.spawn,
   });
   return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };

@@ -17,7 +17,7 @@ const sdk = readSdkNames(sdkPackageDir(root));
 const { table, notes } = mergeSdkNames(JSON.parse(before) as KnownNamesFile, sdk);
 const after = formatTable(table);
 
-console.log(`@anthropic-ai/sdk ${sdk.version}${sdk.published ? ` (${sdk.published})` : ''}, anthropic-version ${sdk.apiVersion ?? 'unknown'}: ${sdk.betas.length} betas in AnthropicBeta, ${sdk.models.length} models, ${new Set([...sdk.toolTypes, ...sdk.betaToolTypes]).size} tool types, ${sdk.editTypes.length} edit types, ${new Set([...sdk.contentBlockTypes, ...sdk.betaContentBlockTypes]).size} content block types`);
+console.log(`@anthropic-ai/sdk ${sdk.version}${sdk.published ? ` (${sdk.published})` : ''}, anthropic-version ${sdk.apiVersion ?? 'unknown'}: ${sdk.betas.length} betas in AnthropicBeta, ${sdk.models.length} models, ${new Set([...sdk.toolTypes, ...sdk.betaToolTypes]).size} tool types, ${sdk.editTypes.length} edit types, ${new Set([...sdk.contentBlockTypes, ...sdk.betaContentBlockTypes]).size} content block types, ${sdk.agentConfigTypes.length} Managed Agents agent-configuration types`);
 for (const n of notes) if (!n.startsWith('kept ')) console.log(`  ${n}`);
 if (after === before) {
   console.log('src/data/known-names.json is up to date');

@@ -2,8 +2,9 @@
  * Reads the names an installed `@anthropic-ai/sdk` package declares, with the TypeScript
  * compiler's parser and type checker (never by matching text): the `AnthropicBeta` union, the
  * `Model` union, the `type` of every member of the tool unions, of the content block param
- * unions and of the context-management edits, the beta the SDK sends itself for workload
- * identity, the default `anthropic-version`, and the deprecated-models data.
+ * unions and of the context-management edits, the `type` of the Managed Agents agent
+ * configuration's `tools` and `multiagent` members, the beta the SDK sends itself for
+ * workload identity, the default `anthropic-version`, and the deprecated-models data.
  *
  * Used by `npm run known-names` (which writes src/data/known-names.json) and by the test that
  * fails when the table lacks a name the installed SDK has.
@@ -35,6 +36,11 @@ export interface SdkNames {
   contentBlockTypes: string[];
   /** `type` of each member of `BetaContentBlockParam`. */
   betaContentBlockTypes: string[];
+  /**
+   * `type` of each member of the Managed Agents `AgentCreateParams` fields `tools` and
+   * `multiagent`, with the field (an agent's configuration, not a Messages request).
+   */
+  agentConfigTypes: Array<{ name: string; field: string }>;
   /** Model id -> end-of-life date (YYYY-MM-DD) from `internal/data/deprecated-models`. */
   deprecatedModels: Record<string, string>;
 }
@@ -45,7 +51,11 @@ const FILES = {
   messages: 'resources/messages/messages.d.ts',
   betaMessages: 'resources/beta/messages/messages.d.ts',
   credentials: 'lib/credentials/types.d.ts',
+  agents: 'resources/beta/agents/agents.d.ts',
 };
+
+/** The fields of a Managed Agents agent configuration whose members carry a `type`. */
+const AGENT_CONFIG_FIELDS = ['tools', 'multiagent'];
 
 export function sdkPackageDir(root: string): string {
   return path.join(root, 'node_modules', '@anthropic-ai', 'sdk');
@@ -95,6 +105,20 @@ export function readSdkNames(pkgDir: string): SdkNames {
     const arrayType = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(edits, decl));
     return checker.isArrayType(arrayType) ? checker.getTypeArguments(arrayType as ts.TypeReference)[0] : undefined;
   };
+  /** `AgentCreateParams.<field>` for each field: the `type` of its (element type's) members. */
+  const agentConfigTypes = (): Array<{ name: string; field: string }> => {
+    const params = declaredType(FILES.agents, 'AgentCreateParams');
+    const out: Array<{ name: string; field: string }> = [];
+    for (const field of AGENT_CONFIG_FIELDS) {
+      const prop = params?.getProperty(field);
+      const decl = prop?.valueDeclaration;
+      if (!prop || !decl) continue;
+      let t = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(prop, decl));
+      if (checker.isArrayType(t)) t = checker.getTypeArguments(t as ts.TypeReference)[0];
+      for (const name of memberTypes(t)) if (!out.some((x) => x.name === name)) out.push({ name, field });
+    }
+    return out;
+  };
   const sentBetas = (): string[] => {
     const s = exported(FILES.credentials, 'FEDERATION_BETA_HEADER');
     const decl = s?.valueDeclaration;
@@ -114,6 +138,7 @@ export function readSdkNames(pkgDir: string): SdkNames {
     editTypes: unique(memberTypes(editsType())),
     contentBlockTypes: unique(memberTypes(declaredType(FILES.messages, 'ContentBlockParam'))),
     betaContentBlockTypes: unique(memberTypes(declaredType(FILES.betaMessages, 'BetaContentBlockParam'))),
+    agentConfigTypes: agentConfigTypes(),
     deprecatedModels: deprecatedModels(pkgDir),
   };
 }

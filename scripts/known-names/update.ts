@@ -2,7 +2,9 @@
  * Merges the names an SDK declares (readSdk.ts) into the known-names table, keeping the facts
  * that only the docs give (statuses, GA dates, the betas a type needs, minimum cacheable
  * lengths, prices, lifecycle dates, sources). Names the table has and the SDK lacks stay: the
- * docs and the SDKs' own code use names outside the unions.
+ * docs and the SDKs' own code use names outside the unions. Models the SDK no longer lists
+ * (retired ones) stay with their lifecycle facts, so the rules keep reporting code that sends
+ * them.
  */
 import type { BetaInfo, KnownNamesFile, ModelInfo } from '../../src/core/knownNames';
 import { modelInfo } from '../../src/core/knownNames';
@@ -49,6 +51,24 @@ export function mergeSdkNames(current: KnownNamesFile, sdk: SdkNames, pkg = '@an
     toolNames.add(name);
     table.toolTypes.push({ name });
     notes.push(gaTools.has(name) ? `added tool type ${name}` : `added tool type ${name}: only in BetaToolUnion, add the beta it needs ("betas") from the docs`);
+  }
+  // Managed Agents agent-configuration types the Messages tool unions lack: a table entry in
+  // `toolTypes` for one of them would make a Messages request that sends it look valid.
+  const messagesTools = new Set([...sdk.toolTypes, ...sdk.betaToolTypes]);
+  table.agentConfigTypes ??= [];
+  const agentNames = new Set(table.agentConfigTypes.map((t) => t.name));
+  for (const { name, field } of sdk.agentConfigTypes) {
+    if (messagesTools.has(name)) continue;
+    if (!agentNames.has(name)) {
+      agentNames.add(name);
+      table.agentConfigTypes.push({ name, field, sources: [`${at} AgentCreateParams.${field}`] });
+      notes.push(`added Managed Agents agent-configuration type ${name} (${field})`);
+    }
+    const asTool = table.toolTypes.findIndex((t) => t.name === name);
+    if (asTool >= 0) {
+      table.toolTypes.splice(asTool, 1);
+      notes.push(`removed ${name} from toolTypes: ${at} declares it only for a Managed Agents agent's ${field}`);
+    }
   }
   const editNames = new Set(table.editTypes.map((t) => t.name));
   for (const name of sdk.editTypes) {
@@ -142,9 +162,13 @@ export function missingFromTable(table: KnownNamesFile, sdk: SdkNames): Record<s
   const tools = new Set(table.toolTypes.map((t) => t.name));
   const edits = new Set(table.editTypes.map((t) => t.name));
   const blocks = new Set(table.contentBlockTypes);
+  const messagesTools = new Set([...sdk.toolTypes, ...sdk.betaToolTypes]);
+  const agents = new Set((table.agentConfigTypes ?? []).map((t) => t.name));
   const out: Record<string, string[]> = {
     betas: [...sdk.betas, ...sdk.sentBetas].filter((n) => !betas.has(n)),
     toolTypes: [...new Set([...sdk.toolTypes, ...sdk.betaToolTypes])].filter((n) => !tools.has(n)),
+    agentConfigTypes: sdk.agentConfigTypes.filter(({ name }) => !messagesTools.has(name) && !agents.has(name)).map(({ name }) => name),
+    agentConfigTypesInToolTypes: sdk.agentConfigTypes.filter(({ name }) => !messagesTools.has(name) && tools.has(name)).map(({ name }) => name),
     editTypes: sdk.editTypes.filter((n) => !edits.has(n)),
     contentBlockTypes: [...new Set([...sdk.contentBlockTypes, ...sdk.betaContentBlockTypes])].filter((n) => !blocks.has(n)),
     models: sdk.models.filter((id) => {

@@ -47,6 +47,17 @@ export interface TypeInfo {
   origin?: NameOrigin;
 }
 
+/**
+ * A `type` the SDK declares for a Managed Agents agent configuration (`beta.agents.create`),
+ * outside the Messages tool unions: valid there, rejected in a Messages request's `tools`.
+ */
+export interface AgentConfigTypeInfo {
+  name: string;
+  /** The field of the agent configuration it belongs in (`tools`, `multiagent`). */
+  field: string;
+  sources?: string[];
+}
+
 export interface Price {
   input: number;
   write5m: number;
@@ -129,6 +140,8 @@ export interface KnownNames {
   betas: Map<string, BetaInfo>;
   undocumentedBetas: Map<string, UndocumentedBeta>;
   toolTypes: Map<string, TypeInfo>;
+  /** Managed Agents agent-configuration types that are not Messages tool types. */
+  agentConfigTypes: Map<string, AgentConfigTypeInfo>;
   editTypes: Map<string, TypeInfo>;
   contentBlockTypes: Set<string>;
   models: ModelInfo[];
@@ -144,6 +157,7 @@ export interface KnownNamesFile {
   betas: BetaInfo[];
   undocumentedBetas: UndocumentedBeta[];
   toolTypes: TypeInfo[];
+  agentConfigTypes?: AgentConfigTypeInfo[];
   editTypes: TypeInfo[];
   contentBlockTypes: string[];
   models: ModelInfo[];
@@ -175,6 +189,7 @@ export function loadKnownNames(extra: KnownNamesExtra = {}): KnownNames {
     betas,
     undocumentedBetas,
     toolTypes,
+    agentConfigTypes: new Map((TABLE.agentConfigTypes ?? []).map((t) => [t.name, t])),
     editTypes,
     contentBlockTypes: new Set(TABLE.contentBlockTypes),
     models,

@@ -1,8 +1,10 @@
+import type { Related } from '../core/diagnostic';
 import type { ModelInfo } from '../core/knownNames';
 import { modelInfo } from '../core/knownNames';
-import { param } from '../core/model';
+import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
+import type { Entry } from '../core/value';
 import { platformName, requestPlatform } from './util';
 
 export default defineRule({
@@ -14,6 +16,8 @@ export default defineRule({
     summary: 'A model id the Claude API has retired (every request fails), or one that is deprecated and will be.',
     docs: `## What it does
 Checks the \`model\` of each request against the lifecycle dates in the known-names table (from the SDK's deprecated-models data and the docs): a model whose end of life is on or before the table's date is an error, a deprecated model that is still served is reported as info with the date it goes away. Dated snapshots (\`claude-sonnet-4-5-20250929\`) count as their model.
+
+The table keeps the models the pinned SDK no longer lists (Claude 3.x, 2.x, Instant 1.x), with the dates from the deprecations page and the release notes. Their ids (\`claude-3-5-sonnet-20240620\`, \`claude-3-opus-20240229\`) and \`-latest\` aliases match exactly, never by prefix onto another model; a model known to be retired without a documented date is reported without one. A model id set in another file of the workspace (a settings module) is reported where the request uses it, with the place it is set.
 
 Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`: Bedrock and Vertex AI retire models on their own dates. A request whose client is not seen is not checked.
 
@@ -75,8 +79,13 @@ No fix is offered: another model answers differently, costs differently and has 
   },
 
   check(call, ctx) {
-    const v = param(call, 'model');
-    if (v?.kind !== 'str' || !v.complete || !v.at || v.at.file !== ctx.file) return;
+    const entry = modelEntry(call);
+    const v = entry?.value;
+    if (v?.kind !== 'str' || !v.complete || !v.at) return;
+    // A model id set in another file (a settings module) is reported where this request uses it.
+    const at = v.at.file === ctx.file ? v.at : entry?.valueAt?.file === ctx.file ? entry.valueAt : undefined;
+    if (!at) return;
+    const related: Related[] = at === v.at ? [] : [{ at: v.at, message: `\`${v.text}\` is set here` }];
     const info = modelInfo(ctx.known, v.text);
     if (!info || (!info.retired && !info.retires && !info.deprecated)) return;
     if (requestPlatform(call, v.text) !== 'anthropic') return;
@@ -86,15 +95,23 @@ No fix is offered: another model answers differently, costs differently and has 
       const elsewhere = info.retiresExcept?.length ? ` (it stays on ${info.retiresExcept.map(platformName).join(' and ')})` : '';
       ctx.report({
         message: `${name} was retired${when}: the Claude API rejects every request for it${elsewhere}. Move to a current model (known lifecycle as of ${ctx.known.asOf}).`,
-        at: v.at,
+        at,
+        related,
       });
       return;
     }
     const since = info.deprecated ? ` since ${info.deprecated}` : '';
     const until = info.retires ? `; the Claude API rejects it from ${info.retires}` : '';
-    ctx.report({ message: `${name} is deprecated${since}${until}. Move to a current model before then.`, at: v.at, severity: 'info' });
+    ctx.report({ message: `${name} is deprecated${since}${until}. Move to a current model before then.`, at, related, severity: 'info' });
   },
 });
+
+/** The request's `model` entry (the last one written wins). */
+function modelEntry(call: RequestCall): Entry | undefined {
+  const entries = call.params.entries;
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].key === 'model') return entries[i];
+  return undefined;
+}
 
 function isRetired(info: ModelInfo, ctx: RuleContext): boolean {
   return !!info.retired || (!!info.retires && info.retires <= ctx.known.asOf);

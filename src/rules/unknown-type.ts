@@ -25,6 +25,8 @@ export default defineRule({
     docs: `## What it does
 Checks the \`type\` of each \`context_management.edits\` entry, each \`tools\` entry and each content block in \`messages\` against the known names (prefixlint's table, \`known.toolTypes\` of the configuration, and the names of the project's own SDK when one is installed), and reports names that are dated but unknown, written in the beta-header spelling, or one or two letters away from a known name. A well-formed dated name near or after the table's date is a warning: it may be newer than the table.
 
+A Managed Agents agent-configuration type in a Messages request's \`tools\` (\`agent_toolset_20260401\`, \`multiagent_20261001\`) is reported too: the SDK declares it for \`client.beta.agents.create\`, not for the Messages tool unions.
+
 ## Why is this bad?
 Dated type names (\`compact_20260112\`, \`web_search_20250305\`) are checked only by the API. Python's TypedDicts accept any string at run time, so a wrong date or the header spelling (\`compact-2026-01-12\`) fails the request with a 400 on every call.
 
@@ -112,6 +114,13 @@ function checkType(v: Value | undefined, ns: Namespace, ctx: RuleContext) {
   const name = s.text;
   const known = knownFor(ns, ctx);
   if (known.has(name)) return;
+  const agentType = ns === 'tool' ? ctx.known.agentConfigTypes.get(name) : undefined;
+  if (agentType) {
+    // A real name in the wrong API: no Messages tool type stands for it, so there is no fix.
+    const what = agentType.field === 'tools' ? `a Managed Agents tool type: it goes in the \`tools\` of an agent (\`client.beta.agents.create\`)` : `a Managed Agents agent-configuration type: it goes in an agent's \`${agentType.field}\` setting (\`client.beta.agents.create\`)`;
+    ctx.report({ message: `\`${name}\` is ${what}, not in a Messages API request's \`tools\`. The Messages API rejects it with a 400.`, at: s.at! });
+    return;
+  }
   const dated = LOOKS_DATED.test(name);
   const verdict = judgeUnknownName(name, known, { spelling: 'type', asOf: ctx.known.asOf, maxDistance: dated ? 3 : 2, otherSpelling: betaToTypeSpelling });
   const [first] = verdict.suggestions;

@@ -19,6 +19,7 @@ def ask_again(question: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=512,
+        cache_control={"type": "ephemeral"},
         system=f"You are a helpful assistant. Asked at: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
     )
@@ -43,14 +44,14 @@ describe('--diff <ref>', () => {
     fs.writeFileSync(path.join(dir, 'new.py'), BAD_PY);
 
     const all = positions(run(dir, ['check', '--format', 'json']));
-    expect(all).toContain('agent.py:12:volatile-system-prompt');
-    expect(all).toContain('untouched.py:11:volatile-system-prompt');
+    expect(all).toContain('agent.py:13:volatile-system-prompt');
+    expect(all).toContain('untouched.py:12:volatile-system-prompt');
     const r = run(dir, ['check', '--format', 'json', '--diff', 'main']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
-    expect(positions(r).sort()).toEqual(['agent.py:22:volatile-system-prompt', 'new.py:11:volatile-system-prompt', 'staged.py:11:volatile-system-prompt']);
+    expect(positions(r).sort()).toEqual(['agent.py:24:volatile-system-prompt', 'new.py:12:volatile-system-prompt', 'staged.py:12:volatile-system-prompt']);
     // Relative to the branch's own head, only the working tree's changes count.
-    expect(positions(run(dir, ['check', '--format', 'json', '--diff', 'HEAD'])).sort()).toEqual(['new.py:11:volatile-system-prompt', 'staged.py:11:volatile-system-prompt']);
+    expect(positions(run(dir, ['check', '--format', 'json', '--diff', 'HEAD'])).sort()).toEqual(['new.py:12:volatile-system-prompt', 'staged.py:12:volatile-system-prompt']);
     // Paths narrow it further; the summary counts what is shown.
     const narrow = run(dir, ['check', '--diff', 'main', 'agent.py']);
     expect(narrow.stdout).toContain('Found 1 problem (1 error, 0 warnings, 0 infos) in 1 file.');
@@ -122,12 +123,12 @@ describe('a baseline (--write-baseline, --baseline)', () => {
     fs.writeFileSync(path.join(dir, 'src/agent.py'), BAD_PY + SECOND_CALL);
     const grown = run(dir, ['check', '--baseline', 'prefixlint-baseline.json', '--format', 'json']);
     expect(grown.code).toBe(1);
-    expect(positions(grown)).toEqual(['src/agent.py:11:volatile-system-prompt', 'src/agent.py:21:volatile-system-prompt']);
+    expect(positions(grown)).toEqual(['src/agent.py:12:volatile-system-prompt', 'src/agent.py:23:volatile-system-prompt']);
     expect(grown.stderr).toBe('prefixlint: baseline: src/agent.py: volatile-system-prompt: 2 findings, 1 recorded: all are shown\n');
     // A finding in a file the baseline does not know is new.
     fs.writeFileSync(path.join(dir, 'src/agent.py'), BAD_PY);
     fs.writeFileSync(path.join(dir, 'src/good.py'), BAD_PY);
-    expect(positions(run(dir, ['check', '--baseline', 'prefixlint-baseline.json', '--format', 'json']))).toEqual(['src/good.py:11:volatile-system-prompt']);
+    expect(positions(run(dir, ['check', '--baseline', 'prefixlint-baseline.json', '--format', 'json']))).toEqual(['src/good.py:12:volatile-system-prompt']);
   });
 
   it('fails when recorded findings are gone, until the baseline is written again', () => {

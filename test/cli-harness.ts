@@ -143,6 +143,7 @@ def ask(question: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=512,
+        cache_control={"type": "ephemeral"},
         system=f"You are a helpful assistant. Current time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
     )
@@ -158,6 +159,7 @@ export async function ask(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 512,
+    cache_control: { type: 'ephemeral' },
     system: \`You are a helpful assistant. Now: \${new Date().toISOString()}\`,
     messages: [{ role: 'user', content: question }],
   });
@@ -176,6 +178,7 @@ def refund(question: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=512,
+        cache_control={"type": "ephemeral"},
         system=PROMPT,
         messages=[{"role": "user", "content": question}],
     )
@@ -204,13 +207,16 @@ from datetime import datetime
 import anthropic
 
 client = anthropic.Anthropic()
+with open("team.json") as f:
+    TEAM = json.load(f)
 
 
-def ask(question: str, profile: dict) -> str:
+def ask(question: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=512,
-        system=f"Profile: {json.dumps(profile)}. Time: {datetime.now()}",
+        cache_control={"type": "ephemeral"},
+        system=f"Team: {json.dumps(TEAM)}. Time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
     )
     return resp.content[0].text

@@ -102,7 +102,7 @@ describe('what to lint', () => {
     const r = run(dir, ['check', '--stdin-filename', 'src/app.py', '--format', 'json'], { input: BAD_PY });
     expect(r.code).toBe(1);
     const [f] = json(r);
-    expect(f).toMatchObject({ file: 'src/app.py', ruleId: 'volatile-system-prompt', line: 11 });
+    expect(f).toMatchObject({ file: 'src/app.py', ruleId: 'volatile-system-prompt', line: 12 });
     expect(run(dir, ['check', '--stdin-filename', 'legacy/app.py'], { input: BAD_PY }).code).toBe(0);
 
     const fixed = run(dir, ['check', '--stdin-filename', 'src/app.py', '--fix'], { input: BAD_PY });

@@ -66,9 +66,9 @@ describe('check', () => {
       [
         'error[volatile-system-prompt]: The system prompt includes the current time (`datetime.now()`), which',
         '  changes on every call; the cached prefix is rewritten each time and never read.',
-        '  --> src/bad.py:11:62',
+        '  --> src/bad.py:12:62',
         '   |',
-        '11 |         system=f"You are a helpful assistant. Current time: {datetime.now()}",',
+        '12 |         system=f"You are a helpful assistant. Current time: {datetime.now()}",',
         '   |                                                              ^^^^^^^^^^^^^^',
         '   |',
         '   = fix: Move the time into the user message (safe: applied by --fix)',

@@ -42,6 +42,7 @@ const CALL = [
   'resp = client.messages.create(',
   '    model="claude-sonnet-4-6",',
   '    max_tokens=512,',
+  '    cache_control={"type": "ephemeral"},',
   '    system=f"Time: {datetime.now()}",',
   '    messages=[{"role": "user", "content": question}],',
   ')',

@@ -133,6 +133,7 @@ const CLOCK_PY = (header: string, eol: string) =>
     '    resp = client.messages.create(',
     '        model="claude-sonnet-4-6",',
     '        max_tokens=512,',
+    '        cache_control={"type": "ephemeral"},',
     '        system=f"Assistant \u{1F600} é. Now: {datetime.now()}",',
     '        messages=[{"role": "user", "content": q}],',
     '    )',
@@ -145,7 +146,7 @@ const CLOCK_TS = [
   '// 中文 \u{1F469}\u200D\u{1F4BB} e\u0301 — non-ASCII text before the finding',
   'const client = new Anthropic();',
   'export async function ask(q: string) {',
-  "  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 512, system: `\u{1F600} déjà vu — ${new Date().toISOString()}`, messages: [{ role: 'user', content: q }] });",
+  "  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 512, cache_control: { type: 'ephemeral' }, system: `\u{1F600} déjà vu — ${new Date().toISOString()}`, messages: [{ role: 'user', content: q }] });",
   '}',
   '',
 ].join('\n');
@@ -160,7 +161,7 @@ function expectedPosition(text: string, needle: string): { line: number; column:
 
 function minifiedJs(bytes: number, withFinding: boolean): string {
   const chunk = 'function a(b,c){var d=b+c;for(var e=0;e<d;e++){d=d*2%7}return{x:d,y:[1,2,3].map(function(f){return f*d})}}var g=a(1,2);';
-  const finding = "import Anthropic from'@anthropic-ai/sdk';const client=new Anthropic();client.messages.create({model:'claude-sonnet-4-6',max_tokens:9,system:'Now '+new Date().toISOString(),messages:[]});";
+  const finding = "import Anthropic from'@anthropic-ai/sdk';const client=new Anthropic();client.messages.create({model:'claude-sonnet-4-6',max_tokens:9,cache_control:{type:'ephemeral'},system:'Now '+new Date().toISOString(),messages:[]});";
   const body = chunk.repeat(Math.ceil(bytes / chunk.length)).slice(0, bytes - (withFinding ? finding.length : 0));
   return withFinding ? finding + body.slice(0, body.lastIndexOf(';') + 1) : body;
 }
@@ -284,7 +285,7 @@ describe('hostile files', () => {
   });
 
   it('a notebook with 2,000 cells: the finding in cell 1500', () => {
-    expect(of('cells.ipynb').map((f) => [f.ruleId, f.cell, f.cellLine])).toEqual([['volatile-system-prompt', 1500, 12]]);
+    expect(of('cells.ipynb').map((f) => [f.ruleId, f.cell, f.cellLine])).toEqual([['volatile-system-prompt', 1500, 13]]);
   });
 
   it('a symbolic link loop: no hang, the looping links get a notice', () => {

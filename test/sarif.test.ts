@@ -147,6 +147,6 @@ describe('--format github', () => {
     expect(escapeProperty('dir: a,b%\n')).toBe('dir%3A a%2Cb%25%0A');
     const dir = project({ 'we,ird: name%.py': fs.readFileSync(path.join(ROOT, 'test/fixtures/volatile-system-prompt/bad.py'), 'utf8') });
     const [first] = run(dir, ['check', '--format', 'github']).stdout.split('\n');
-    expect(first).toMatch(/^::error file=we%2Cird%3A name%25\.py,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=prefixlint \(volatile-system-prompt\)::The system prompt /);
+    expect(first).toMatch(/^::(error|warning) file=we%2Cird%3A name%25\.py,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=prefixlint \(volatile-system-prompt\)::The system prompt /);
   });
 });

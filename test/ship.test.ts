@@ -133,7 +133,7 @@ describe('the npm package', () => {
     const check = sh('npx', ['--offline', 'prefixlint', 'check'], { cwd: project, env });
     expect(check.code, check.stderr).toBe(1);
     expect(check.stdout).toContain('error[volatile-system-prompt]: The system prompt includes the current time');
-    expect(check.stdout).toContain('  --> src/agent.py:11:62');
+    expect(check.stdout).toContain('  --> src/agent.py:12:62');
     expect(check.stdout).toContain('Found 1 problem (1 error, 0 warnings, 0 infos) in 1 file.');
     const json = JSON.parse(sh('npx', ['--offline', 'prefixlint', 'check', '--format', 'json', 'src'], { cwd: project, env }).stdout) as Array<{ ruleId: string; url: string }>;
     expect(json.map((f) => f.ruleId)).toEqual(['volatile-system-prompt']);
@@ -177,7 +177,7 @@ describe('the installed package as a language server', () => {
       await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'python', version: 1, text: BAD_PY } });
       const p = await pushed;
       expect(p.uri).toBe(uri);
-      expect(p.diagnostics.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1])).toEqual([['volatile-system-prompt', 11, 62]]);
+      expect(p.diagnostics.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1])).toEqual([['volatile-system-prompt', 12, 62]]);
       const actions = (await conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: p.diagnostics[0].range, context: { diagnostics: p.diagnostics } })) as CodeAction[];
       const fix = actions.find((a) => a.isPreferred)!;
       expect(fix.title).toBe('Move the time into the user message');
@@ -250,7 +250,7 @@ describe('pre-commit', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^prefixlint\.+Failed$/m);
     expect(r.stdout).toContain('error[volatile-system-prompt]');
-    expect(r.stdout).toContain('--> agent.py:11:62');
+    expect(r.stdout).toContain('--> agent.py:12:62');
     expect(r.stdout).toContain('Found 1 problem (1 error, 0 warnings, 0 infos) in 1 file.');
     const clean = userRepo({ 'good.py': GOOD_PY });
     const passed = tryRepo(clean, 'prefixlint');

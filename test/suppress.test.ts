@@ -24,6 +24,7 @@ def ask(question: str) -> str:
     resp = client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=512,
+        cache_control={"type": "ephemeral"},
         system=f"You are a helpful assistant. Current time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
     )
@@ -38,6 +39,7 @@ export async function ask(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 512,
+    cache_control: { type: 'ephemeral' },
     system: \`You are a helpful assistant. Now: \${new Date().toISOString()}\`,
     messages: [{ role: 'user', content: question }],
   });

@@ -41,6 +41,7 @@ def main() -> None:
         resp = client.messages.create(
             model="claude-sonnet-4-6",
             max_tokens=1024,
+            cache_control={"type": "ephemeral"},
             system=SYSTEM,
             messages=[*history[-12:], {"role": "user", "content": turn}],
         )

@@ -41,6 +41,7 @@ def chat(req: ChatRequest) -> dict:
     resp = client.beta.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=4096,
+        cache_control={"type": "ephemeral"},
         betas=["interleaved-thinking-2025-04-14"],
         thinking={"type": "enabled", "budget_tokens": 2048},
         system=support_prompt(),

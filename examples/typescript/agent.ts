@@ -20,6 +20,7 @@ export async function runAgent(task: string): Promise<string> {
     const msg = await client.beta.messages.create({
       model: 'claude-opus-4-7',
       max_tokens: 4096,
+      cache_control: { type: 'ephemeral' },
       system: `${AGENT_PROMPT}\nCurrent time: ${new Date().toISOString()}`,
       tools,
       context_management: { edits: [{ type: 'clear_tool_uses_20250919', keep: { type: 'tool_uses', value: 4 } }] },

@@ -45,6 +45,11 @@ export interface Taint {
   embed?: Loc;
   /** Where a sorting fix applies: the json.dumps call, or the iterated expression. */
   fixAt?: Loc;
+  /**
+   * Produced when the module is loaded (a module-level `datetime.now()`), so once per process
+   * rather than on each call: it still changes at every restart.
+   */
+  once?: boolean;
 }
 
 /** A cut of a list by count (`messages[-5:]`, `pop(0)`), recorded on the list it produces. */

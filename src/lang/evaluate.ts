@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, bounded, concatStrings, isComplete, unknown, union, withChainStep, withoutUnordered } from '../core/value';
+import { HOLE, allTaints, bounded, concatStrings, isComplete, stabilityOf, unknown, union, withChainStep, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
@@ -29,6 +29,8 @@ export type Ref =
 export type Env = Map<string, Value>;
 
 const MAX_INLINE_DEPTH = 6;
+/** More calls of a function than this and its parameters are not followed to them (a helper used everywhere). */
+const MAX_CALLERS = 8;
 
 /**
  * What one file's analysis may spend, whatever the code contains: evaluation steps (each
@@ -129,6 +131,10 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
   private readonly inProgress = new Set<string>();
+  /** Parameters resolved from their callers (`file\0name node`); PENDING while one is being resolved (recursion). */
+  private readonly params = new Map<string, Value | undefined | typeof PENDING>();
+  /** Same-file calls of a function, by the function's node. */
+  private readonly callers = new Map<number, Array<{ node: Node; args: Arg[]; method: boolean }>>();
   /** Module exports resolved so far (`file\0name`); PENDING while one is being resolved (an import cycle). */
   private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
@@ -335,9 +341,11 @@ export class Evaluator {
         if (b.key !== undefined) v = this.member(unit, v, b.key, b.nameNode, env);
         break;
       }
-      case 'param':
-        v = unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [{ cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] }]);
+      case 'param': {
+        const taint: Taint = { cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] };
+        v = this.paramFromCallers(unit, scope.node, b, taint) ?? unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [taint]);
         break;
+      }
       case 'loop': {
         if (!b.value) return unknown(unit.loc(b.nameNode));
         const iter = this.eval(unit, b.value, undefined);
@@ -376,6 +384,80 @@ export class Evaluator {
     }
     if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations);
     return b.kind === 'param' ? v : withChainStep(v, step);
+  }
+
+  /**
+   * A parameter's value from the calls of its function in the same file (`_call_model(system=f"...
+   * {datetime.now()}")` reaches the `system` of the request inside `_call_model`): the arguments
+   * of every call, joined. A call that passes something unknown, or a spread, keeps the
+   * parameter's own taint (per-request until shown otherwise). Undefined when there is no call
+   * to follow, or too many.
+   */
+  private paramFromCallers(unit: FileUnit, fn: Node, b: Binding, taint: Taint): Value | undefined {
+    const key = `${unit.file}\u0000${b.nameNode.id}`;
+    const known = this.params.get(key);
+    if (known === PENDING) return undefined;
+    if (this.params.has(key)) return known;
+    this.params.set(key, PENDING);
+    let v: Value | undefined;
+    try {
+      v = this.paramFromCallersUncached(unit, fn, b, taint);
+    } finally {
+      this.params.set(key, v);
+    }
+    return v;
+  }
+
+  private paramFromCallersUncached(unit: FileUnit, fn: Node, b: Binding, taint: Taint): Value | undefined {
+    const callers = this.callersOf(unit, fn);
+    if (!callers.length || callers.length > MAX_CALLERS) return undefined;
+    const info = unit.adapter.functionInfo(fn);
+    const p = info.params.find((x) => x.name === b.name);
+    if (!p || p.rest || p.kwrest) return undefined;
+    const values: Value[] = [];
+    let unseen = false;
+    for (const c of callers) {
+      const shift = c.method && info.receiver ? 1 : 0;
+      const positional = c.args.filter((a) => !a.name && !a.spread);
+      const arg = c.args.find((a) => a.name === p.name) ?? (p.index >= shift && !c.args.some((a) => a.spread && a.spread !== 'dict') ? positional[p.index - shift] : undefined);
+      if (arg) values.push(withChainStep(this.eval(unit, arg.value), unit.loc(arg.value)));
+      else if (p.default && !c.args.some((a) => a.spread)) values.push(this.eval(unit, p.default));
+      else unseen = true;
+    }
+    if (!values.length) return undefined;
+    const at = unit.loc(b.nameNode);
+    let v = values.length === 1 ? { ...values[0], at } : values.reduce((x, y) => union(x, y, at));
+    // What an unseen caller passes is not known: the parameter stays per-request for the rules' own evidence.
+    if (unseen || values.some((x) => stabilityOf(x) === 'unknown')) v = { ...v, taints: [...v.taints, taint] } as Value;
+    return v;
+  }
+
+  /**
+   * The calls in the same file of a function: by its name where that name is bound to it, and
+   * `self.name(...)` / `this.name(...)` in its class. Calls inside the function itself are left out.
+   */
+  private callersOf(unit: FileUnit, fn: Node): Array<{ node: Node; args: Arg[]; method: boolean }> {
+    const known = this.callers.get(fn.id);
+    if (known) return known;
+    const out: Array<{ node: Node; args: Arg[]; method: boolean }> = [];
+    const name = unit.frontEnd.facts.functionName(fn);
+    if (name) {
+      const cls = unit.enclosingClass(fn);
+      for (const node of unit.calls) {
+        if (node.startIndex >= fn.startIndex && node.endIndex <= fn.endIndex) continue;
+        const e = unit.adapter.expr(node);
+        if (e.k !== 'call') continue;
+        const c = unit.adapter.expr(e.callee);
+        if (c.k === 'ident' && c.name === name) {
+          const found = this.findBinding(unit, e.callee, name)?.binding;
+          if (found?.kind === 'function' && found.value?.id === fn.id) out.push({ node, args: e.args, method: false });
+        } else if (c.k === 'member' && c.prop === name && cls && unit.adapter.expr(c.object).k === 'self' && unit.enclosingClass(node)?.id === cls.id) {
+          out.push({ node, args: e.args, method: true });
+        }
+      }
+    }
+    this.callers.set(fn.id, out);
+    return out;
   }
 
   private importValue(unit: FileUnit, b: Binding): Value {
@@ -487,7 +569,12 @@ export class Evaluator {
           const defs = members.get(prop);
           if (!defs || !defs.length) return unknown(at, `attribute ${prop}`);
           const fn = defs.find((d) => ref.unit.adapter.isFunction(d));
-          if (fn) return this.withRef({ kind: 'function', unit: ref.unit, node: fn, self: ref }, at);
+          if (fn) {
+            const method: Extract<Ref, { kind: 'function' }> = { kind: 'function', unit: ref.unit, node: fn, self: ref };
+            // `self.date_block` on a `@property`: reading it runs it.
+            if (ref.unit.adapter.functionInfo(fn).property) return this.invoke(method, [], at);
+            return this.withRef(method, at);
+          }
           const values = defs.map((d) => this.eval(ref.unit, d));
           const v = values.reduce((a, b) => union(a, b, at));
           // In-place changes anywhere in the class (`self.messages.pop(0)` in another method).
@@ -908,7 +995,10 @@ export class Evaluator {
   }
 
   taint(cls: TaintClass, kind: TaintKind, unit: FileUnit, node: Node, fixAt?: Loc): Taint {
-    return { cls, kind, at: unit.loc(node), text: shorten(node.text), chain: [], fixAt };
+    const t: Taint = { cls, kind, at: unit.loc(node), text: shorten(node.text), chain: [], fixAt };
+    // A clock or random value computed in a module's (or a class's) body: once per process.
+    if ((cls === 'clock' || cls === 'random') && unit.enclosingFunction(node).id === unit.tree.rootNode.id) t.once = true;
+    return t;
   }
 
   private source(unit: FileUnit, kind: SourceKind, name: string, node: Node, args: Arg[], env: Env | undefined, isNew: boolean): Value {
@@ -1034,6 +1124,17 @@ export class Evaluator {
     if (own) return own;
     const at = unit.loc(node);
     const rtaints = allTaints(receiver);
+    // `TEMPLATE.replace("{{DATE}}", today)`: the replacement is written into the text.
+    if (receiver.kind === 'str' && (prop === 'replace' || prop === 'replaceAll') && args.length >= 2 && !args.some((a) => a.spread)) {
+      const pattern = this.eval(unit, args[0].value, env);
+      const replacement = this.markEmbed(this.eval(unit, args[1].value, env), unit.loc(args[1].value));
+      const found = pattern.kind === 'str' && pattern.complete ? receiver.text.includes(pattern.text) : true;
+      if (!found && receiver.complete) return { ...receiver, literal: false, at };
+      const piece = replacement.kind === 'str' ? replacement.text : HOLE;
+      const text = pattern.kind === 'str' && pattern.complete && pattern.text ? receiver.text.split(pattern.text).join(piece) : receiver.text + HOLE;
+      const complete = receiver.complete && pattern.kind === 'str' && pattern.complete && replacement.kind === 'str' && replacement.complete;
+      return bounded({ kind: 'str', text, complete, at, taints: [...rtaints, ...allTaints(replacement)] });
+    }
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
     // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
     if (receiver.kind === 'unknown' && !this.refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {
@@ -1062,9 +1163,11 @@ export class Evaluator {
     if (!info.returns.length) return unknown(at, 'function without a return value');
     const inner: Env = new Map();
     if (ref.self) inner.set('<self>', this.withRef(ref.self, at));
+    // `obj.method(x)` passes `x` as the parameter after `self`.
+    const shift = ref.self && info.receiver ? 1 : 0;
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
-      const v = named.get(p.name) ?? (p.index >= 0 ? positional[p.index] : undefined);
+      const v = named.get(p.name) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
       if (v) inner.set(p.name, v);
       else if (p.default) inner.set(p.name, this.eval(ref.unit, p.default));
     }

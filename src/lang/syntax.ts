@@ -79,8 +79,13 @@ export interface Mutation {
 }
 
 export interface FunctionInfo {
+  /** `index`: the position among the positional parameters (a receiver parameter, see below, counts). */
   params: Array<{ name: string; index: number; rest?: boolean; kwrest?: boolean; default?: Node }>;
   returns: Node[];
+  /** The first positional parameter is the receiver (Python's `self` / `cls`): a method call does not pass it. */
+  receiver?: boolean;
+  /** Read as an attribute, not called: Python's `@property`, a JavaScript getter. */
+  property?: boolean;
 }
 
 export interface Adapter {

@@ -5,7 +5,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { caches, inFile, paramSite, relatedFor, uniqueTaints } from './util';
+import { cachesPrefix, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
 
 const ORDER_KINDS = new Set(['unsorted-json', 'set-iteration', 'unsorted-listing']);
 
@@ -17,7 +17,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'JSON without sorted keys, or text built by iterating a set or a directory listing, lands in the cached prefix.',
     docs: `## What it does
-Finds \`json.dumps(x)\` without \`sort_keys=True\` (where \`x\` is not a literal written in a fixed order) and text built by iterating a \`set\` of strings or an unsorted directory listing, when the result lands in \`tools\`, \`system\`, or a message block at or before the last cache breakpoint. In JavaScript, \`JSON.stringify\` keeps insertion order, so it is reported only when the object is built from an unordered source such as \`fs.readdirSync\`.
+Finds \`json.dumps(x)\` without \`sort_keys=True\` (where \`x\` is not a literal written in a fixed order) and text built by iterating a \`set\` of strings or an unsorted directory listing, when the result lands in \`tools\`, \`system\`, or a message block at or before the last cache breakpoint. In JavaScript, \`JSON.stringify\` keeps insertion order, so it is reported only when the object is built from an unordered source such as \`fs.readdirSync\`. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 The cache matches bytes. The same dictionary can serialise with its keys in a different order when it is built from different code paths, loaded from another source, or merged; iterating a set of strings gives a different order in every Python process (hash randomisation); directory listings come in file-system order. Each variant is a different prefix, so the cache misses without any error.
@@ -28,12 +28,15 @@ import json
 import anthropic
 
 client = anthropic.Anthropic()
+with open("policies.json") as f:
+    POLICIES = json.load(f)
 
-def ask(profile, question):
+def ask(question):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
-        system="You help this customer. Profile:\\n" + json.dumps(profile),
+        cache_control={"type": "ephemeral"},
+        system="Follow these policies:\\n" + json.dumps(POLICIES),
         messages=[{"role": "user", "content": question}],
     )
 \`\`\`
@@ -49,6 +52,7 @@ export async function ask(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
+    cache_control: { type: 'ephemeral' },
     system: 'Known documents: ' + JSON.stringify(docs),
     messages: [{ role: 'user', content: question }],
   });
@@ -61,12 +65,15 @@ import json
 import anthropic
 
 client = anthropic.Anthropic()
+with open("policies.json") as f:
+    POLICIES = json.load(f)
 
-def ask(profile, question):
+def ask(question):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
-        system="You help this customer. Profile:\\n" + json.dumps(profile, sort_keys=True),
+        cache_control={"type": "ephemeral"},
+        system="Follow these policies:\\n" + json.dumps(POLICIES, sort_keys=True),
         messages=[{"role": "user", "content": question}],
     )
 \`\`\`
@@ -82,6 +89,7 @@ export async function ask(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
+    cache_control: { type: 'ephemeral' },
     system: 'Known documents: ' + JSON.stringify(docs),
     messages: [{ role: 'user', content: question }],
   });
@@ -94,7 +102,7 @@ Adding \`sort_keys=True\` or wrapping the iterated value in \`sorted(...)\` (\`[
   },
 
   check(call, ctx) {
-    if (!caches(call)) return;
+    if (!cachesPrefix(call, ctx)) return;
     const taints: Array<{ t: Taint; site?: ReturnType<typeof paramSite> }> = [];
     const tools = param(call, 'tools');
     if (tools) {

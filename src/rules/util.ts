@@ -2,6 +2,7 @@
 import type { Related } from '../core/diagnostic';
 import type { Platform } from '../core/knownNames';
 import { platformOfClient } from '../core/knownNames';
+import { hasBreakpoint } from '../core/breakpoints';
 import type { RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
@@ -62,6 +63,19 @@ export function uniqueTaints(taints: Taint[]): Taint[] {
 /** Requests whose prefix can be cached (count_tokens only counts). */
 export function caches(call: RequestCall): boolean {
   return call.method !== 'count_tokens';
+}
+
+/**
+ * The one policy of the cache rules for requests without caching: a request with no cache
+ * breakpoint (no `cache_control` on a block, none at the top level) caches nothing, so a
+ * changing prefix costs it nothing more than a fixed one, and the cache rules say nothing about
+ * it — as the token lens says "no cache breakpoint". The sentence each cache rule's docs carry.
+ */
+export const UNCACHED_POLICY = 'A request without a cache breakpoint caches nothing, so it is not reported; once it has one (a `cache_control` on a block, or at the top level), it is.';
+
+/** A request that caches its prefix: it can and it has a breakpoint (see UNCACHED_POLICY). */
+export function cachesPrefix(call: RequestCall, ctx: RuleContext): boolean {
+  return caches(call) && hasBreakpoint(call, ctx.view, ctx.textOf);
 }
 
 /**

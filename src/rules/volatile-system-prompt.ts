@@ -6,7 +6,7 @@ import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
 import type { Taint, Value } from '../core/value';
 import { allTaints, getEntryRecord } from '../core/value';
-import { caches, describe, inFile, paramSite, relatedFor, uniqueTaints } from './util';
+import { cachesPrefix, describe, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
 
 export default defineRule({
   meta: {
@@ -16,7 +16,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'A clock or random value inside the system prompt rewrites the cached prefix on every call.',
     docs: `## What it does
-Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks).
+Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 Prompt caching reuses a prefix only when every byte before the breakpoint is identical, in the order tools → system → messages. A timestamp in the system prompt changes those bytes on every call, so every request pays full price (and a cache write) and nothing is ever read back. There is no error: the bill just stays high.
@@ -32,6 +32,7 @@ def answer(question):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
+        cache_control={"type": "ephemeral"},
         system=f"You are a support agent. Current time: {datetime.now()}",
         messages=[{"role": "user", "content": question}],
     )
@@ -46,6 +47,7 @@ export async function answer(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
+    cache_control: { type: 'ephemeral' },
     system: \`You are a support agent. Current time: \${new Date().toISOString()}\`,
     messages: [{ role: 'user', content: question }],
   });
@@ -64,6 +66,7 @@ def answer(question):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
+        cache_control={"type": "ephemeral"},
         system="You are a support agent.",
         messages=[{"role": "user", "content": f"[time: {datetime.now()}] " + question}],
     )
@@ -78,6 +81,7 @@ export async function answer(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
+    cache_control: { type: 'ephemeral' },
     system: 'You are a support agent.',
     messages: [{ role: 'user', content: \`[time: \${new Date().toISOString()}] \` + question }],
   });
@@ -90,7 +94,7 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
   },
 
   check(call, ctx) {
-    if (!caches(call)) return;
+    if (!cachesPrefix(call, ctx)) return;
     const system = param(call, 'system');
     if (!system) return;
     const taints = uniqueTaints(allTaints(system).filter((t) => t.cls === 'clock' || t.cls === 'random'));
@@ -98,8 +102,12 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
       const at = inFile(ctx, t.at, paramSite(call, 'system'));
       if (!at) continue;
       ctx.report({
-        message: `The system prompt includes ${describe(t)}, which changes on every call; the cached prefix is rewritten each time and never read.`,
+        message: t.once
+          ? `The system prompt includes ${describe(t)}, computed when the module is loaded: the cached prefix changes every time the process starts${t.cls === 'clock' ? ' (and with the date)' : ''}, and each start writes it again instead of reading it.`
+          : `The system prompt includes ${describe(t)}, which changes on every call; the cached prefix is rewritten each time and never read.`,
         at,
+        // Once per process costs a cache write per restart, not per call.
+        ...(t.once ? { severity: 'warning' as const } : {}),
         related: relatedFor(ctx, t, at),
         fix: moveToUserTurn(call, t, ctx),
       });

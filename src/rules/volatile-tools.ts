@@ -1,7 +1,7 @@
 import { param } from '../core/model';
 import { defineRule } from '../core/rule';
 import { allTaints } from '../core/value';
-import { caches, describe, inFile, paramSite, relatedFor, uniqueTaints } from './util';
+import { cachesPrefix, describe, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
 
 export default defineRule({
   meta: {
@@ -11,7 +11,7 @@ export default defineRule({
     fix: 'none',
     summary: 'A clock or random value in the tool definitions, or a tool list in unordered order, invalidates the whole cache.',
     docs: `## What it does
-Finds clock and random values inside \`tools\` (names, descriptions, input schemas, enum lists), and tool lists whose order comes from an unordered source: a Python \`set\`, \`os.listdir\`, \`glob.glob\`, \`Path.iterdir\`, or \`fs.readdirSync\` without a sort.
+Finds clock and random values inside \`tools\` (names, descriptions, input schemas, enum lists), and tool lists whose order comes from an unordered source: a Python \`set\`, \`os.listdir\`, \`glob.glob\`, \`Path.iterdir\`, or \`fs.readdirSync\` without a sort. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 Tools render first, before the system prompt and the messages. Any byte that differs in a tool definition, or a different tool order, invalidates the tools, system and messages caches at once: every call is billed as a cold start. Python randomises string hashes per process, so iterating a set of tool names gives a different order in every worker.
@@ -30,6 +30,7 @@ def run(question):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
+        cache_control={"type": "ephemeral"},
         tools=tools,
         messages=[{"role": "user", "content": question}],
     )
@@ -44,6 +45,7 @@ export async function run(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
+    cache_control: { type: 'ephemeral' },
     tools: [{ name: 'lookup', description: \`Lookup (build \${Date.now()})\`, input_schema: { type: 'object' } }],
     messages: [{ role: 'user', content: question }],
   });
@@ -64,6 +66,7 @@ def run(question):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
+        cache_control={"type": "ephemeral"},
         tools=tools,
         messages=[{"role": "user", "content": question}],
     )
@@ -78,6 +81,7 @@ export async function run(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 1024,
+    cache_control: { type: 'ephemeral' },
     tools: [{ name: 'lookup', description: 'Lookup', input_schema: { type: 'object' } }],
     messages: [{ role: 'user', content: question }],
   });
@@ -87,7 +91,7 @@ export async function run(question: string) {
   },
 
   check(call, ctx) {
-    if (!caches(call)) return;
+    if (!cachesPrefix(call, ctx)) return;
     const tools = param(call, 'tools');
     if (!tools) return;
     const volatile = uniqueTaints(allTaints(tools).filter((t) => t.cls === 'clock' || t.cls === 'random'));

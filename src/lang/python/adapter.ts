@@ -407,8 +407,13 @@ export const pythonAdapter: Adapter = {
       const body = fn.childForFieldName('body');
       if (body) collectReturns(body, returns);
     }
-    // Methods: `self` is the first positional parameter and is not counted by callers.
-    return { params, returns };
+    // Methods: `self` (`cls`) is the first positional parameter, which a method call does not pass.
+    const first = list ? named(list)[0] : undefined;
+    const firstName = first?.type === 'typed_parameter' ? named(first)[0]?.text : first?.text;
+    const receiver = firstName === 'self' || firstName === 'cls';
+    const decorators = fn.parent?.type === 'decorated_definition' ? fn.parent.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text.replace(/^@\s*/, '')) : [];
+    const property = decorators.some((d) => /^(property|(functools\.)?cached_property)$/.test(d));
+    return { params, returns, ...(receiver ? { receiver } : {}), ...(property ? { property } : {}) };
   },
 
   classMembers(cls: Node): Map<string, Node[]> {

@@ -324,7 +324,9 @@ export const typescriptAdapter: Adapter = {
     const body = fn.childForFieldName('body');
     if (body && body.type !== 'statement_block') returns.push(body);
     else if (body) collectReturns(body, returns);
-    return { params, returns };
+    // `get name() { ... }` in a class or an object literal.
+    const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');
+    return { params, returns, ...(property ? { property } : {}) };
   },
 
   classMembers(cls: Node): Map<string, Node[]> {

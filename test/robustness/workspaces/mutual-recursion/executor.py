@@ -202,6 +202,8 @@ def summarize(source, state):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=512,
+        cache_control={"type": "ephemeral"},
+        # expect: [per-user-prefix] `"You explain...now()})"`
         system="You explain what a program computed. Result: " + evaluate_binop(tree, state, {}) + f" ({datetime.datetime.now()})",  # expect: [volatile-system-prompt] `datetime.datetime.now()`
         messages=[{"role": "user", "content": str(result)}],
     )

@@ -10,6 +10,7 @@ export async function chat(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 512,
+    cache_control: { type: 'ephemeral' },
     system: `${SUPPORT_PROMPT} ${MISSING} ${self.greeting} Now: ${new Date().toISOString()}`, // expect: [volatile-system-prompt] `new Date()`
     messages: [{ role: 'user', content: question }],
   });

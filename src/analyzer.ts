@@ -5,13 +5,15 @@
  */
 import type { Diagnostic, Severity } from './core/diagnostic';
 import type { KnownNames } from './core/knownNames';
-import type { LanguageId, RequestCall } from './core/model';
+import type { LanguageId } from './core/model';
 import type { Rule } from './core/rule';
 import type { FileView } from './core/fileView';
 import { applyFixes } from './core/fix';
 import { loadKnownNames } from './core/knownNames';
 import type { ReportInput, RuleContext } from './core/rule';
+import type { FileResult } from './core/result';
 import type { Loc } from './core/span';
+import { suppressFindings } from './core/suppress';
 import { EvalBudget, Evaluator } from './lang/evaluate';
 import type { EvalLimits } from './lang/evaluate';
 import { SyntaxEditBuilder } from './lang/edits';
@@ -21,7 +23,6 @@ import { Parsers, languageForPath } from './lang/parsers';
 import { findRequestCalls, mayHoldRequests } from './lang/requests';
 import { Workspace } from './lang/workspace';
 import { allRules } from './rules';
-import { suppressFindings } from './rules/unused-suppression';
 
 export interface SourceHost {
   /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
@@ -38,18 +39,7 @@ export interface AnalyzeOptions {
   severity?: Readonly<Record<string, Severity>>;
 }
 
-export interface FileResult {
-  file: string;
-  language: LanguageId;
-  diagnostics: Diagnostic[];
-  calls: RequestCall[];
-  /** Set when the file could not be analysed (or only partly): one line for the user. */
-  notice?: string;
-  /** What the notice is about: syntax errors (analysed what parsed) or an internal failure (nothing analysed). */
-  noticeKind?: 'syntax' | 'internal' | 'limit';
-  /** Evaluation steps the analysis took (of its budget), for benchmarks and the real-code runs. */
-  steps?: number;
-}
+export type { FileResult };
 
 export interface AnalyzerOptions extends AnalyzeOptions {
   /** Folder with the tree-sitter WASM files (defaults to the bundle's folder, then node_modules). */

@@ -22,14 +22,9 @@ import { buildFileView } from './lang/fileView';
 import { Parsers, languageForPath } from './lang/parsers';
 import { findRequestCalls, mayHoldRequests } from './lang/requests';
 import { Workspace } from './lang/workspace';
+import type { SourceHost } from './lang/workspace';
 import { allRules } from './rules';
 
-export interface SourceHost {
-  /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
-  readFile(absPath: string): string | undefined;
-  /** Whether a file exists (cheaper than reading it); readFile answers when absent. */
-  exists?(absPath: string): boolean;
-}
 
 export interface AnalyzeOptions {
   /** Rules to run; all registered rules by default. */
@@ -39,7 +34,7 @@ export interface AnalyzeOptions {
   severity?: Readonly<Record<string, Severity>>;
 }
 
-export type { FileResult };
+export type { FileResult, SourceHost };
 
 export interface AnalyzerOptions extends AnalyzeOptions {
   /** Folder with the tree-sitter WASM files (defaults to the bundle's folder, then node_modules). */

@@ -21,7 +21,7 @@
  */
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
-import type { FileResult } from '../analyzer';
+import type { FileResult } from '../core/result';
 import { applyFixes as applyTextFixes } from '../core/fix';
 import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';

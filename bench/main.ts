@@ -16,7 +16,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Analyzer } from '../src/analyzer';
+import { Analyzer } from '../src/engine/analyzer';
 import { checkFile } from '../src/cli/check';
 import { discoverFiles } from '../src/cli/files';
 import { DiskHost } from '../src/cli/source';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FileResult } from '../src/analyzer';
+import type { FileResult } from '../src/engine/analyzer';
 import { MAX_FIX_PASSES, checkFile } from '../src/cli/check';
 import type { Engine } from '../src/cli/check';
 import { DiskHost } from '../src/cli/source';

@@ -284,10 +284,10 @@ describe('analyzeNotebook', () => {
   });
 });
 
-// These run the real engine (src/analyzer.ts and src/rules/); they fail until it is in place.
+// These run the real engine (src/engine/analyzer.ts and src/rules/); they fail until it is in place.
 describe('notebooks through the engine', () => {
   async function engine(): Promise<PythonAnalyzer> {
-    const { Analyzer } = (await import('../src/analyzer')) as unknown as {
+    const { Analyzer } = (await import('../src/engine/analyzer')) as unknown as {
       Analyzer: { create(opts?: { rules?: readonly Rule[] }): Promise<PythonAnalyzer> };
     };
     return Analyzer.create();

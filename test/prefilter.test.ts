@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Analyzer } from '../src/analyzer';
-import type { FileResult } from '../src/analyzer';
+import { Analyzer } from '../src/engine/analyzer';
+import type { FileResult } from '../src/engine/analyzer';
 import { analyzeNotebook } from '../src/lang/notebook';
 import { languageForPath } from '../src/lang/parsers';
 import { mayHoldRequests } from '../src/lang/requests';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Analyzer } from '../src/analyzer';
+import type { Analyzer } from '../src/engine/analyzer';
 import { findSdkLocations, ProjectSdkReader } from '../src/config/projectSdk';
 import type { SdkHost } from '../src/config/projectSdk';
 import { ConfigResolver } from '../src/config/resolve';

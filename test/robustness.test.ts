@@ -16,8 +16,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Analyzer, fixAll } from '../src/analyzer';
-import type { FileResult } from '../src/analyzer';
+import { Analyzer, fixAll } from '../src/engine/analyzer';
+import type { FileResult } from '../src/engine/analyzer';
 import { main } from '../src/cli/main';
 import { applyFixes } from '../src/core/fix';
 import type { Fix } from '../src/core/fix';

@@ -7,8 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Analyzer, FileResult } from '../src/analyzer';
-import { fixAll } from '../src/analyzer';
+import type { Analyzer, FileResult } from '../src/engine/analyzer';
+import { fixAll } from '../src/engine/analyzer';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
 import { analyzeNotebook, Notebook } from '../src/lang/notebook';

@@ -2,7 +2,7 @@
  * `prefixlint check` for one file: read it, analyse it, and with `--fix` apply fixes to a
  * fixpoint, never writing a text that parses worse than the original.
  */
-import type { AnalyzeOptions, FileResult } from '../analyzer';
+import type { AnalyzeOptions, FileResult } from '../engine/analyzer';
 import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';

@@ -10,7 +10,7 @@
  */
 import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { Analyzer } from '../analyzer';
+import { Analyzer } from '../engine/analyzer';
 import { ConfigError, ConfigResolver } from '../config/resolve';
 import type { ConfigOverrides } from '../config/resolve';
 import type { Severity } from '../core/diagnostic';

@@ -3,7 +3,7 @@
  * SourceHost through which the analyzer reads the other files of the workspace.
  */
 import * as fs from 'node:fs';
-import type { SourceHost } from '../analyzer';
+import type { SourceHost } from '../engine/analyzer';
 import type { ConfigHost } from '../config/resolve';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

@@ -27,8 +27,8 @@ import {
   TextDocuments,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileResult, SourceHost } from '../analyzer';
-import { Analyzer } from '../analyzer';
+import type { FileResult, SourceHost } from '../engine/analyzer';
+import { Analyzer } from '../engine/analyzer';
 import { openDocument } from '../cli/document';
 import { discoverFiles } from '../cli/files';
 import { readSource } from '../cli/source';

@@ -8,8 +8,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Analyzer, FileResult } from '../../src/analyzer';
-import { fixAll } from '../../src/analyzer';
+import type { Analyzer, FileResult } from '../../src/engine/analyzer';
+import { fixAll } from '../../src/engine/analyzer';
 import { analyzeNotebook, Notebook } from '../../src/lang/notebook';
 
 /** sfc32, seeded: the same cases on every machine. */

@@ -3,28 +3,29 @@
  * the request model through the language front ends and runs the rules. It touches no file
  * system itself; a SourceHost reads other workspace files when a value is imported.
  */
-import type { Diagnostic, Severity } from './core/diagnostic';
-import type { KnownNames } from './core/knownNames';
-import type { LanguageId } from './core/model';
-import type { Rule } from './core/rule';
-import type { FileView } from './core/fileView';
-import { applyFixes } from './core/fix';
-import { loadKnownNames } from './core/knownNames';
-import type { ReportInput, RuleContext } from './core/rule';
-import type { FileResult } from './core/result';
-import type { Loc } from './core/span';
-import { suppressFindings } from './core/suppress';
-import { EvalBudget, Evaluator } from './lang/evaluate';
-import type { EvalLimits } from './lang/evaluate';
-import { SyntaxEditBuilder } from './lang/edits';
-import { findSuppressions, suppressionAnchors } from './lang/comments';
-import { buildFileView } from './lang/fileView';
-import { Parsers, languageForPath } from './lang/parsers';
-import { findRequestCalls, mayHoldRequests } from './lang/requests';
-import { Workspace } from './lang/workspace';
-import type { SourceHost } from './lang/workspace';
-import { allRules } from './rules';
+import type { Diagnostic, Severity } from '../core/diagnostic';
+import type { KnownNames } from '../core/knownNames';
+import type { LanguageId } from '../core/model';
+import type { Rule } from '../core/rule';
+import type { FileView } from '../core/fileView';
+import { applyFixes } from '../core/fix';
+import { loadKnownNames } from '../core/knownNames';
+import type { ReportInput, RuleContext } from '../core/rule';
+import type { FileResult } from '../core/result';
+import type { Loc } from '../core/span';
+import { suppressFindings } from '../core/suppress';
+import { EvalBudget, Evaluator } from '../lang/evaluate';
+import type { EvalLimits } from '../lang/evaluate';
+import { SyntaxEditBuilder } from '../lang/edits';
+import { findSuppressions, suppressionAnchors } from '../lang/comments';
+import { buildFileView } from '../lang/fileView';
+import { Parsers, languageForPath } from '../lang/parsers';
+import { findRequestCalls, mayHoldRequests } from '../lang/requests';
+import { Workspace } from '../lang/workspace';
+import type { SourceHost } from '../lang/workspace';
+import { allRules } from '../rules';
 
+export type { FileResult, SourceHost };
 
 export interface AnalyzeOptions {
   /** Rules to run; all registered rules by default. */
@@ -33,8 +34,6 @@ export interface AnalyzeOptions {
   /** Severity per rule id over the rules' own (from configuration). */
   severity?: Readonly<Record<string, Severity>>;
 }
-
-export type { FileResult, SourceHost };
 
 export interface AnalyzerOptions extends AnalyzeOptions {
   /** Folder with the tree-sitter WASM files (defaults to the bundle's folder, then node_modules). */

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FileResult } from '../src/engine/analyzer';
 import { MAX_FIX_PASSES, checkFile } from '../src/cli/check';
 import type { Engine } from '../src/cli/check';
-import { DiskHost } from '../src/cli/source';
+import { DiskHost } from '../src/host/source';
 import type { Diagnostic } from '../src/core/diagnostic';
 import type { Applicability } from '../src/core/fix';
 

@@ -9,7 +9,7 @@ import type { LanguageId } from '../core/model';
 import { LineIndex } from '../core/span';
 import { openDocument } from './document';
 import type { Place, SourceDocument } from './document';
-import type { DiskHost } from './source';
+import type { DiskHost } from '../host/source';
 
 /** The part of the Analyzer the CLI uses. */
 export interface Engine {

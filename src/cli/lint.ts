@@ -16,7 +16,7 @@ import type { ConfigOverrides } from '../config/resolve';
 import type { Severity } from '../core/diagnostic';
 import { checkFile, configFailure } from './check';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
-import { DiskHost } from './source';
+import { DiskHost } from '../host/source';
 
 export interface LintJob {
   fix: boolean;

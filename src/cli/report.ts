@@ -10,7 +10,7 @@ import { docsUrl } from '../core/rule';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
 import type { Colors } from './color';
 import type { Place } from './document';
-import { toPosix } from './files';
+import { toPosix } from '../host/files';
 
 export function displayPath(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);

@@ -1,10 +1,9 @@
 /**
  * Reading source files from disk: the checks every file passes before it is analysed, and the
- * SourceHost through which the analyzer reads the other files of the workspace.
+ * host through which the analyzer reads the other files of the workspace and the configuration
+ * resolver reads configuration files and SDKs (it has the shape of both).
  */
 import * as fs from 'node:fs';
-import type { SourceHost } from '../engine/analyzer';
-import type { ConfigHost } from '../config/resolve';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -74,7 +73,7 @@ export function describeError(err: unknown): string {
 const MAX_CACHED_CHARS = 1024 * 1024;
 
 /** Reads files and keeps the recently used ones; the analyzer (imported files) and the configuration read through it. */
-export class DiskHost implements SourceHost, ConfigHost {
+export class DiskHost {
   /** In least recently used order. */
   private readonly cache = new Map<string, ReadResult>();
   private cachedChars = 0;

@@ -8,7 +8,6 @@ import type { KnownNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
 import type { Rule } from '../core/rule';
 import type { FileView } from '../core/fileView';
-import { applyFixes } from '../core/fix';
 import { loadKnownNames } from '../core/knownNames';
 import type { ReportInput, RuleContext } from '../core/rule';
 import type { FileResult } from '../core/result';
@@ -72,7 +71,18 @@ export const MAX_NESTING = 1000;
 
 const NO_FILES: SourceHost = { readFile: () => undefined };
 
-export class Analyzer {
+/**
+ * What the surfaces and the fix loop use of the analyzer: the one interface it is seen through
+ * (tests give a scripted one).
+ */
+export interface AnalysisEngine {
+  /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
+  analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions): FileResult;
+  /** Drops what is cached for a file (its text changed on disk or in an editor). */
+  invalidate(file: string): void;
+}
+
+export class Analyzer implements AnalysisEngine {
   private readonly workspace: Workspace;
   private readonly rules: readonly Rule[];
   private readonly known: KnownNames;
@@ -207,35 +217,4 @@ function limitNotice(budget: EvalBudget): string {
   const l = budget.limits;
   const what = budget.hit === 'steps' ? `${l.steps.toLocaleString('en-US')} evaluation steps` : budget.hit === 'depth' ? `${l.depth} nested evaluations` : `${l.timeMs / 1000} s`;
   return `analysis stopped at its limit of ${what}; values past it are unknown`;
-}
-
-export interface FixAllResult {
-  text: string;
-  /** Fixes applied over all passes. */
-  applied: number;
-  passes: number;
-}
-
-/**
- * Applies fixes to a fixpoint: analyse, apply every non-overlapping fix, repeat (fixes that
- * overlapped an applied one get their turn in the next pass). Never returns a text that
- * parses with errors when the input did not.
- */
-export function fixAll(analyzer: Analyzer, file: string, text: string, opts: { unsafe?: boolean; language?: LanguageId; maxPasses?: number } = {}): FixAllResult {
-  const cleanBefore = analyzer.parsesCleanly(file, text, opts.language);
-  let current = text;
-  let applied = 0;
-  let passes = 0;
-  for (; passes < (opts.maxPasses ?? 10); passes++) {
-    const result = analyzer.analyze(file, current, opts.language);
-    const fixes = result.diagnostics.flatMap((d) => (d.fix && (opts.unsafe || d.fix.applicability === 'safe') ? [d.fix] : []));
-    if (!fixes.length) break;
-    const next = applyFixes(current, fixes);
-    if (!next.applied || next.text === current) break;
-    if (cleanBefore && !analyzer.parsesCleanly(file, next.text, opts.language)) break;
-    current = next.text;
-    applied += next.applied;
-  }
-  if (current !== text) analyzer.analyze(file, current, opts.language);
-  return { text: current, applied, passes };
 }

@@ -29,7 +29,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileResult, SourceHost } from '../engine/analyzer';
 import { Analyzer } from '../engine/analyzer';
-import { openDocument } from '../cli/document';
+import { openDocument } from '../engine/document';
 import { discoverFiles } from '../host/files';
 import { readSource } from '../host/source';
 import type { RequestCall } from '../core/model';

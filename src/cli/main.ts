@@ -10,13 +10,14 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ParseArgsConfig } from 'node:util';
 import { isDynamicPattern } from 'tinyglobby';
 import { version } from '../../package.json';
-import { CONFIG_FILE, ConfigError, ConfigResolver, fails } from '../config/resolve';
-import type { ConfigOverrides } from '../config/resolve';
+import { CONFIG_FILE, fails } from '../config/resolve';
+import { ConfigError, Configuration } from '../engine/config';
+import type { ConfigOverrides } from '../engine/config';
 import { SEVERITIES, starterConfig } from '../config/schema';
 import type { Severity } from '../core/diagnostic';
 import { diffRequests } from '../core/requestDiff';
 import type { Rule } from '../core/rule';
-import { allRules } from '../rules/index';
+import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
 import { FileLinter, lintInWorkers, runLintWorker, threadCount, WORKER_ROLE } from './lint';
 import type { LintJob, LintResult } from './lint';
@@ -276,13 +277,13 @@ async function check(args: string[], io: Io): Promise<number> {
   if ('error' in selected) throw new UsageError(selected.error, false);
 
   const host = new DiskHost();
-  const resolver = new ConfigResolver(host);
+  const config = new Configuration(host);
   // A broken configuration is an error (exit 2) for the files it governs, reported once; the
   // other files are linted. One in the current folder is reported even when nothing is linted.
   const configErrors = new Map<string, ConfigError>();
   const configFor = (file: string, over: ConfigOverrides) => {
     try {
-      return resolver.forFile(file, over);
+      return config.configFor(file, over);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       if (!configErrors.has(err.file)) {
@@ -293,7 +294,7 @@ async function check(args: string[], io: Io): Promise<number> {
     }
   };
   configFor(path.join(io.cwd, '_'), {});
-  const excluded = (abs: string, isDir: boolean) => resolver.excluded(abs, isDir);
+  const excluded = (abs: string, isDir: boolean) => config.excluded(abs, isDir);
 
   let files: string[];
   const skippedInWalk: FileOutcome[] = [];
@@ -366,7 +367,7 @@ async function check(args: string[], io: Io): Promise<number> {
     if (stats) stats.threads = threads;
     await lintInWorkers(script, files, job, threads, (i, r) => take(files[i], r));
   } else {
-    const linter = await FileLinter.create(job, host, resolver);
+    const linter = await FileLinter.create(job, host, config);
     for (const file of files) take(file, linter.lint(file));
   }
   outcomes.push(...skippedInWalk);

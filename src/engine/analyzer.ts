@@ -16,7 +16,7 @@ import { suppressFindings } from '../core/suppress';
 import { EvalBudget, Evaluator } from '../lang/evaluate';
 import type { EvalLimits } from '../lang/evaluate';
 import { SyntaxEditBuilder } from '../lang/edits';
-import { findSuppressions, suppressionAnchors } from '../lang/comments';
+import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/comments';
 import { buildFileView } from '../lang/fileView';
 import { Parsers, languageForPath } from '../lang/parsers';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
@@ -116,6 +116,16 @@ export class Analyzer implements AnalysisEngine {
     const lang = language ?? languageForPath(file);
     if (!lang) return true;
     return !this.parsers.parse(lang, text).rootNode.hasError;
+  }
+
+  /**
+   * Where a next-line suppression comment for a finding at an offset of `text` must go above:
+   * the start of a multi-line string around it (a comment line inside the string would become
+   * part of it), else the offset. The text is parsed on the first call only.
+   */
+  suppressionAnchors(text: string, language: LanguageId): (offset: number) => number {
+    let tree: ReturnType<Parsers['parse']> | undefined;
+    return (offset) => commentAnchor((tree ??= this.parsers.parse(language, text)).rootNode.descendantForIndex(offset), offset);
   }
 
   /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */

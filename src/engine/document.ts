@@ -65,6 +65,11 @@ export function openDocument(file: string, text: string): SourceDocument | { not
   return new PlainDocument(file, text, language);
 }
 
+/** A source text whose language the caller knows (an editor's document has a language id). */
+export function sourceDocument(file: string, text: string, language: LanguageId): SourceDocument {
+  return new PlainDocument(file, text, language);
+}
+
 class PlainDocument implements SourceDocument {
   private index?: LineIndex;
 

@@ -369,7 +369,7 @@ describe('more of the server', () => {
 
   it('renders the rules table and diffs two request dumps', async () => {
     const rules: string = await client.conn.sendRequest(MARKDOWN, { what: 'rules' });
-    expect(rules).toContain('| [volatile-system-prompt](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md) | cache |');
+    expect(rules).toContain('| [`volatile-system-prompt`](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md) | cache |');
     const a = JSON.stringify({ model: 'm', system: 'You are a bot.', messages: [{ role: 'user', content: 'hi' }] });
     const b = JSON.stringify({ model: 'm', system: 'You are a bot. Time: 12:00', messages: [{ role: 'user', content: 'hi' }] });
     const diff: string = await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, b], names: ['a.json', 'b.json'] });

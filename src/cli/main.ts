@@ -17,6 +17,7 @@ import { SEVERITIES, starterConfig } from '../config/schema';
 import type { Severity } from '../core/diagnostic';
 import { diffRequests } from '../core/requestDiff';
 import type { Rule } from '../core/rule';
+import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
 import { FileLinter, lintInWorkers, runLintWorker, threadCount, WORKER_ROLE } from './lint';
@@ -44,7 +45,7 @@ const MAIN_HELP = `prefixlint ${version}: finds the mistakes that break Anthropi
 
 Usage:
   prefixlint check [options] [paths or globs...]   lint files (default: the current folder)
-  prefixlint rules [--format text|json]           list the rules
+  prefixlint rules [--format text|json|markdown]  list the rules
   prefixlint explain <rule-id>                    show a rule's documentation
   prefixlint diff <a.json> <b.json>               where two request dumps stop sharing a cached prefix
   prefixlint init                                 write a starter .prefixlintrc.json
@@ -120,9 +121,10 @@ Exit codes: 0 no finding at or above the fail level, 1 findings at or above it (
 warnings than --max-warnings), 2 usage, configuration or internal error.
 `;
 
-const RULES_HELP = `Usage: prefixlint rules [--format text|json] [--no-color]
+const RULES_HELP = `Usage: prefixlint rules [--format text|json|markdown] [--no-color]
 
-Lists every rule: id, group, severity, fix availability and summary.
+Lists every rule: id, group, severity, fix availability and summary. --format markdown prints
+the table in README.md, with each rule linked to its page.
 `;
 
 const EXPLAIN_HELP = `Usage: prefixlint explain <rule-id> [--no-color]
@@ -539,9 +541,9 @@ function rules(args: string[], io: Io): number {
     return EXIT_CLEAN;
   }
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  const fmt = format(values.format, ['text', 'json']);
+  const fmt = format(values.format, ['text', 'json', 'markdown']);
   const c = createColors(colorWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true));
-  io.out(fmt === 'json' ? rulesJson(allRules) : rulesTable(allRules, c));
+  io.out(fmt === 'json' ? rulesJson(allRules) : fmt === 'markdown' ? ruleTable(allRules) : rulesTable(allRules, c));
   return EXIT_CLEAN;
 }
 

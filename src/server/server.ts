@@ -40,6 +40,7 @@ import type { FileResult } from '../engine/analyzer';
 import { affectsConfiguration, ConfigError, Configuration } from '../engine/config';
 import type { FileConfig } from '../engine/config';
 import { openDocument, sourceDocument } from '../engine/document';
+import { rulePage, rulesPage } from '../engine/docs';
 import { fixToFixpoint } from '../engine/fixpoint';
 import { allRules, ruleById } from '../engine/registry';
 import { discoverFiles } from '../host/files';
@@ -50,7 +51,6 @@ import type { ExactView } from './codeLens';
 import { toLspDiagnostics } from './convert';
 import type { TextLookup } from './convert';
 import { diffMarkdown } from './diff';
-import { ruleMarkdown, rulesMarkdown } from './docs';
 import { ExactCounter } from './exactTokens';
 import type { ExactOptions } from './exactTokens';
 import { callHover, diagnosticHover } from './hover';
@@ -727,10 +727,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     refreshLenses();
   });
   connection.onRequest(MARKDOWN, (p: MarkdownParams): string => {
-    if (p.what === 'rules') return rulesMarkdown(allRules);
+    if (p.what === 'rules') return rulesPage(allRules);
     if (p.what.startsWith('rule:')) {
-      const rule = allRules.find((r) => r.meta.id === p.what.slice(5));
-      return rule ? ruleMarkdown(rule) : `# Unknown rule\n\nNo rule is named \`${p.what.slice(5)}\`.\n`;
+      const rule = ruleById(p.what.slice(5));
+      return rule ? rulePage(rule, { link: `[Page in the repository](${docsUrl(rule.meta.id)})` }) : `# Unknown rule\n\nNo rule is named \`${p.what.slice(5)}\`.\n`;
     }
     if (p.what === 'diff' && p.texts) return diffMarkdown(p.texts[0], p.texts[1], p.names?.[0], p.names?.[1]);
     return '';

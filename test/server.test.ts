@@ -373,8 +373,16 @@ describe('more of the server', () => {
     const a = JSON.stringify({ model: 'm', system: 'You are a bot.', messages: [{ role: 'user', content: 'hi' }] });
     const b = JSON.stringify({ model: 'm', system: 'You are a bot. Time: 12:00', messages: [{ role: 'user', content: 'hi' }] });
     const diff: string = await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, b], names: ['a.json', 'b.json'] });
-    expect(diff).toContain('First difference in render order: `system`, character 15 of the block.');
-    expect(await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, a] })).toContain('byte-identical');
+    // The sentences of `prefixlint diff` on the same two dumps, the excerpts as a list.
+    fs.writeFileSync(path.join(temp, 'a.json'), a);
+    fs.writeFileSync(path.join(temp, 'b.json'), b);
+    let out = '';
+    const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: temp };
+    await main(['diff', 'a.json', 'b.json'], io);
+    const sentences = out.trim().split('\n').filter((l) => !l.startsWith('  '));
+    expect(sentences[0]).toBe('First difference in render order at byte 37: system[0], at system[0].text, byte 37 of the block.');
+    expect(diff.split('\n\n')).toEqual(['# Request diff', '`a.json` → `b.json`', sentences[0], '- `a.json`: `' + out.split('\n')[1].slice('  a.json: '.length) + '`\n- `b.json`: `' + out.split('\n')[2].slice('  b.json: '.length) + '`', ...sentences.slice(1).map((l) => l + (l === sentences.at(-1) ? '\n' : ''))]);
+    expect(await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, a] })).toContain('No difference in tools, system or messages: the cached prefix is reused.');
   });
 
   it('highlights the suppression comments it writes (syntaxes/ injection grammar)', () => {

@@ -26,7 +26,7 @@ import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serialize
 import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
-import { formatDiff } from './diff';
+import { formatDiff } from '../engine/diffReport';
 import { discoverFiles, isSourceFile, selectChanged } from '../host/files';
 import { changedLines, changedSince } from '../host/git';
 import type { ChangedLines } from '../host/git';

@@ -40,6 +40,7 @@ import type { FileResult } from '../engine/analyzer';
 import { affectsConfiguration, ConfigError, Configuration } from '../engine/config';
 import type { FileConfig } from '../engine/config';
 import { openDocument, sourceDocument } from '../engine/document';
+import { diffMarkdown } from '../engine/diffReport';
 import { rulePage, rulesPage } from '../engine/docs';
 import { fixToFixpoint } from '../engine/fixpoint';
 import { allRules, ruleById } from '../engine/registry';
@@ -50,7 +51,6 @@ import { breakdownMarkdown, breakdownText, estimate, lensTitle } from './codeLen
 import type { ExactView } from './codeLens';
 import { toLspDiagnostics } from './convert';
 import type { TextLookup } from './convert';
-import { diffMarkdown } from './diff';
 import { ExactCounter } from './exactTokens';
 import type { ExactOptions } from './exactTokens';
 import { callHover, diagnosticHover } from './hover';

@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigResolver, DEFAULT_FAIL_LEVEL } from '../src/config/resolve';
+import { CONFIG_FILE_NAMES, ConfigError, ConfigResolver, DEFAULT_FAIL_LEVEL } from '../src/config/resolve';
+import { CONFIG_FILE_NAMES as WATCHED_NAMES } from '../src/shared/protocol';
 import type { ConfigHost, ConfigOverrides, FileConfig } from '../src/config/resolve';
 import { starterConfig } from '../src/config/schema';
 import { modelInfo } from '../src/core/knownNames';
@@ -212,5 +213,12 @@ describe('errors name the file and the key', () => {
     expect(ruleIds(c)).toEqual(ALL);
     expect(c.severity).toEqual({});
     expect(c.failLevel).toBe(DEFAULT_FAIL_LEVEL);
+  });
+});
+
+describe('configuration file names', () => {
+  it('are the ones the editor client watches (src/shared/protocol.ts)', () => {
+    expect([...WATCHED_NAMES]).toEqual([...CONFIG_FILE_NAMES]);
+    expect(CONFIG_FILE_NAMES).toEqual(['.prefixlintrc.json', 'pyproject.toml', 'package.json']);
   });
 });

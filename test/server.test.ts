@@ -14,7 +14,7 @@ import { main } from '../src/cli/main';
 import { loadKnownNames } from '../src/core/knownNames';
 import { estimateRequest } from '../src/core/tokens';
 import { lensTitle } from '../src/server/codeLens';
-import { FIX_ALL_KIND, MARKDOWN } from '../src/server/protocol';
+import { FIX_ALL_KIND, MARKDOWN } from '../src/shared/protocol';
 import { allRules } from '../src/rules';
 import { asJson, cliJsonOf, comparable } from './findings';
 import type { JsonFinding } from './findings';

@@ -10,8 +10,8 @@ import { CodeActionKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageId } from '../core/model';
 import { fileCommentLine, suppressionComment } from '../engine/suppressions';
-import { CLIENT_COMMANDS, SERVER_COMMANDS } from './protocol';
-import type { DiagnosticData, WireEdit } from './protocol';
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../shared/protocol';
+import type { DiagnosticData, WireEdit } from '../shared/protocol';
 import type { Unit } from './units';
 
 export function isOurs(d: LspDiagnostic): d is LspDiagnostic & { data: DiagnosticData } {

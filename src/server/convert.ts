@@ -11,7 +11,7 @@ import type { Diagnostic, Severity } from '../core/diagnostic';
 import { docsUrl } from '../core/rule';
 import { LineIndex } from '../core/span';
 import type { Loc } from '../core/span';
-import type { DiagnosticData } from './protocol';
+import type { DiagnosticData } from '../shared/protocol';
 import type { DocPosition, Unit } from './units';
 import { uriOf } from './units';
 

@@ -21,6 +21,7 @@ import type {
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
+  DidChangeWatchedFilesNotification,
   FileChangeType,
   MessageType,
   NotebookCellKind,
@@ -54,8 +55,8 @@ import type { TextLookup } from './convert';
 import { ExactCounter } from './exactTokens';
 import type { ExactOptions } from './exactTokens';
 import { callHover, diagnosticHover } from './hover';
-import { CLIENT_COMMANDS, FIX_ALL_KIND, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from './protocol';
-import type { InitializationOptions, MarkdownParams, SetApiKeyParams, SetTrustParams, StatusParams, WireEdit } from './protocol';
+import { CLIENT_COMMANDS, CONFIG_FILE_NAMES, FIX_ALL_KIND, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../shared/protocol';
+import type { InitializationOptions, MarkdownParams, SetApiKeyParams, SetTrustParams, StatusParams, WireEdit } from '../shared/protocol';
 import { readSettings, unknownNames } from './settings';
 import type { Settings } from './settings';
 import { ClosedFileUnit, DocumentUnit, LANGUAGES, NotebookUnit, pathOf, uriOf } from './units';
@@ -107,6 +108,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canShowDocument = false;
   let clientCommands = new Set<string>();
   let hoverShowsDiagnostics = false;
+  /** The client watches files only when asked to (Neovim, Helix, Zed); ours watches them itself. */
+  let registerWatchers = false;
   let generation = 0;
   const settingsCache = new Map<string, Promise<Settings>>();
   const analyses = new Map<string, Analysis>();
@@ -465,6 +468,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canRefreshDiagnostics = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
     pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
     canShowDocument = !!params.capabilities.window?.showDocument?.support;
+    registerWatchers = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && clientCommands.size === 0;
     analyzer = await Analyzer.create({ host, wasmDir: options.wasmDir });
     config = new Configuration(host, analyzer.parsers);
     log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version}); diagnostics ${pullDiagnostics ? 'pulled by the client' : 'pushed'}`);
@@ -482,7 +486,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     };
   });
 
-  connection.onInitialized(() => status({ state: 'ready' }));
+  connection.onInitialized(() => {
+    status({ state: 'ready' });
+    if (registerWatchers) {
+      // Configuration files (their edits re-resolve the configuration) and sources (other files import their values).
+      const watchers = [{ globPattern: `**/{${CONFIG_FILE_NAMES.join(',')}}` }, { globPattern: '**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}' }];
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((err: unknown) => connection.console.warn(`prefixlint: could not watch files: ${String(err)}`));
+    }
+  });
 
   const changed = () => {
     generation++;

@@ -11,7 +11,7 @@ import type { LanguageId } from '../core/model';
 import type { TextEdit } from '../core/span';
 import { CellsDocument } from '../engine/document';
 import type { SourceDocument } from '../engine/document';
-import type { WireEdit } from './protocol';
+import type { WireEdit } from '../shared/protocol';
 
 export interface DocPosition {
   uri: string;

@@ -10,13 +10,25 @@
 import * as path from 'node:path';
 import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
-import type { SyntaxNode } from '../lang/syntaxTree';
 
 export interface SdkHost {
   readFile(absPath: string): string | undefined;
   exists(absPath: string): boolean;
   /** The names in a folder, when the host can list folders (used to find `lib/python3.X`). */
   listDir?(absPath: string): string[] | undefined;
+}
+
+/**
+ * The parts of a syntax node that reading declarations needs; the engine's syntax trees have
+ * them (configuration stays independent of the language front ends, which the engine brings).
+ */
+export interface SyntaxNode {
+  readonly type: string;
+  readonly text: string;
+  readonly namedChildren: SyntaxNode[];
+  childForFieldName(name: string): SyntaxNode | null;
+  childrenForFieldName(name: string): SyntaxNode[];
+  forEachDescendant(visit: (node: SyntaxNode, depth: number) => void): void;
 }
 
 /** What the discovery needs of the engine's parsers (lang/parsers.ts `Parsers`). */

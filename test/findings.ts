@@ -5,24 +5,13 @@
 import * as path from 'node:path';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver/node';
 import { main } from '../src/cli/main';
+import type { JsonFinding as CliFinding } from '../src/cli/report';
 
-export interface JsonFinding {
-  ruleId: string;
+/** A finding of `--format json` (src/cli/report.ts), with the LSP side's looser severity and edits. */
+export type JsonFinding = Omit<CliFinding, 'severity' | 'fix'> & {
   severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-  url: string;
   fix: null | { title: string; applicability: string; edits: Array<Record<string, unknown>> };
-  cell?: number;
-  cellLine?: number;
-  cellColumn?: number;
-  cellEndLine?: number;
-  cellEndColumn?: number;
-}
+};
 
 /** `prefixlint check --format json <args>` run from `cwd`: the findings and the exit code. */
 export async function cliRun(cwd: string, args: readonly string[]): Promise<{ code: number; findings: JsonFinding[]; stderr: string }> {

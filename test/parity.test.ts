@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverFiles } from '../src/host/files';
-import { asJson, cliJsonOf, sorted } from './findings';
+import { asJson, cliJsonOf, cliRun, sorted } from './findings';
 import type { JsonFinding } from './findings';
 import { FIXTURES, ROOT } from './helpers';
 import { Client } from './lsp-client';
@@ -155,6 +155,32 @@ describe('the editor reports what the CLI reports', () => {
       const after = await both(client, dir, uri);
       expect(after.cli).toEqual(before.cli);
       expect(after.editor).toEqual(after.cli);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('with a broken configuration file: nothing is linted where it applies, and the editor says why once', async () => {
+    const dir = project({ 'app.py': APP, '.prefixlintrc.json': '{"ignore": ["volatile-tools"' });
+    const client = editorClient();
+    await client.initialize();
+    try {
+      const uri = await client.open(path.join(dir, 'app.py'));
+      const cli = await cliRun(dir, ['.']);
+      expect(cli.code).toBe(2);
+      expect(cli.findings).toEqual([]);
+      expect(cli.stderr).toMatch(/\.prefixlintrc\.json: invalid JSON at line 1/);
+      expect(await client.diagnostics(uri)).toEqual([]);
+      expect(await client.diagnostics(uri)).toEqual([]);
+      const shown = client.messages.filter((m) => m.includes('.prefixlintrc.json'));
+      expect(shown).toHaveLength(1);
+      expect(shown[0]).toMatch(/invalid JSON at line 1.*nothing is linted where it applies/);
+      // Repaired: the findings are back, as the CLI reports them.
+      write(dir, '.prefixlintrc.json', '{"ignore": ["volatile-tools"]}');
+      await watched(client, dir, { '.prefixlintrc.json': 'Changed' });
+      const repaired = await both(client, dir, uri);
+      expect(repaired.cli.length).toBeGreaterThan(0);
+      expect(repaired.editor).toEqual(repaired.cli);
     } finally {
       await client.dispose();
     }

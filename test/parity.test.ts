@@ -160,6 +160,36 @@ describe('the editor reports what the CLI reports', () => {
     }
   });
 
+  it("after the project's own SDK is installed or upgraded (its names are read again)", async () => {
+    const sdkProject = path.join(FIXTURES, '_projects', 'newer-node-sdk');
+    const dir = project({});
+    for (const name of ['package.json', 'src']) fs.cpSync(path.join(sdkProject, name), path.join(dir, name), { recursive: true });
+    const file = path.join(dir, 'src', 'release-notes.ts');
+    const key = (f: JsonFinding) => `${f.line}:${f.column} ${f.ruleId} ${f.severity}`;
+    const compare = async (uri: string) => {
+      const editor = (await client.diagnostics(uri)).map((d) => key(asJson(file, d, dir))).sort();
+      const cli = (await cliJsonOf(dir)).filter((f) => f.file === 'src/release-notes.ts').map(key).sort();
+      return { editor, cli };
+    };
+    const client = editorClient();
+    await client.initialize();
+    try {
+      const uri = await client.open(file);
+      // No SDK yet: only prefixlint's table counts, and it lacks the newer names.
+      const bare = await compare(uri);
+      expect(bare.cli.filter((k) => / unknown-(beta|type) /.test(k)).length).toBeGreaterThan(3);
+      expect(bare.editor).toEqual(bare.cli);
+      // `npm install` puts the SDK in place; the client's watcher reports its package.json.
+      fs.cpSync(path.join(sdkProject, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true });
+      await watched(client, dir, { 'node_modules/@anthropic-ai/sdk/package.json': 'Created' });
+      const installed = await compare(uri);
+      expect(installed.cli.filter((k) => / unknown-(beta|type) /.test(k))).toEqual([]);
+      expect(installed.editor).toEqual(installed.cli);
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('with a broken configuration file: nothing is linted where it applies, and the editor says why once', async () => {
     const dir = project({ 'app.py': APP, '.prefixlintrc.json': '{"ignore": ["volatile-tools"' });
     const client = editorClient();

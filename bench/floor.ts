@@ -7,7 +7,7 @@
  * does, so that its wall time and peak RSS compare with the CLI's end to end.
  */
 import * as fs from 'node:fs';
-import { discoverFiles } from '../src/cli/files';
+import { discoverFiles } from '../src/host/files';
 import { Notebook } from '../src/lang/notebook';
 import { Parsers, languageForPath } from '../src/lang/parsers';
 

@@ -1,17 +1,19 @@
 /**
  * `npm run docs`: writes docs/rules/<id>.md for every rule, and docs/rules/README.md, from the
- * rule files; removes pages of rules that no longer exist. `-- --check` only reports pages that
- * are out of date and exits 1 (test/docs.test.ts checks the same).
+ * rule files with the renderer that `prefixlint explain` and the editor use (engine/docs.ts);
+ * removes pages of rules that no longer exist; and puts the rule table (`prefixlint rules
+ * --format markdown`) into README.md. `-- --check` only reports what is out of date and exits 1
+ * (test/docs.test.ts and test/readme.test.ts check the same).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RULE_PAGES_DIR } from '../src/core/rule';
-import { allRules } from '../src/rules';
-import { rulePages } from '../src/server/docs';
+import { readmeWithRuleTable, repositoryPages } from '../src/engine/docs';
+import { allRules } from '../src/engine/registry';
 
 const root = process.cwd();
 const check = process.argv.includes('--check');
-const pages = rulePages(allRules);
+const pages = repositoryPages(allRules);
 const dir = path.join(root, RULE_PAGES_DIR);
 const stale: string[] = [];
 
@@ -30,6 +32,14 @@ for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
   if (pages.has(rel)) continue;
   stale.push(rel);
   if (!check) fs.rmSync(path.join(root, rel));
+}
+
+const readme = path.join(root, 'README.md');
+const readmeText = fs.readFileSync(readme, 'utf8');
+const newReadme = readmeWithRuleTable(readmeText, allRules);
+if (newReadme !== readmeText) {
+  stale.push('README.md');
+  if (!check) fs.writeFileSync(readme, newReadme);
 }
 
 if (check) {

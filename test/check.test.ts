@@ -1,15 +1,15 @@
 /**
- * The --fix loop of `prefixlint check` against a scripted engine: fixpoint, the pass cap, and
- * never writing a text that parses worse.
+ * The fix loop (engine/fixpoint.ts) as `prefixlint check --fix` runs it, against a scripted
+ * engine: fixpoint, the pass cap, and never writing a text that parses worse.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FileResult } from '../src/analyzer';
-import { MAX_FIX_PASSES, checkFile } from '../src/cli/check';
-import type { Engine } from '../src/cli/check';
-import { DiskHost } from '../src/cli/source';
+import { checkFile } from '../src/cli/check';
+import type { AnalysisEngine, FileResult } from '../src/engine/analyzer';
+import { MAX_FIX_PASSES } from '../src/engine/fixpoint';
+import { DiskHost } from '../src/host/source';
 import type { Diagnostic } from '../src/core/diagnostic';
 import type { Applicability } from '../src/core/fix';
 
@@ -26,7 +26,7 @@ function file(name: string, text: string): string {
  * Reports every `word` in the text with a fix that replaces it by `replacement` (or only the
  * first one with `firstOnly`). A text containing `BROKEN` gets a syntax-error notice.
  */
-function engine(opts: { word: string; replacement: string; applicability?: Applicability; firstOnly?: boolean; notice?: string; noticeKind?: FileResult['noticeKind'] }): Engine & {
+function engine(opts: { word: string; replacement: string; applicability?: Applicability; firstOnly?: boolean; notice?: string; noticeKind?: FileResult['noticeKind'] }): AnalysisEngine & {
   calls: number;
 } {
   const e = {
@@ -91,7 +91,7 @@ describe('checkFile --fix', () => {
   it('keeps the good fixes of a pass when together they break the text', () => {
     const inner = engine({ word: 'ok', replacement: 'fine' });
     const q = file('pair.py', 'ok ok\n');
-    const pairBreaks: Engine = {
+    const pairBreaks: AnalysisEngine = {
       invalidate() {},
       analyze(f, text) {
         const r = inner.analyze(f, text);

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { parseUnifiedDiff } from '../src/cli/git';
+import { parseUnifiedDiff } from '../src/host/git';
 import type { Run } from './cli-harness';
 import { BAD_PY, GOOD_PY, gitInit, json, MIXED_PY, project, run, useCli } from './cli-harness';
 

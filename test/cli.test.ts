@@ -330,11 +330,12 @@ describe('rules and explain', () => {
     );
     const r = run(dir, 'explain', 'volatile-system-prompt');
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('volatile-system-prompt');
-    expect(r.stdout).toContain(`group: ${rule.group}`);
-    expect(r.stdout).toContain(`severity: ${rule.severity}`);
-    expect(r.stdout).toContain('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md');
+    expect(r.stdout.split('\n').slice(0, 2)).toEqual(['volatile-system-prompt', '='.repeat('volatile-system-prompt'.length)]);
+    expect(r.stdout).toContain(`Group: ${rule.group} · Severity: ${rule.severity} · Fix: sometimes available · Docs: https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md\n`);
     expect(r.stdout).toMatch(/\nWhat it does\n-+\n/);
+    // The page that docs/rules/ and the editor show, down to how to turn the rule off.
+    expect(r.stdout).toMatch(/\nConfiguration\n-+\n/);
+    expect(r.stdout).toContain('`# prefixlint: disable=volatile-system-prompt -- reason`');
     expect(r.stdout).not.toContain('```');
     expect(r.stdout).not.toMatch(/^#+ /m);
     const unknown = run(dir, 'explain', 'volatile-system');

@@ -6,13 +6,19 @@
  */
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ConfigResolver, DEFAULT_FAIL_LEVEL, resolveConfig } from '../src/config/resolve';
-import type { ConfigHost } from '../src/config/resolve';
+import { CONFIG_FILE_NAMES, ConfigError, ConfigResolver, DEFAULT_FAIL_LEVEL } from '../src/config/resolve';
+import { CONFIG_FILE_NAMES as WATCHED_NAMES } from '../src/shared/protocol';
+import type { ConfigHost, ConfigOverrides, FileConfig } from '../src/config/resolve';
 import { starterConfig } from '../src/config/schema';
 import { modelInfo } from '../src/core/knownNames';
 import { allRules } from '../src/rules';
 
 const ROOT = path.resolve('/repo');
+
+/** The configuration for one file, resolved once. */
+function resolveConfig(file: string, h: ConfigHost, over: ConfigOverrides = {}): FileConfig {
+  return new ConfigResolver(h, allRules).forFile(file, over);
+}
 
 function host(files: Record<string, string>): ConfigHost & { reads: string[] } {
   const abs = new Map(Object.entries(files).map(([k, v]) => [path.join(ROOT, k), v]));
@@ -63,7 +69,7 @@ describe('finding the configuration', () => {
       'services/web/package.json': '{"name": "web"}',
       'services/web/pyproject.toml': '[tool.ruff]\nline-length = 100\n',
     });
-    const r = new ConfigResolver(h);
+    const r = new ConfigResolver(h, allRules);
     const billing = r.forFile(at('services/billing/src/app.py'));
     expect(billing.project?.root).toBe(at('services/billing'));
     expect(billing.rules.some((x) => x.meta.group === 'api')).toBe(false);
@@ -93,7 +99,7 @@ describe('finding the configuration', () => {
 
   it('gives command-line options the last word', () => {
     const h = host({ '.prefixlintrc.json': '{"select": ["api"], "ignore": ["unknown-beta"], "rules": {"unknown-type": "off"}, "failLevel": "error"}' });
-    const r = new ConfigResolver(h);
+    const r = new ConfigResolver(h, allRules);
     expect(ruleIds(r.forFile(at('x.py')))).toEqual(allRules.filter((x) => x.meta.group === 'api' && !['unknown-beta', 'unknown-type'].includes(x.meta.id)).map((x) => x.meta.id).sort());
     const cli = r.forFile(at('x.py'), { select: ['unknown-beta', 'unknown-type', 'volatile-tools'], ignore: ['volatile-tools'], failLevel: 'info' });
     expect(ruleIds(cli)).toEqual(['unknown-beta', 'unknown-type']);
@@ -113,7 +119,7 @@ describe('per-path settings', () => {
       ],
     }),
   });
-  const r = new ConfigResolver(h);
+  const r = new ConfigResolver(h, allRules);
 
   it('applies the overrides whose globs match, in order', () => {
     expect(r.forFile(at('src/app.py')).severity).toEqual({ 'volatile-system-prompt': 'warning' });
@@ -207,5 +213,12 @@ describe('errors name the file and the key', () => {
     expect(ruleIds(c)).toEqual(ALL);
     expect(c.severity).toEqual({});
     expect(c.failLevel).toBe(DEFAULT_FAIL_LEVEL);
+  });
+});
+
+describe('configuration file names', () => {
+  it('are the ones the editor client watches (src/shared/protocol.ts)', () => {
+    expect([...WATCHED_NAMES]).toEqual([...CONFIG_FILE_NAMES]);
+    expect(CONFIG_FILE_NAMES).toEqual(['.prefixlintrc.json', 'pyproject.toml', 'package.json']);
   });
 });

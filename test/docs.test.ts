@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docsUrl, REPOSITORY_URL, RULE_PAGES_DIR } from '../src/core/rule';
 import { allRules } from '../src/rules';
-import { rulePages } from '../src/server/docs';
+import { repositoryPages } from '../src/engine/docs';
 import pkg from '../package.json';
 import { analyzer, ROOT } from './helpers';
 
@@ -70,7 +70,7 @@ describe('rule docs', () => {
 
 describe('rule pages (docs/rules/, npm run docs)', () => {
   it('hold exactly the generated pages, up to date with the rule files', () => {
-    const pages = rulePages(allRules);
+    const pages = repositoryPages(allRules);
     const onDisk = fs.readdirSync(path.join(ROOT, RULE_PAGES_DIR)).map((n) => `${RULE_PAGES_DIR}/${n}`).sort();
     expect(onDisk, 'run npm run docs').toEqual([...pages.keys()].sort());
     for (const [rel, text] of pages) expect(fs.readFileSync(path.join(ROOT, rel), 'utf8'), `${rel} is out of date: run npm run docs`).toBe(text);

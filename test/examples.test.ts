@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
-import { analyzeNotebook } from '../src/lang/notebook';
+import { openDocument } from '../src/engine/document';
 import { allRules } from '../src/rules';
 import { analyzer, ROOT } from './helpers';
 
@@ -38,15 +38,16 @@ async function rowsOf(file: string): Promise<{ rows: string[]; diagnostics: Diag
   const raw = fs.readFileSync(file, 'utf8');
   const rel = path.relative(EXAMPLES, file).split(path.sep).join('/');
   if (file.endsWith('.ipynb')) {
-    const nb = analyzeNotebook(a, file, raw);
-    if (!nb.notebook) return { rows: [], diagnostics: [], notice: nb.result.notice };
-    const virtual = nb.notebook.virtualText;
-    const rows = nb.result.diagnostics.map((d) => {
-      const s = nb.notebook!.locate(d.at.start);
-      const e = nb.notebook!.locate(d.at.end);
-      return [rel, s.cell, s.cellLine + 1, s.cellColumn + 1, e.cellLine + 1, e.cellColumn + 1, d.ruleId, escape(virtual.slice(d.at.start, d.at.end))].join('\t');
+    const nb = openDocument(file, raw);
+    if ('notice' in nb) return { rows: [], diagnostics: [], notice: nb.notice };
+    const virtual = nb.analysedText;
+    const result = a.analyze(file, virtual, nb.language);
+    const rows = result.diagnostics.map((d) => {
+      const s = nb.locate(d.at.start).cell!;
+      const e = nb.locate(d.at.end).cell!;
+      return [rel, s.index, s.line + 1, s.column + 1, e.line + 1, e.column + 1, d.ruleId, escape(virtual.slice(d.at.start, d.at.end))].join('\t');
     });
-    return { rows, diagnostics: nb.result.diagnostics, notice: nb.result.notice };
+    return { rows, diagnostics: result.diagnostics, notice: result.notice };
   }
   const result = a.analyze(file, raw);
   const index = new LineIndex(raw);

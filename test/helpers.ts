@@ -1,7 +1,7 @@
 /** Test helpers: an Analyzer that reads the workspace from disk, and the fixture annotations. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Analyzer } from '../src/analyzer';
+import { Analyzer } from '../src/engine/analyzer';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
 

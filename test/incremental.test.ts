@@ -13,8 +13,8 @@
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Node as WasmNode, Tree as WasmTree } from 'web-tree-sitter';
-import { Analyzer } from '../src/analyzer';
-import type { FileResult } from '../src/analyzer';
+import { Analyzer } from '../src/engine/analyzer';
+import type { FileResult } from '../src/engine/analyzer';
 import type { LanguageId } from '../src/core/model';
 import { Notebook } from '../src/lang/notebook';
 import { languageForPath, Parsers, textChange } from '../src/lang/parsers';

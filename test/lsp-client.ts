@@ -26,6 +26,8 @@ export class Client {
   /** window/showMessage texts and window/showDocument requests, in order. */
   readonly messages: string[] = [];
   readonly shownDocuments: Array<{ uri: string; external?: boolean }> = [];
+  /** What the server registered dynamically (client/registerCapability). */
+  readonly registrations: Array<{ method: string; registerOptions?: unknown }> = [];
   private readonly waiters: Array<() => void> = [];
   private server: { dispose(): void };
 
@@ -39,7 +41,10 @@ export class Client {
     this.conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => this.settings));
     this.conn.onRequest('workspace/diagnostic/refresh', () => null);
     this.conn.onRequest('workspace/codeLens/refresh', () => null);
-    this.conn.onRequest('client/registerCapability', () => null);
+    this.conn.onRequest('client/registerCapability', (p: { registrations: Array<{ method: string; registerOptions?: unknown }> }) => {
+      this.registrations.push(...p.registrations);
+      return null;
+    });
     this.conn.onRequest('workspace/applyEdit', (p: { edit: WorkspaceEdit }) => {
       this.apply(p.edit);
       return { applied: true };

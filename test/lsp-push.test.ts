@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main';
@@ -144,5 +145,36 @@ describe('a push-only LSP client (Neovim, Helix, Zed)', () => {
     const explained = (onFinding!.contents as { value: string }).value;
     expect(explained).toContain(`\`${d.code}\`: ${d.message}`);
     await client.close(uri);
+  });
+
+  it('is asked to watch the configuration files, and gets the findings of an edited configuration pushed', async () => {
+    const watching = new Client({ debounceMs: 20 });
+    await watching.initialize({ capabilities: { ...PUSH_ONLY, workspace: { ...PUSH_ONLY.workspace, didChangeWatchedFiles: { dynamicRegistration: true } } }, initializationOptions: undefined });
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-push-config-'));
+    try {
+      fs.mkdirSync(path.join(project, '.git'));
+      const file = path.join(project, 'app.py');
+      fs.copyFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'), file);
+      const uri = await watching.open(file);
+      const before = await watching.pushedFor(uri);
+      expect(before.some((d) => d.code === 'volatile-system-prompt')).toBe(true);
+      const registration = await watching.until('a file watcher registration', () => watching.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles'));
+      const globs = (registration.registerOptions as { watchers: Array<{ globPattern: string }> }).watchers.map((w) => w.globPattern);
+      expect(globs).toContain('**/{.prefixlintrc.json,pyproject.toml,package.json}');
+      // As the editor's watcher reports it: the configuration now ignores the rule.
+      fs.writeFileSync(path.join(project, '.prefixlintrc.json'), JSON.stringify({ ignore: ['volatile-system-prompt'] }));
+      watching.published.delete(uri);
+      await watching.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(path.join(project, '.prefixlintrc.json')).toString(), type: 1 }] });
+      const after = await watching.pushedFor(uri);
+      expect(after.map(key)).toEqual((await cliJson(project, file)).map((f) => `${f.ruleId}@${f.line}:${f.column}-${f.endLine}:${f.endColumn} ${f.message}`));
+      expect(after.some((d) => d.code === 'volatile-system-prompt')).toBe(false);
+    } finally {
+      await watching.dispose();
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('is not asked to watch files it did not offer to watch, nor is the VS Code client (it watches them itself)', () => {
+    expect(client.registrations.filter((r) => r.method === 'workspace/didChangeWatchedFiles')).toEqual([]);
   });
 });

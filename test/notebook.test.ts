@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { Fix } from '../src/core/fix';
 import type { Rule } from '../src/core/rule';
 import { LineIndex } from '../src/core/span';
-import { Notebook, VirtualPython, analyzeNotebook, blankIpython, splitLines } from '../src/lang/notebook';
-import type { PythonAnalyzer } from '../src/lang/notebook';
+import { openDocument } from '../src/engine/document';
+import type { SourceDocument } from '../src/engine/document';
+import type { AnalysisEngine } from '../src/engine/analyzer';
+import { Notebook, VirtualPython, blankIpython, splitLines } from '../src/lang/notebook';
 
 /** A notebook in Jupyter's own layout, built from cells given as source strings. */
 function notebook(cells: Array<{ type: 'code' | 'markdown' | 'raw'; source: string }>, metadata: object = {}): string {
@@ -266,46 +268,43 @@ describe('Notebook', () => {
   });
 });
 
-describe('analyzeNotebook', () => {
-  it('passes the virtual text to the analyzer and a notice for a broken notebook', () => {
-    const seen: string[] = [];
-    const fake: PythonAnalyzer = {
-      analyze(file, text, language) {
-        seen.push(`${file}|${language}|${text}`);
-        return { file, language: 'python', diagnostics: [], calls: [] };
-      },
-    };
-    const good = analyzeNotebook(fake, '/nb/a.ipynb', notebook(CELLS));
-    expect(good.notebook).toBeDefined();
-    expect(seen).toEqual([`/nb/a.ipynb|python|${IMPORTS}${CALL}\n`]);
-    const bad = analyzeNotebook(fake, '/nb/b.ipynb', '{ nope');
-    expect(bad.notebook).toBeUndefined();
-    expect(bad.result.notice).toMatch(/invalid JSON/);
-    expect(seen).toHaveLength(1);
+describe('a notebook as the engine opens it', () => {
+  it('is analysed as the virtual text of its code cells, and a broken one gives a notice', () => {
+    const good = openDocument('/nb/a.ipynb', notebook(CELLS));
+    expect('notice' in good).toBe(false);
+    expect((good as SourceDocument).analysedText).toBe(`${IMPORTS}${CALL}\n`);
+    expect((good as SourceDocument).language).toBe('python');
+    const bad = openDocument('/nb/b.ipynb', '{ nope');
+    expect('notice' in bad && bad.notice).toMatch(/invalid JSON/);
   });
 });
 
-// These run the real engine (src/analyzer.ts and src/rules/); they fail until it is in place.
+// These run the real engine (src/engine/analyzer.ts and src/rules/); they fail until it is in place.
 describe('notebooks through the engine', () => {
-  async function engine(): Promise<PythonAnalyzer> {
-    const { Analyzer } = (await import('../src/analyzer')) as unknown as {
-      Analyzer: { create(opts?: { rules?: readonly Rule[] }): Promise<PythonAnalyzer> };
+  async function engine(): Promise<AnalysisEngine> {
+    const { Analyzer } = (await import('../src/engine/analyzer')) as unknown as {
+      Analyzer: { create(opts?: { rules?: readonly Rule[] }): Promise<AnalysisEngine> };
     };
     return Analyzer.create();
+  }
+
+  function analyse(analyzer: AnalysisEngine, file: string, text: string) {
+    const doc = openDocument(file, text) as SourceDocument;
+    return { doc, result: analyzer.analyze(file, doc.analysedText, doc.language) };
   }
 
   it('reports a clock in the system prompt, defined in another cell, at its cell and raw position', async () => {
     const analyzer = await engine();
     const text = notebook(CELLS);
     const file = path.resolve('/virtual/explore.ipynb');
-    const { notebook: nb, result } = analyzeNotebook(analyzer, file, text);
+    const { doc, result } = analyse(analyzer, file, text);
     expect(result.notice).toBeUndefined();
     const found = result.diagnostics.filter((d) => d.ruleId === 'volatile-system-prompt');
     expect(found).toHaveLength(1);
-    const at = nb!.locate(found[0].at.start);
-    expect(at.cell).toBe(2);
+    const at = doc.locate(found[0].at.start);
+    expect(at.cell?.index).toBe(2);
     // The finding lies on the `system=` line or on the clock call itself; both are in cell 2.
-    const cellLine = CALL.split('\n')[at.cellLine];
+    const cellLine = CALL.split('\n')[at.cell!.line];
     expect(cellLine).toContain('datetime.now()');
     const rawLine = new LineIndex(text).lineText(at.line);
     expect(rawLine).toContain('datetime.now()');
@@ -315,13 +314,14 @@ describe('notebooks through the engine', () => {
     const analyzer = await engine();
     const text = notebook(CELLS);
     const file = path.resolve('/virtual/explore-fix.ipynb');
-    const { notebook: nb, result } = analyzeNotebook(analyzer, file, text);
+    const { doc, result } = analyse(analyzer, file, text);
     const fixes = result.diagnostics.filter((d) => d.ruleId === 'volatile-system-prompt' && d.fix).map((d) => d.fix!);
     expect(fixes.length).toBeGreaterThan(0);
-    const out = nb!.applyFixes(fixes);
+    const out = doc.applyFixes(fixes);
+    if ('notice' in out) throw new Error(out.notice);
     expect(out.applied).toBe(fixes.length);
-    expect(cellSources(out.text)[2]).not.toMatch(/system=f"Time: \{datetime\.now\(\)\}"/);
-    const again = analyzeNotebook(analyzer, path.resolve('/virtual/explore-fixed.ipynb'), out.text);
+    expect(cellSources(out.document.text)[2]).not.toMatch(/system=f"Time: \{datetime\.now\(\)\}"/);
+    const again = analyse(analyzer, path.resolve('/virtual/explore-fixed.ipynb'), out.document.text);
     expect(again.result.notice).toBeUndefined();
     expect(again.result.diagnostics.filter((d) => d.ruleId === 'volatile-system-prompt')).toEqual([]);
   });

@@ -6,9 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Analyzer } from '../src/analyzer';
-import type { FileResult } from '../src/analyzer';
-import { analyzeNotebook } from '../src/lang/notebook';
+import { Analyzer } from '../src/engine/analyzer';
+import type { FileResult } from '../src/engine/analyzer';
+import { openDocument } from '../src/engine/document';
 import { languageForPath } from '../src/lang/parsers';
 import { mayHoldRequests } from '../src/lang/requests';
 import { allRules } from '../src/rules';
@@ -27,8 +27,9 @@ function sources(dir: string, out: string[] = []): string[] {
 
 function run(a: Analyzer, file: string): FileResult {
   const text = fs.readFileSync(file, 'utf8');
-  if (file.endsWith('.ipynb')) return analyzeNotebook(a, file, text).result;
-  return a.analyze(file, text);
+  const doc = openDocument(file, text);
+  if ('notice' in doc) throw new Error(`${file}: ${doc.notice}`);
+  return a.analyze(file, doc.analysedText, doc.language);
 }
 
 /** What a user sees of a result: findings with their ranges, messages and fixes, and the notice. */

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Analyzer } from '../src/analyzer';
+import type { Analyzer } from '../src/engine/analyzer';
 import { findSdkLocations, ProjectSdkReader } from '../src/config/projectSdk';
 import type { SdkHost } from '../src/config/projectSdk';
 import { ConfigResolver } from '../src/config/resolve';
@@ -15,8 +15,9 @@ import type { Diagnostic } from '../src/core/diagnostic';
 import { loadKnownNames } from '../src/core/knownNames';
 import type { KnownNames } from '../src/core/knownNames';
 import { LineIndex } from '../src/core/span';
+import { allRules } from '../src/rules';
 import { main } from '../src/cli/main';
-import { projectConfigLoader } from '../src/server/projectConfig';
+import { Configuration } from '../src/engine/config';
 import { readSdkNames, sdkPackageDir } from '../scripts/known-names/readSdk';
 import { analyzer, diagnosticKey, FIXTURES, parseExpectations, ROOT } from './helpers';
 
@@ -54,7 +55,7 @@ function memoryHost(files: Record<string, string>, listable = true): SdkHost {
 
 async function resolver(): Promise<ConfigResolver> {
   const a = await analyzer();
-  return new ConfigResolver(disk).useParsers(a.parsers);
+  return new ConfigResolver(disk, allRules).useParsers(a.parsers);
 }
 
 function check(a: Analyzer, file: string, known: KnownNames): { diagnostics: Diagnostic[]; expected: string[]; actual: string[] } {
@@ -180,13 +181,13 @@ describe('both surfaces', () => {
     }
   });
 
-  it('the language server gets the same names through its project loader', async () => {
+  it('the language server gets the same names through the one configuration path (engine/config.ts)', async () => {
     const a = await analyzer();
-    const loader = projectConfigLoader();
+    const config = new Configuration(disk);
     const file = path.join(PY_PROJECT, 'ticket_bot.py');
-    expect(loader.known?.(file)?.projectSdks ?? []).toEqual([]);
-    loader.useParsers?.(a.parsers);
-    const known = loader.known?.(file);
+    expect(config.configFor(file).analyze.known.projectSdks ?? []).toEqual([]);
+    config.useParsers(a.parsers);
+    const known = config.configFor(file).analyze.known;
     expect(known?.projectSdks.find((s) => s.language === 'python')?.version).toBe('2.3.0');
     expect(check(a, file, known!).actual).toEqual([]);
   });
@@ -208,7 +209,7 @@ describe('finding Python environments', () => {
       '/repo/.venv/lib/python3.12/site-packages/anthropic/_version.py': '__version__ = "0.121.0"\n',
       '/repo/app.py': '',
     };
-    const known = new ConfigResolver(memoryHost(files)).useParsers(a.parsers).forFile('/repo/app.py').known;
+    const known = new ConfigResolver(memoryHost(files), allRules).useParsers(a.parsers).forFile('/repo/app.py').known;
     expect(known.projectSdks.map((s) => `${s.package} ${s.version}`)).toEqual(['anthropic 2.4.1']);
     expect(known.betas.has('queue-hints-2026-11-30')).toBe(true);
   });

@@ -10,6 +10,9 @@ import * as path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json';
+import { main } from '../src/cli/main';
+import { readmeRuleTable } from '../src/engine/docs';
+import { allRules } from '../src/engine/registry';
 import { editorCommands } from './editors';
 import { ROOT } from './helpers';
 
@@ -47,6 +50,16 @@ describe('README.md', () => {
     expect(readme).toContain(`the same id, \`${id}\``);
     for (const m of readme.matchAll(/prefixlint\/prefixlint@(v[\d.]+)|rev: (v[\d.]+)/g)) expect(m[1] ?? m[2]).toBe(`v${pkg.version}`);
     expect(readme).toMatch(/rev: v[\d.]+/);
+  });
+
+  it('has the rule table that `prefixlint rules --format markdown` prints, one row per rule (npm run docs writes it)', async () => {
+    let out = '';
+    const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: ROOT };
+    expect(await main(['rules', '--format', 'markdown'], io)).toBe(0);
+    expect(readmeRuleTable(readme), 'run npm run docs').toBe(out);
+    const rows = out.split('\n').filter((l) => l.startsWith('| [`'));
+    expect(rows.map((r) => /^\| \[`([\w-]+)`\]/.exec(r)![1]).sort()).toEqual(allRules.map((r) => r.meta.id).sort());
+    for (const r of allRules) expect(out).toContain(`| [\`${r.meta.id}\`](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/${r.meta.id}.md) | ${r.meta.group} | ${r.meta.severity} | ${r.meta.fix === 'none' ? '—' : r.meta.fix} | `);
   });
 
   it('has Neovim, Helix and Zed start the server the same way: prefixlint server --stdio', () => {

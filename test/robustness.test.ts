@@ -10,18 +10,19 @@
  * - hostile files through the CLI: huge, minified, deeply nested, binary, not UTF-8, UTF-16,
  *   CRLF and mixed line endings (exact positions), broken and huge notebooks, a symlink loop,
  *   a file that disappears during the run.
- * - fix safety: all safe fixes (then all unsafe ones) applied to every fixture and example
- *   keep it parsing, reach a fixpoint, and leave no fixable finding.
+ * - fix safety: each fix alone, and all safe fixes (then all unsafe ones) through the fix loop
+ *   that `check --fix` and the editor run (engine/fixpoint.ts), keep every fixture and example
+ *   parsing, reach a fixpoint, and leave no fixable finding.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Analyzer, fixAll } from '../src/analyzer';
-import type { FileResult } from '../src/analyzer';
 import { main } from '../src/cli/main';
-import { applyFixes } from '../src/core/fix';
-import type { Fix } from '../src/core/fix';
-import { analyzeNotebook, Notebook } from '../src/lang/notebook';
+import { Analyzer } from '../src/engine/analyzer';
+import { openDocument } from '../src/engine/document';
+import type { SourceDocument } from '../src/engine/document';
+import { applicable, fixToFixpoint, MAX_FIX_PASSES } from '../src/engine/fixpoint';
+import { Notebook } from '../src/lang/notebook';
 import type { Node } from '../src/lang/parsers';
 import { walk } from '../src/lang/walk';
 import { json, project, run, useCli } from './cli-harness';
@@ -346,12 +347,10 @@ function languageOf(file: string) {
   return ext === '.py' ? 'python' : ext === '.tsx' ? 'tsx' : ext === '.ts' ? 'typescript' : 'javascript';
 }
 
-function analyse(a: Analyzer, file: string, text: string): { result: FileResult; apply: (fixes: Fix[]) => { text: string; applied: number } } {
-  if (file.endsWith('.ipynb')) {
-    const { notebook, result } = analyzeNotebook(a, file, text);
-    return { result, apply: (fixes) => (notebook ? notebook.applyFixes(fixes) : { text, applied: 0 }) };
-  }
-  return { result: a.analyze(file, text), apply: (fixes) => applyFixes(text, fixes) };
+function open(file: string, text: string): SourceDocument {
+  const doc = openDocument(file, text);
+  if ('notice' in doc) throw new Error(`${file}: ${doc.notice}`);
+  return doc;
 }
 
 describe('fix safety', () => {
@@ -365,37 +364,28 @@ describe('fix safety', () => {
         const original = fs.readFileSync(file, 'utf8');
         const errorsBefore = syntaxErrors(analyzer, file, original);
         const name = path.relative(ROOT, file);
-        let text = original;
-        let pass = 0;
-        for (; pass < 10; pass++) {
-          const { result, apply } = analyse(analyzer, file, text);
-          const fixes = result.diagnostics.filter((d) => d.fix && (unsafe || d.fix.applicability === 'safe'));
-          if (!fixes.length) break;
-          if (pass === 0) {
-            // Each fix alone keeps the file parsing.
-            for (const d of fixes) {
-              const one = apply([d.fix!]);
-              if (one.applied && syntaxErrors(analyzer, file, one.text) > errorsBefore) problems.push(`${name}: ${d.ruleId} fix "${d.fix!.title}" alone adds a syntax error`);
-            }
-          }
-          const next = apply(fixes.map((d) => d.fix!));
-          if (!next.applied || next.text === text) {
-            problems.push(`${name}: ${fixes.map((d) => d.ruleId).join(', ')} offer a fix that changes nothing`);
-            break;
-          }
-          if (syntaxErrors(analyzer, file, next.text) > errorsBefore) {
-            problems.push(`${name}: pass ${pass + 1} of fixes adds a syntax error (${fixes.map((d) => d.ruleId).join(', ')})`);
-            break;
-          }
-          text = next.text;
+        const doc = open(file, original);
+        // Each fix alone keeps the file parsing.
+        for (const d of analyzer.analyze(doc.file, doc.analysedText, doc.language).diagnostics) {
+          if (!applicable(d, unsafe)) continue;
+          const one = doc.applyFixes([d.fix]);
+          if ('notice' in one) problems.push(`${name}: ${d.ruleId} fix "${d.fix.title}" alone makes the file unreadable: ${one.notice}`);
+          else if (one.applied && syntaxErrors(analyzer, file, one.document.text) > errorsBefore) problems.push(`${name}: ${d.ruleId} fix "${d.fix.title}" alone adds a syntax error`);
         }
-        if (pass === 10) problems.push(`${name}: fixes do not reach a fixpoint in 10 passes`);
+        // All of them together, as \`check --fix\` and the editor apply them.
+        const fixed = fixToFixpoint(analyzer, doc, { unsafe });
+        for (const r of fixed.rejected) problems.push(`${name}: ${r.diagnostic.ruleId} fix "${r.diagnostic.fix.title}" makes the file parse worse with the others`);
+        if (fixed.notParsing) problems.push(`${name}: fixes offered on a file that does not parse`);
+        const text = fixed.document.text;
         if (text !== original) {
           fixedFiles++;
-          if (!file.endsWith('.ipynb') && fixAll(analyzer, file, text, { unsafe }).text !== text) problems.push(`${name}: fixing the fixed file changes it again`);
-          const left = analyse(analyzer, file, text).result.diagnostics.filter((d) => d.fix && (unsafe || d.fix.applicability === 'safe'));
-          if (left.length) problems.push(`${name}: fixable findings left: ${left.map((d) => d.ruleId).join(', ')}`);
+          if (syntaxErrors(analyzer, file, text) > errorsBefore) problems.push(`${name}: the fixed file adds a syntax error`);
+          // A fixpoint: nothing fixable is left, so fixing again changes nothing.
+          const left = fixed.result.diagnostics.filter((d) => applicable(d, unsafe));
+          if (left.length) problems.push(`${name}: fixable findings left after ${MAX_FIX_PASSES} passes or a fix that changes nothing: ${left.map((d) => d.ruleId).join(', ')}`);
           if (file.endsWith('.ipynb') && errorsBefore === 0 && !notebookParses(analyzer, file, text)) problems.push(`${name}: the fixed notebook no longer parses`);
+        } else if (fixed.result.diagnostics.some((d) => applicable(d, unsafe))) {
+          problems.push(`${name}: ${fixed.result.diagnostics.filter((d) => applicable(d, unsafe)).map((d) => d.ruleId).join(', ')} offer a fix that changes nothing`);
         }
         // Leave the workspace with the file as it is on disk (other files import some of them).
         analyzer.invalidate(file);

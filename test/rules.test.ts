@@ -1,17 +1,19 @@
 /**
  * The fixture table: every file under test/fixtures/<rule-id>/ is analysed and its
  * diagnostics must equal its `expect:` annotations exactly (rule id and range); bad files'
- * fixes must produce the `.fixed` / `.unsafe-fixed` files byte for byte, still parse, and
- * leave no fixable diagnostic of that rule behind.
+ * fixes, through the fix loop that `prefixlint check --fix` and the editor run
+ * (engine/fixpoint.ts), must produce the `.fixed` / `.unsafe-fixed` files byte for byte, still
+ * parse, and leave no fixable diagnostic of that rule behind.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Analyzer, FileResult } from '../src/analyzer';
-import { fixAll } from '../src/analyzer';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
-import { analyzeNotebook, Notebook } from '../src/lang/notebook';
+import type { Analyzer, FileResult } from '../src/engine/analyzer';
+import { openDocument } from '../src/engine/document';
+import type { SourceDocument } from '../src/engine/document';
+import { fixToFixpoint } from '../src/engine/fixpoint';
 import { allRules } from '../src/rules';
 import { analyzer, diagnosticKey, FIXTURES, parseExpectations } from './helpers';
 
@@ -33,27 +35,21 @@ function cases(): Case[] {
   return out;
 }
 
-/** Analysis of a source file or a notebook: diagnostics with offsets into `text`. */
-function analyse(a: Analyzer, file: string, raw: string): { text: string; result: FileResult } {
-  if (!file.endsWith('.ipynb')) return { text: raw, result: a.analyze(file, raw) };
-  const { notebook, result } = analyzeNotebook(a, file, raw);
-  if (!notebook) throw new Error(`${file}: ${result.notice}`);
-  return { text: notebook.virtualText, result };
+function open(file: string, raw: string): SourceDocument {
+  const doc = openDocument(file, raw);
+  if ('notice' in doc) throw new Error(`${file}: ${doc.notice}`);
+  return doc;
 }
 
+/** Analysis of a source file or a notebook: diagnostics with offsets into `text` (a notebook's virtual Python text). */
+function analyse(a: Analyzer, file: string, raw: string): { text: string; result: FileResult } {
+  const doc = open(file, raw);
+  return { text: doc.analysedText, result: a.analyze(doc.file, doc.analysedText, doc.language) };
+}
+
+/** The file after its fixes, through the fix loop that `prefixlint check --fix` runs. */
 function fixTo(a: Analyzer, file: string, raw: string, unsafe: boolean): string {
-  if (!file.endsWith('.ipynb')) return fixAll(a, file, raw, { unsafe }).text;
-  let current = raw;
-  for (let pass = 0; pass < 10; pass++) {
-    const { notebook, result } = analyzeNotebook(a, file, current);
-    if (!notebook) break;
-    const fixes = result.diagnostics.flatMap((d) => (d.fix && (unsafe || d.fix.applicability === 'safe') ? [d.fix] : []));
-    if (!fixes.length) break;
-    const next = notebook.applyFixes(fixes);
-    if (!next.applied || next.text === current) break;
-    current = next.text;
-  }
-  return current;
+  return fixToFixpoint(a, open(file, raw), { unsafe }).document.text;
 }
 
 function fixedPath(file: string, kind: 'fixed' | 'unsafe-fixed'): string {
@@ -62,11 +58,8 @@ function fixedPath(file: string, kind: 'fixed' | 'unsafe-fixed'): string {
 }
 
 function parses(a: Analyzer, file: string, text: string): boolean {
-  if (file.endsWith('.ipynb')) {
-    const nb = Notebook.parse(text);
-    return nb instanceof Notebook && a.parsesCleanly(file + '.py', nb.virtualText);
-  }
-  return a.parsesCleanly(file, text);
+  const doc = openDocument(file, text);
+  return !('notice' in doc) && a.parsesCleanly(file, doc.analysedText, doc.language);
 }
 
 const ALL = cases();

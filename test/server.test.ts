@@ -8,35 +8,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CodeLens, Diagnostic, TextEdit } from 'vscode-languageserver/node';
+import type { CodeLens, Diagnostic } from 'vscode-languageserver/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main';
 import { loadKnownNames } from '../src/core/knownNames';
 import { estimateRequest } from '../src/core/tokens';
 import { lensTitle } from '../src/server/codeLens';
-import { FIX_ALL_KIND, MARKDOWN } from '../src/server/protocol';
-import { projectConfigLoader } from '../src/server/projectConfig';
+import { FIX_ALL_KIND, MARKDOWN } from '../src/shared/protocol';
 import { allRules } from '../src/rules';
+import { asJson, cliJsonOf, comparable } from './findings';
+import type { JsonFinding } from './findings';
 import { analyzer, FIXTURES, ROOT } from './helpers';
 import { Client } from './lsp-client';
-
-interface JsonFinding {
-  ruleId: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-  url: string;
-  fix: null | { title: string; applicability: string; edits: Array<Record<string, unknown>> };
-  cell?: number;
-  cellLine?: number;
-  cellColumn?: number;
-  cellEndLine?: number;
-  cellEndColumn?: number;
-}
 
 function fixtureFiles(): string[] {
   return fs
@@ -47,55 +30,12 @@ function fixtureFiles(): string[] {
     .sort();
 }
 
-async function cliJsonOf(dir: string): Promise<JsonFinding[]> {
-  let out = '';
-  const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: dir };
-  await main(['check', '--format', 'json', '.'], io as Parameters<typeof main>[1]);
-  return JSON.parse(out) as JsonFinding[];
-}
-
 async function cliJson(): Promise<JsonFinding[]> {
   let out = '';
   const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: ROOT };
   const code = await main(['check', '--format', 'json', '--unsafe-fixes', ...fixtureFiles()], io as Parameters<typeof main>[1]);
   expect(code).toBeLessThan(2);
   return JSON.parse(out) as JsonFinding[];
-}
-
-const SEVERITY_NAMES = ['', 'error', 'warning', 'info', 'hint'];
-
-/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns; `file` relative to `base`, as the CLI run from `base` gives it). */
-function asJson(file: string, d: Diagnostic, cell?: number, cellOf?: (uri: string) => number, base = ROOT): JsonFinding {
-  const data = d.data as { fix?: { title: string; applicability: string; changes: Record<string, TextEdit[]> } };
-  const edits = Object.entries(data.fix?.changes ?? {}).flatMap(([uri, list]) =>
-    list.map((e) => {
-      const at = { line: e.range.start.line + 1, column: e.range.start.character + 1, endLine: e.range.end.line + 1, endColumn: e.range.end.character + 1 };
-      if (!cellOf) return { ...at, newText: e.newText };
-      return { cell: cellOf(uri), cellLine: at.line, cellColumn: at.column, cellEndLine: at.endLine, cellEndColumn: at.endColumn, newText: e.newText };
-    }),
-  );
-  const f: JsonFinding = {
-    ruleId: String(d.code),
-    severity: SEVERITY_NAMES[d.severity ?? 1],
-    file: path.relative(base, file).split(path.sep).join('/'),
-    line: d.range.start.line + 1,
-    column: d.range.start.character + 1,
-    endLine: d.range.end.line + 1,
-    endColumn: d.range.end.character + 1,
-    message: String(d.message),
-    url: d.codeDescription?.href ?? '',
-    fix: data.fix ? { title: data.fix.title, applicability: data.fix.applicability, edits } : null,
-  };
-  if (cell === undefined) return f;
-  return { ...f, cell, cellLine: f.line, cellColumn: f.column, cellEndLine: f.endLine, cellEndColumn: f.endColumn };
-}
-
-/** For notebook findings the CLI's line/column point into the .ipynb: compare the cell positions. */
-function comparable(f: JsonFinding): Partial<JsonFinding> {
-  if (f.cell === undefined) return f;
-  const { line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, fix, ...rest } = f;
-  const edits = fix?.edits.map(({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...e }) => e);
-  return { ...rest, fix: fix && { ...fix, edits: edits! } };
 }
 
 let client: Client;
@@ -120,10 +60,10 @@ describe('diagnostics', () => {
       if (file.endsWith('.ipynb')) {
         const cells = await client.openNotebook(file);
         const cellOf = (u: string) => [...cells].find(([, c]) => c === u)![0];
-        for (const [index, uri] of cells) for (const d of await client.diagnostics(uri)) actual.push(asJson(file, d, index, cellOf));
+        for (const [index, uri] of cells) for (const d of await client.diagnostics(uri)) actual.push(asJson(file, d, ROOT, index, cellOf));
       } else {
         const uri = await client.open(file);
-        for (const d of await client.diagnostics(uri)) actual.push(asJson(file, d));
+        for (const d of await client.diagnostics(uri)) actual.push(asJson(file, d, ROOT));
         await client.close(uri);
       }
     }
@@ -220,22 +160,25 @@ function notebookSources(file: string): Map<number, string> {
 }
 
 describe("the project's own SDK", () => {
-  it('its names count in the editor as in the CLI: no finding on names only that SDK knows', async () => {
-    const file = path.join(FIXTURES, '_projects', 'newer-python-sdk', 'ticket_bot.py');
-    const withLoader = new Client({ projectConfig: projectConfigLoader() });
-    const tableOnly = new Client();
-    await withLoader.initialize();
-    await tableOnly.initialize();
+  it('its names count in the editor as in the CLI: no finding on names only that SDK knows, and the same findings without it', async () => {
+    const project = path.join(FIXTURES, '_projects', 'newer-python-sdk');
+    const withSdk = new Client();
+    await withSdk.initialize();
+    // The same project without its environment: only prefixlint's table knows the names.
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-bare-sdk-'));
+    fs.mkdirSync(path.join(bare, '.git'));
+    for (const name of fs.readdirSync(project)) if (name !== '.venv') fs.cpSync(path.join(project, name), path.join(bare, name), { recursive: true });
     try {
-      const found = await withLoader.diagnostics(await withLoader.open(file));
+      const key = (f: JsonFinding) => `${f.line}:${f.column} ${f.ruleId}`;
+      const found = await withSdk.diagnostics(await withSdk.open(path.join(project, 'ticket_bot.py')));
       expect(found.map((d) => `${d.code}: ${d.message}`)).toEqual([]);
-      expect((await cliJsonOf(path.dirname(file))).filter((f) => f.file.endsWith('ticket_bot.py'))).toEqual([]);
-      // Without the project's SDK the same names are reported.
-      const without = await tableOnly.diagnostics(await tableOnly.open(file));
-      expect(without.filter((d) => d.code === 'unknown-beta').length).toBe(2);
+      expect((await cliJsonOf(project)).filter((f) => f.file.endsWith('ticket_bot.py'))).toEqual([]);
+      const without = (await withSdk.diagnostics(await withSdk.open(path.join(bare, 'ticket_bot.py')))).map((d) => key(asJson(path.join(bare, 'ticket_bot.py'), d, bare)));
+      expect(without.filter((k) => k.endsWith('unknown-beta')).length).toBe(2);
+      expect(without.sort()).toEqual((await cliJsonOf(bare)).filter((f) => f.file === 'ticket_bot.py').map(key).sort());
     } finally {
-      await withLoader.dispose();
-      await tableOnly.dispose();
+      await withSdk.dispose();
+      fs.rmSync(bare, { recursive: true, force: true });
     }
   });
 });
@@ -255,7 +198,7 @@ describe('project configuration', () => {
         path.join(dir, '.prefixlintrc.json'),
         JSON.stringify({ rules: { 'volatile-system-prompt': 'warning', 'prefix-below-minimum': 'off' }, ignore: ['state'], overrides: [{ files: ['scripts/**'], ignore: ['cache'] }] }),
       );
-      const client = new Client({ projectConfig: projectConfigLoader() });
+      const client = new Client();
       await client.initialize();
       try {
         const fromCli = await cliJsonOf(dir);
@@ -263,7 +206,7 @@ describe('project configuration', () => {
         for (const name of ['app.py', 'betas.py', path.join('scripts', 'job.py')]) {
           const file = path.join(dir, name);
           const uri = await client.open(file);
-          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d, undefined, undefined, dir));
+          for (const d of await client.diagnostics(uri)) fromServer.push(asJson(file, d, dir));
         }
         // Both sides name files relative to the project folder, wherever the clone and TMPDIR are.
         const key = (f: JsonFinding) => `${f.file}:${f.line}:${f.column}:${f.ruleId}:${f.severity}`;
@@ -426,12 +369,20 @@ describe('more of the server', () => {
 
   it('renders the rules table and diffs two request dumps', async () => {
     const rules: string = await client.conn.sendRequest(MARKDOWN, { what: 'rules' });
-    expect(rules).toContain('| [volatile-system-prompt](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md) | cache |');
+    expect(rules).toContain('| [`volatile-system-prompt`](https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md) | cache |');
     const a = JSON.stringify({ model: 'm', system: 'You are a bot.', messages: [{ role: 'user', content: 'hi' }] });
     const b = JSON.stringify({ model: 'm', system: 'You are a bot. Time: 12:00', messages: [{ role: 'user', content: 'hi' }] });
     const diff: string = await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, b], names: ['a.json', 'b.json'] });
-    expect(diff).toContain('First difference in render order: `system`, character 15 of the block.');
-    expect(await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, a] })).toContain('byte-identical');
+    // The sentences of `prefixlint diff` on the same two dumps, the excerpts as a list.
+    fs.writeFileSync(path.join(temp, 'a.json'), a);
+    fs.writeFileSync(path.join(temp, 'b.json'), b);
+    let out = '';
+    const io = { out: (t: string) => void (out += t), err: () => undefined, readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd: temp };
+    await main(['diff', 'a.json', 'b.json'], io);
+    const sentences = out.trim().split('\n').filter((l) => !l.startsWith('  '));
+    expect(sentences[0]).toBe('First difference in render order at byte 37: system[0], at system[0].text, byte 37 of the block.');
+    expect(diff.split('\n\n')).toEqual(['# Request diff', '`a.json` → `b.json`', sentences[0], '- `a.json`: `' + out.split('\n')[1].slice('  a.json: '.length) + '`\n- `b.json`: `' + out.split('\n')[2].slice('  b.json: '.length) + '`', ...sentences.slice(1).map((l) => l + (l === sentences.at(-1) ? '\n' : ''))]);
+    expect(await client.conn.sendRequest(MARKDOWN, { what: 'diff', texts: [a, a] })).toContain('No difference in tools, system or messages: the cached prefix is reused.');
   });
 
   it('highlights the suppression comments it writes (syntaxes/ injection grammar)', () => {

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Analyzer } from '../src/analyzer';
+import type { AnalysisEngine } from '../src/engine/analyzer';
 import { analyzer } from './helpers';
 
 const ROOT = '/srv/project';
@@ -33,7 +33,7 @@ export function loadSession(file: string): object {
 }
 `;
 
-let a: Analyzer;
+let a: AnalysisEngine;
 beforeAll(async () => {
   a = await analyzer();
 });

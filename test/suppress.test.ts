@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Analyzer } from '../src/analyzer';
+import type { Analyzer } from '../src/engine/analyzer';
 import type { LanguageId } from '../src/core/model';
 import { applySuppressions, removeUnit } from '../src/core/suppress';
 import { commentAnchor, findSuppressions, suppressionComment } from '../src/lang/comments';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FileOutcome, Finding } from '../src/cli/check';
 import { createColors } from '../src/cli/color';
-import type { Place } from '../src/cli/document';
+import type { Place } from '../src/engine/document';
 import { formatText, wrap } from '../src/cli/text';
 import type { Severity } from '../src/core/diagnostic';
 

@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileOutcome } from './check';
-import { toPosix } from './files';
+import { toPosix } from '../host/files';
 
 export const DEFAULT_BASELINE = 'prefixlint-baseline.json';
 

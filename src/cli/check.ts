@@ -1,21 +1,17 @@
 /**
  * `prefixlint check` for one file: read it, analyse it, and with `--fix` apply fixes to a
- * fixpoint, never writing a text that parses worse than the original.
+ * fixpoint (engine/fixpoint.ts), never writing a text that parses worse than the original.
  */
-import type { AnalyzeOptions, FileResult } from '../analyzer';
 import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
-import type { LanguageId } from '../core/model';
 import { LineIndex } from '../core/span';
-import { openDocument } from './document';
-import type { Place, SourceDocument } from './document';
-import type { DiskHost } from './source';
+import type { AnalysisEngine, AnalyzeOptions } from '../engine/analyzer';
+import { openDocument } from '../engine/document';
+import type { Place, PlacedEdit, SourceDocument } from '../engine/document';
+import { applicable, fixToFixpoint } from '../engine/fixpoint';
+import type { DiskHost } from '../host/source';
 
-/** The part of the Analyzer the CLI uses. */
-export interface Engine {
-  analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions): FileResult;
-  invalidate(file: string): void;
-}
+export type { PlacedEdit };
 
 export interface CheckOptions {
   /** Apply fixes and write the files. */
@@ -26,15 +22,6 @@ export interface CheckOptions {
   analyze?: AnalyzeOptions;
   /** With `fix`: false keeps the fixed text in the outcome instead of writing the file. */
   write?: boolean;
-}
-
-/** Passes of fix, re-analyse, fix again before giving up on reaching a fixpoint. */
-export const MAX_FIX_PASSES = 10;
-
-export interface PlacedEdit {
-  start: Place;
-  end: Place;
-  newText: string;
 }
 
 export interface Finding {
@@ -99,7 +86,7 @@ export function configFailure(file: string): FileOutcome {
   return { file, findings: [], notices: [], fixed: 0, crashed: true, status: { kind: 'failed', reason: 'configuration error' } };
 }
 
-export function checkFile(engine: Engine, host: DiskHost, file: string, opts: CheckOptions): FileOutcome {
+export function checkFile(engine: AnalysisEngine, host: DiskHost, file: string, opts: CheckOptions): FileOutcome {
   const outcome: FileOutcome = { file, findings: [], notices: [], fixed: 0, crashed: false, status: { kind: 'analysed' } };
   const read = host.read(file);
   if ('skipped' in read) {
@@ -117,20 +104,21 @@ export function checkFile(engine: Engine, host: DiskHost, file: string, opts: Ch
     }
     let doc = opened;
     let result = engine.analyze(file, doc.analysedText, doc.language, opts.analyze);
-    if (opts.fix && result.noticeKind === 'syntax' && result.diagnostics.some((d) => applicable(d.fix, opts))) {
+    if (opts.fix) {
+      const fixed = fixToFixpoint(engine, doc, { unsafe: opts.unsafeFixes, analyze: opts.analyze, result });
       // A file that already has syntax errors cannot show that a fix keeps it parsing.
-      outcome.notices.push('fixes not applied: the file did not parse cleanly before fixing');
-    } else if (opts.fix) {
-      const fixedRun = fixToFixpoint(engine, doc, result, opts, outcome.notices);
-      if (fixedRun.applied > 0) {
-        doc = fixedRun.doc;
-        result = fixedRun.result;
+      if (fixed.notParsing) outcome.notices.push('fixes not applied: the file did not parse cleanly before fixing');
+      for (const r of fixed.rejected) {
+        const at = r.document.locate(r.diagnostic.at.start);
+        outcome.notices.push(`${at.line + 1}:${at.column + 1}: fix for ${r.diagnostic.ruleId} not applied ("${r.diagnostic.fix.title}"): the result would not parse`);
+      }
+      if (fixed.applied > 0) {
+        doc = fixed.document;
+        result = fixed.result;
         if (opts.write === false) outcome.fixedText = doc.text;
         else host.write(file, { text: doc.text, bom: read.bom });
-        outcome.fixed = fixedRun.applied;
+        outcome.fixed = fixed.applied;
       }
-      // Analyses of rejected or intermediate texts must not stand in for the file on disk.
-      engine.invalidate(file);
     }
     outcome.steps = result.steps;
     if (result.notice) {
@@ -178,10 +166,6 @@ export function lineKey(p: Place): string {
   return p.cell ? `${p.cell.index}:${p.cell.line}` : String(p.line);
 }
 
-function applicable(fix: Fix | undefined, opts: CheckOptions): fix is Fix {
-  return !!fix && fix.edits.length > 0 && (fix.applicability === 'safe' || opts.unsafeFixes);
-}
-
 function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn: (file: string, offset: number) => Place | undefined): Finding {
   const finding: Finding = {
     diagnostic: d,
@@ -193,7 +177,7 @@ function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn:
       return at ? [{ file: r.at.file, at, message: r.message }] : [];
     }),
   };
-  if (applicable(d.fix, opts)) {
+  if (applicable(d, opts.unsafeFixes)) {
     const fix = d.fix;
     finding.fix = {
       title: d.fix.title,
@@ -203,71 +187,4 @@ function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn:
     };
   }
   return finding;
-}
-
-/**
- * A fixed text must parse and analyse as the original did. Fixing only starts on a file
- * without syntax errors, so one afterwards is new.
- */
-function parsesWorse(after: FileResult): boolean {
-  return after.noticeKind === 'syntax' || after.noticeKind === 'internal';
-}
-
-/** Identifies a fix across passes (offsets move, so they are left out). */
-function fixKey(d: Diagnostic): string {
-  return [d.ruleId, d.message, d.fix?.title, ...(d.fix?.edits.map((e) => e.newText) ?? [])].join('\u0000');
-}
-
-interface FixRun {
-  doc: SourceDocument;
-  result: FileResult;
-  applied: number;
-}
-
-/**
- * Applies every applicable fix, re-analyses and repeats until nothing is left to fix or
- * MAX_FIX_PASSES is reached. When a pass's fixes together make the text parse worse, the fixes
- * are tried one by one and each one that does is skipped with a notice. `result` has no notice.
- */
-function fixToFixpoint(engine: Engine, doc: SourceDocument, result: FileResult, opts: CheckOptions, notices: string[]): FixRun {
-  const rejected = new Set<string>();
-  let run: FixRun = { doc, result, applied: 0 };
-
-  const attempt = (fixes: Fix[]): FixRun | 'worse' | undefined => {
-    const next = run.doc.applyFixes(fixes);
-    if (next.applied === 0 || next.text === run.doc.text) return undefined;
-    const nextDoc = openDocument(run.doc.file, next.text);
-    if ('notice' in nextDoc) return 'worse';
-    engine.invalidate(run.doc.file);
-    const nextResult = engine.analyze(nextDoc.file, nextDoc.analysedText, nextDoc.language, opts.analyze);
-    if (parsesWorse(nextResult)) return 'worse';
-    return { doc: nextDoc, result: nextResult, applied: run.applied + next.applied };
-  };
-
-  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-    const candidates = run.result.diagnostics.filter((d) => applicable(d.fix, opts) && !rejected.has(fixKey(d)));
-    if (candidates.length === 0) break;
-    const all = attempt(candidates.map((d) => d.fix!));
-    if (all === undefined) break;
-    if (all !== 'worse') {
-      run = all;
-      continue;
-    }
-    // Find the fixes that break the text; take the first one that does not and go on.
-    let progressed = false;
-    for (const d of candidates) {
-      const one = attempt([d.fix!]);
-      if (one === 'worse') {
-        rejected.add(fixKey(d));
-        const at = run.doc.locate(d.at.start);
-        notices.push(`${at.line + 1}:${at.column + 1}: fix for ${d.ruleId} not applied ("${d.fix!.title}"): the result would not parse`);
-      } else if (one) {
-        run = one;
-        progressed = true;
-        break;
-      }
-    }
-    if (!progressed) break;
-  }
-  return run;
 }

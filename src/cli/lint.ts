@@ -10,13 +10,13 @@
  */
 import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { Analyzer } from '../analyzer';
-import { ConfigError, ConfigResolver } from '../config/resolve';
-import type { ConfigOverrides } from '../config/resolve';
 import type { Severity } from '../core/diagnostic';
+import { Analyzer } from '../engine/analyzer';
+import { ConfigError, Configuration } from '../engine/config';
+import type { ConfigOverrides } from '../engine/config';
 import { checkFile, configFailure } from './check';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
-import { DiskHost } from './source';
+import { DiskHost } from '../host/source';
 
 export interface LintJob {
   fix: boolean;
@@ -45,21 +45,21 @@ export class FileLinter {
   private constructor(
     private readonly job: LintJob,
     private readonly host: DiskHost,
-    private readonly resolver: ConfigResolver,
+    private readonly config: Configuration,
     private readonly analyzer: Analyzer,
   ) {}
 
-  static async create(job: LintJob, host = new DiskHost(), resolver = new ConfigResolver(host)): Promise<FileLinter> {
+  static async create(job: LintJob, host = new DiskHost(), config = new Configuration(host)): Promise<FileLinter> {
     const analyzer = await Analyzer.create({ host, prefilter: job.prefilter, textsFromHost: job.textsFromHost });
-    resolver.useParsers(analyzer.parsers);
-    return new FileLinter(job, host, resolver, analyzer);
+    config.useParsers(analyzer.parsers);
+    return new FileLinter(job, host, config, analyzer);
   }
 
   lint(file: string): LintResult {
     const started = performance.now();
     let config;
     try {
-      config = this.resolver.forFile(file, this.job.overrides);
+      config = this.config.configFor(file, this.job.overrides);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       return { outcome: configFailure(file), failLevel: 'error', configError: { file: err.file, detail: err.detail }, ms: performance.now() - started };
@@ -67,7 +67,7 @@ export class FileLinter {
     const outcome = checkFile(this.analyzer, this.host, file, {
       fix: this.job.fix,
       unsafeFixes: this.job.unsafeFixes,
-      analyze: { rules: config.rules, severity: config.severity, known: config.known },
+      analyze: config.analyze,
       write: this.job.write,
     });
     return { outcome, failLevel: config.failLevel, ms: performance.now() - started };

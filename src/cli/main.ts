@@ -10,13 +10,15 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ParseArgsConfig } from 'node:util';
 import { isDynamicPattern } from 'tinyglobby';
 import { version } from '../../package.json';
-import { CONFIG_FILE, ConfigError, ConfigResolver, fails } from '../config/resolve';
-import type { ConfigOverrides } from '../config/resolve';
+import { CONFIG_FILE, fails } from '../config/resolve';
+import { ConfigError, Configuration } from '../engine/config';
+import type { ConfigOverrides } from '../engine/config';
 import { SEVERITIES, starterConfig } from '../config/schema';
 import type { Severity } from '../core/diagnostic';
 import { diffRequests } from '../core/requestDiff';
 import type { Rule } from '../core/rule';
-import { allRules } from '../rules/index';
+import { ruleTable } from '../engine/docs';
+import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
 import { FileLinter, lintInWorkers, runLintWorker, threadCount, WORKER_ROLE } from './lint';
 import type { LintJob, LintResult } from './lint';
@@ -24,16 +26,16 @@ import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serialize
 import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
-import { formatDiff } from './diff';
-import { discoverFiles, isSourceFile, selectChanged } from './files';
-import { changedLines, changedSince } from './git';
-import type { ChangedLines } from './git';
+import { formatDiff } from '../engine/diffReport';
+import { discoverFiles, isSourceFile, selectChanged } from '../host/files';
+import { changedLines, changedSince } from '../host/git';
+import type { ChangedLines } from '../host/git';
 import { githubAnnotations } from './github';
 import { displayPath, formatFindings, formatStatistics, formatSummary, statistics, toJson, totals } from './report';
 import { explainRule, findRule, rulesJson, rulesTable, selectRules, splitList } from './rules';
 import { toSarif } from './sarif';
 import { formatText } from './text';
-import { decodeSource, describeError, DiskHost } from './source';
+import { decodeSource, describeError, DiskHost } from '../host/source';
 
 export const EXIT_CLEAN = 0;
 export const EXIT_FINDINGS = 1;
@@ -43,7 +45,7 @@ const MAIN_HELP = `prefixlint ${version}: finds the mistakes that break Anthropi
 
 Usage:
   prefixlint check [options] [paths or globs...]   lint files (default: the current folder)
-  prefixlint rules [--format text|json]           list the rules
+  prefixlint rules [--format text|json|markdown]  list the rules
   prefixlint explain <rule-id>                    show a rule's documentation
   prefixlint diff <a.json> <b.json>               where two request dumps stop sharing a cached prefix
   prefixlint init                                 write a starter .prefixlintrc.json
@@ -119,9 +121,10 @@ Exit codes: 0 no finding at or above the fail level, 1 findings at or above it (
 warnings than --max-warnings), 2 usage, configuration or internal error.
 `;
 
-const RULES_HELP = `Usage: prefixlint rules [--format text|json] [--no-color]
+const RULES_HELP = `Usage: prefixlint rules [--format text|json|markdown] [--no-color]
 
-Lists every rule: id, group, severity, fix availability and summary.
+Lists every rule: id, group, severity, fix availability and summary. --format markdown prints
+the table in README.md, with each rule linked to its page.
 `;
 
 const EXPLAIN_HELP = `Usage: prefixlint explain <rule-id> [--no-color]
@@ -276,13 +279,13 @@ async function check(args: string[], io: Io): Promise<number> {
   if ('error' in selected) throw new UsageError(selected.error, false);
 
   const host = new DiskHost();
-  const resolver = new ConfigResolver(host);
+  const config = new Configuration(host);
   // A broken configuration is an error (exit 2) for the files it governs, reported once; the
   // other files are linted. One in the current folder is reported even when nothing is linted.
   const configErrors = new Map<string, ConfigError>();
   const configFor = (file: string, over: ConfigOverrides) => {
     try {
-      return resolver.forFile(file, over);
+      return config.configFor(file, over);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       if (!configErrors.has(err.file)) {
@@ -293,7 +296,7 @@ async function check(args: string[], io: Io): Promise<number> {
     }
   };
   configFor(path.join(io.cwd, '_'), {});
-  const excluded = (abs: string, isDir: boolean) => resolver.excluded(abs, isDir);
+  const excluded = (abs: string, isDir: boolean) => config.excluded(abs, isDir);
 
   let files: string[];
   const skippedInWalk: FileOutcome[] = [];
@@ -366,7 +369,7 @@ async function check(args: string[], io: Io): Promise<number> {
     if (stats) stats.threads = threads;
     await lintInWorkers(script, files, job, threads, (i, r) => take(files[i], r));
   } else {
-    const linter = await FileLinter.create(job, host, resolver);
+    const linter = await FileLinter.create(job, host, config);
     for (const file of files) take(file, linter.lint(file));
   }
   outcomes.push(...skippedInWalk);
@@ -538,9 +541,9 @@ function rules(args: string[], io: Io): number {
     return EXIT_CLEAN;
   }
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  const fmt = format(values.format, ['text', 'json']);
+  const fmt = format(values.format, ['text', 'json', 'markdown']);
   const c = createColors(colorWanted({ isTTY: io.stdoutIsTTY }, values['no-color'] === true));
-  io.out(fmt === 'json' ? rulesJson(allRules) : rulesTable(allRules, c));
+  io.out(fmt === 'json' ? rulesJson(allRules) : fmt === 'markdown' ? ruleTable(allRules) : rulesTable(allRules, c));
   return EXIT_CLEAN;
 }
 

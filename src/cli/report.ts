@@ -9,8 +9,8 @@ import { SEVERITY_RANK } from '../core/diagnostic';
 import { docsUrl } from '../core/rule';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
 import type { Colors } from './color';
-import type { Place } from './document';
-import { toPosix } from './files';
+import type { Place } from '../engine/document';
+import { toPosix } from '../host/files';
 
 export function displayPath(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);

@@ -1,11 +1,12 @@
 /**
  * The rule registry as the CLI shows it: selection by id or group, the `rules` table, and the
- * `explain` page (a header from the metadata, then the rule's docs).
+ * `explain` page (engine/docs.ts's page, rendered for a terminal).
  */
-import { matches } from '../config/resolve';
 import { closeNames } from '../core/knownNames';
 import { docsUrl } from '../core/rule';
 import type { Rule } from '../core/rule';
+import { matches } from '../engine/config';
+import { orderedRules, rulePage } from '../engine/docs';
 import type { Colors } from './color';
 import { renderMarkdown } from './markdown';
 
@@ -48,9 +49,7 @@ export function findRule(rules: readonly Rule[], id: string): Rule | { error: st
 
 export function rulesTable(rules: readonly Rule[], c: Colors): string {
   const header = ['RULE', 'GROUP', 'SEVERITY', 'FIX', 'SUMMARY'];
-  const rows = [...rules]
-    .sort((a, b) => a.meta.group.localeCompare(b.meta.group) || a.meta.id.localeCompare(b.meta.id))
-    .map((r) => [r.meta.id, r.meta.group, r.meta.severity, r.meta.fix, r.meta.summary]);
+  const rows = orderedRules(rules).map((r) => [r.meta.id, r.meta.group, r.meta.severity, r.meta.fix, r.meta.summary]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
@@ -72,17 +71,7 @@ export function rulesJson(rules: readonly Rule[]): string {
   return JSON.stringify(list, null, 2) + '\n';
 }
 
-/** `prefixlint explain <id>`: a header from the metadata, then the docs. */
+/** `prefixlint explain <id>`: the rule's page, rendered for a terminal. */
 export function explainRule(rule: Rule, c: Colors): string {
-  const m = rule.meta;
-  const fix = m.fix === 'none' ? 'none' : `${m.fix} available`;
-  const header = [
-    c.bold(m.id),
-    m.summary,
-    '',
-    `${c.dim('group:')} ${m.group}   ${c.dim('severity:')} ${m.severity}   ${c.dim('fix:')} ${fix}`,
-    `${c.dim('docs:')} ${docsUrl(m.id)}`,
-    '',
-  ];
-  return header.join('\n') + '\n' + renderMarkdown(m.docs, c);
+  return renderMarkdown(rulePage(rule, { link: `**Docs:** ${docsUrl(rule.meta.id)}` }), c);
 }

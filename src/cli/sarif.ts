@@ -13,7 +13,7 @@ import { docsUrl, REPOSITORY_URL } from '../core/rule';
 import type { Rule } from '../core/rule';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
 import { createColors } from './color';
-import type { Place } from './document';
+import type { Place } from '../engine/document';
 import { renderMarkdown } from './markdown';
 import { displayPath } from './report';
 

@@ -19,7 +19,7 @@ import type { Severity } from '../core/diagnostic';
 import { lineKey } from './check';
 import type { FileOutcome, Finding } from './check';
 import type { Colors } from './color';
-import type { Place } from './document';
+import type { Place } from '../engine/document';
 import { displayPath } from './report';
 
 /** Messages are wrapped to this many characters; source lines are cut around the range to it. */

@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { CLIENT_COMMANDS, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../server/protocol';
-import type { InitializationOptions, MarkdownParams, StatusParams } from '../server/protocol';
+import { CLIENT_COMMANDS, CONFIG_FILE_NAMES, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../shared/protocol';
+import type { InitializationOptions, MarkdownParams, StatusParams } from '../shared/protocol';
 
 const SECRET = 'prefixlint.anthropicApiKey';
 const SCHEME = 'prefixlint';
@@ -28,6 +28,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const subs = context.subscriptions;
   subs.push(output, status, changed);
 
+  const watchers = [
+    // Sources, whose values other files import.
+    vscode.workspace.createFileSystemWatcher('**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}'),
+    // Configuration files (and a project's SDK's package.json): the server resolves the configuration again.
+    vscode.workspace.createFileSystemWatcher(`**/{${CONFIG_FILE_NAMES.join(',')}}`),
+  ];
+  subs.push(...watchers);
+
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -44,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       clientCommands: Object.values(CLIENT_COMMANDS),
       hoverShowsDiagnostics: true,
     } satisfies InitializationOptions,
-    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}') },
+    synchronize: { fileEvents: watchers },
   };
   client = new LanguageClient('prefixlint', 'prefixlint', serverOptions, clientOptions);
   const c = client;

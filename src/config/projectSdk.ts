@@ -8,14 +8,9 @@
  * server: they call it through ConfigResolver.
  */
 import * as path from 'node:path';
-import type { ProjectSdkNames } from '../core/knownNames';
+import type { ProjectSdkNames, SdkHost, SdkLocation } from '../core/knownNames';
 
-export interface SdkHost {
-  readFile(absPath: string): string | undefined;
-  exists(absPath: string): boolean;
-  /** The names in a folder, when the host can list folders (used to find `lib/python3.X`). */
-  listDir?(absPath: string): string[] | undefined;
-}
+export type { SdkHost, SdkLocation } from '../core/knownNames';
 
 /**
  * What reading an SDK needs of the engine: its language front ends read the declarations
@@ -26,13 +21,6 @@ export interface DeclarationParser {
   sdkVersion(host: SdkHost, at: SdkLocation): string | undefined;
   /** The names the SDK declares. */
   sdkNames(host: SdkHost, at: SdkLocation, version: string): ProjectSdkNames;
-}
-
-/** Where an SDK is installed, before its files are read. */
-export interface SdkLocation {
-  language: 'python' | 'javascript';
-  /** The package folder: `…/node_modules/@anthropic-ai/sdk` or `…/site-packages/anthropic`. */
-  dir: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Finding and resolving the project configuration for a file. The engine module that the CLI
- * and the language server share: it reads files only through a ConfigHost.
+ * Finding and resolving the project configuration for a file. The CLI and the language server
+ * reach it through engine/config.ts (`configFor`); it reads files only through a ConfigHost and
+ * knows the rules only as they are given to it.
  *
  * The project of a file is the nearest folder, from the file's folder up, that has a
  * configuration: `.prefixlintrc.json` (JSON with comments), `pyproject.toml` with a
@@ -22,7 +23,6 @@ import type { KnownNames, ModelInfo, ProjectSdkNames } from '../core/knownNames'
 import { RULE_GROUPS } from '../core/rule';
 import type { Rule } from '../core/rule';
 import { LineIndex } from '../core/span';
-import { allRules } from '../rules';
 import { findSdkLocations, ProjectSdkReader } from './projectSdk';
 import type { DeclarationParser } from './projectSdk';
 import { ConfigError, mergeLayers, validateLayer } from './schema';
@@ -53,6 +53,9 @@ const SOURCES: ReadonlyArray<{ name: string; where: string; read(text: string, f
   { name: 'package.json', where: '"prefixlint"', read: (text, file) => table(readJson(text, file), ['prefixlint']), claims: /"prefixlint"\s*:/ },
 ];
 
+/** The names of the files a configuration can be in, highest precedence first (an editor watches them). */
+export const CONFIG_FILE_NAMES: readonly string[] = SOURCES.map((s) => s.name);
+
 /** The default when neither the command line nor a configuration says. */
 export const DEFAULT_FAIL_LEVEL: Severity = 'warning';
 
@@ -65,12 +68,20 @@ export interface ProjectConfig {
   known: KnownNames;
 }
 
-/** What the command line (or an editor) sets over the configuration. */
+/**
+ * What the command line (or an editor's settings) sets over the configuration: one more layer,
+ * above the project's files and their per-path overrides.
+ */
 export interface ConfigOverrides {
   /** Replaces the selection of every configuration (select, ignore and "off"). */
   select?: readonly string[];
   /** Added to every configuration's ignore list. */
   ignore?: readonly string[];
+  /**
+   * Severity per rule id or group, over the configuration's (an id over its group); "off" turns
+   * the rule off. A level does not turn on a rule that the configuration turned off.
+   */
+  rules?: Readonly<Record<string, RuleLevel>>;
   failLevel?: Severity;
 }
 
@@ -97,7 +108,8 @@ export class ConfigResolver {
 
   constructor(
     private readonly host: ConfigHost,
-    private readonly rules: readonly Rule[] = allRules,
+    /** Every rule there is (the registry). */
+    private readonly rules: readonly Rule[],
   ) {}
 
   /**
@@ -159,10 +171,11 @@ export class ConfigResolver {
       ignored = [...(s.ignore ?? []), ...overrides.flatMap((o) => o.ignore ?? []), ...(over.ignore ?? [])];
       selected = selected.filter((r) => levels[r.meta.id] !== 'off');
     }
-    const rules = selected.filter((r) => !matches(r, ignored));
+    const overLevel = (r: Rule): RuleLevel | undefined => over.rules?.[r.meta.id] ?? over.rules?.[r.meta.group];
+    const rules = selected.filter((r) => !matches(r, ignored) && overLevel(r) !== 'off');
     const severity: Record<string, Severity> = {};
     for (const r of rules) {
-      const level = levels[r.meta.id];
+      const level = overLevel(r) ?? levels[r.meta.id];
       if (level && level !== 'off') severity[r.meta.id] = level;
     }
     const base = project?.known ?? (this.defaultKnown ??= loadKnownNames());
@@ -365,9 +378,4 @@ function readToml(text: string, file: string): unknown {
     }
     throw new ConfigError(file, `invalid TOML (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
   }
-}
-
-/** The configuration for one file: a convenience for callers that resolve once. Throws ConfigError. */
-export function resolveConfig(file: string, host: ConfigHost, over: ConfigOverrides = {}): FileConfig {
-  return new ConfigResolver(host).forFile(file, over);
 }

@@ -125,6 +125,21 @@ export interface ProjectSdk {
 }
 
 /** The names a project's own SDK declares. */
+/** Reads the files of an installed SDK (the disk, or a test's virtual files). */
+export interface SdkHost {
+  readFile(absPath: string): string | undefined;
+  exists(absPath: string): boolean;
+  /** The names in a folder, when the host can list folders (used to find `lib/python3.X`). */
+  listDir?(absPath: string): string[] | undefined;
+}
+
+/** Where an SDK is installed, before its files are read. */
+export interface SdkLocation {
+  language: 'python' | 'javascript';
+  /** The package folder: `…/node_modules/@anthropic-ai/sdk` or `…/site-packages/anthropic`. */
+  dir: string;
+}
+
 export interface ProjectSdkNames extends ProjectSdk {
   betas: string[];
   models: string[];

@@ -17,7 +17,11 @@
  * other name that silences nothing, an unknown name, a rule group, a repeated name and a
  * malformed comment become problems; each comes with the edit that removes what is useless.
  */
-import type { Diagnostic } from './diagnostic';
+import type { Diagnostic, Severity } from './diagnostic';
+import { closeNames } from './knownNames';
+import type { LanguageId } from './model';
+import { RULE_GROUPS } from './rule';
+import type { Rule } from './rule';
 import { LineIndex } from './span';
 import type { TextEdit } from './span';
 
@@ -151,8 +155,11 @@ export function applySuppressions(text: string, directives: readonly Suppression
   };
 }
 
+/** The rule whose findings are the suppression problems. */
+export const UNUSED_SUPPRESSION = 'unused-suppression';
+
 /** Names that are never reported as unused: a suppression of the unused-suppression finding itself. */
-const SELF = new Set(['unused-suppression']);
+const SELF = new Set([UNUSED_SUPPRESSION]);
 
 function span(names: readonly Range[]): Range {
   return { start: Math.min(...names.map((n) => n.start)), end: Math.max(...names.map((n) => n.end)) };
@@ -209,4 +216,90 @@ export function removeUnit(text: string, unit: Range): TextEdit[] {
   let end = unit.end;
   while (end < lineEnd && (text[end] === ' ' || text[end] === '\t')) end++;
   return [{ start: unit.start, end, newText: '' }];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pass over a file's findings
+// ---------------------------------------------------------------------------------------------
+
+export interface SuppressInput {
+  file: string;
+  language: LanguageId;
+  /** The analysed text. */
+  text: string;
+  directives: readonly SuppressionDirective[];
+  diagnostics: readonly Diagnostic[];
+  /** The rules that ran on the file. */
+  ran: readonly Rule[];
+  /** Every rule there is. */
+  all: readonly Rule[];
+  /** The severity a finding of a rule is reported with (configuration overrides). */
+  level(ruleId: string, severity: Severity): Severity;
+  /** See SuppressionOptions.anchor. */
+  anchor?(offset: number): { start: number; end: number };
+}
+
+/**
+ * The suppression pass, after every rule has run: drops the findings that suppression comments
+ * silence and, when the unused-suppression rule ran, adds a finding of it for each suppression
+ * problem (unless a suppression of `unused-suppression` silences it). The rule's file holds its
+ * metadata and docs; its findings can only come from here, once it is known what each comment
+ * silenced.
+ */
+export function suppressFindings(input: SuppressInput): Diagnostic[] {
+  if (input.directives.length === 0) return [...input.diagnostics];
+  const ruleIds = new Set(input.all.map((r) => r.meta.id));
+  const result = applySuppressions(input.text, input.directives, input.diagnostics, {
+    ran: new Set(input.ran.map((r) => r.meta.id)),
+    ruleIds,
+    groups: new Set<string>(RULE_GROUPS),
+    anchor: input.anchor,
+  });
+  const rule = input.ran.find((r) => r.meta.id === UNUSED_SUPPRESSION);
+  if (!rule) return result.kept;
+  const severity = input.level(rule.meta.id, rule.meta.severity);
+  const out = [...result.kept];
+  for (const p of result.problems) {
+    if (result.silences(rule.meta.id, p.at.start)) continue;
+    out.push({
+      ruleId: rule.meta.id,
+      severity,
+      message: message(p, ruleIds),
+      at: { file: input.file, start: p.at.start, end: p.at.end },
+      fix: p.kind === 'malformed' ? undefined : { title: fixTitle(p), applicability: 'safe', edits: p.fix },
+      related: [],
+    });
+  }
+  return out;
+}
+
+const WHERE = { line: 'on this line', 'next-line': 'on the next line', file: 'in this file' } as const;
+
+function quoteList(names: readonly string[]): string {
+  return names.map((n) => `\`${n}\``).join(', ');
+}
+
+function message(p: SuppressionProblem, ruleIds: ReadonlySet<string>): string {
+  switch (p.kind) {
+    case 'unused': {
+      const ids = p.names.map((n) => n.name);
+      return `Unused suppression: no ${quoteList(ids)} finding ${WHERE[p.directive.scope]} to silence.`;
+    }
+    case 'unknown': {
+      const name = p.name.name;
+      if (p.isGroup) return `\`${name}\` is a rule group; a suppression names rules (\`prefixlint rules\` lists them), so this one silences nothing.`;
+      const close = closeNames(name, ruleIds, Math.max(2, Math.floor(name.length / 3)));
+      const hint = close.length ? ` (did you mean \`${close[0]}\`?)` : '';
+      return `Unknown rule \`${name}\` in a suppression${hint}: it silences nothing.`;
+    }
+    case 'duplicate':
+      return `\`${p.name.name}\` is named twice in this suppression.`;
+    case 'malformed':
+      return `Malformed suppression comment: ${p.directive.malformed}.${p.directive.expected ? ` Expected ${p.directive.expected}.` : ''}`;
+  }
+}
+
+function fixTitle(p: Exclude<SuppressionProblem, { kind: 'malformed' }>): string {
+  const kept = p.fix.length === 1 ? p.fix[0].newText : '';
+  return kept ? `Keep only ${quoteList(kept.split(/\s*,\s*/))} in the suppression` : 'Remove the suppression comment';
 }

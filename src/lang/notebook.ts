@@ -21,10 +21,8 @@
  */
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node as JsonNode, ParseError } from 'jsonc-parser';
-import type { FileResult } from '../analyzer';
 import { applyFixes as applyTextFixes } from '../core/fix';
 import type { Fix } from '../core/fix';
-import type { LanguageId } from '../core/model';
 import { LineIndex } from '../core/span';
 import type { Position, TextEdit } from '../core/span';
 
@@ -466,29 +464,4 @@ function rawOffsetInString(text: string, node: JsonNode, index: number): number 
     decoded++;
   }
   return Math.min(raw, close);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Analysis
-// ---------------------------------------------------------------------------------------------
-
-/** The part of the Analyzer that a notebook needs. */
-export interface PythonAnalyzer {
-  analyze(file: string, text: string, language?: LanguageId): FileResult;
-}
-
-export interface NotebookAnalysis {
-  /** Undefined when the file is not a notebook that can be analysed; `result.notice` says why. */
-  notebook?: Notebook;
-  /** The analyzer's result; its offsets are offsets into `notebook.virtualText`. */
-  result: FileResult;
-}
-
-/** Analyses the code cells of a notebook as one Python file named by the notebook's path. */
-export function analyzeNotebook(analyzer: PythonAnalyzer, file: string, text: string): NotebookAnalysis {
-  const notebook = Notebook.parse(text);
-  if (!(notebook instanceof Notebook)) {
-    return { result: { file, language: 'python', diagnostics: [], calls: [], notice: notebook.notice } };
-  }
-  return { notebook, result: analyzer.analyze(file, notebook.virtualText, 'python') };
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Edit, Language, Parser } from 'web-tree-sitter';
 import type { Point, Tree as WasmTree } from 'web-tree-sitter';
-import type { SdkHost, SdkLocation } from '../config/projectSdk';
+import type { SdkHost, SdkLocation } from '../core/knownNames';
 import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
 import { sdkReaderFor } from './frontEnds';

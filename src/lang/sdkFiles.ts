@@ -3,7 +3,7 @@
  * what every language's reader shares. Files are read through the host and parsed with the
  * engine's parsers; nothing of the project is run.
  */
-import type { SdkHost } from '../config/projectSdk';
+import type { SdkHost } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
 import type { SyntaxNode } from './syntaxTree';
 

@@ -4,13 +4,20 @@
  */
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
-import type { SourceHost } from '../analyzer';
 import type { Node, Parsers, Tree } from './parsers';
 import { languageForPath } from './parsers';
 import type { FrontEnd } from './frontEnd';
 import { frontEndFor } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
 import { walk } from './walk';
+
+/** How the workspace reads the other files of the project (imported values): disk, or an editor's open buffers. */
+export interface SourceHost {
+  /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
+  readFile(absPath: string): string | undefined;
+  /** Whether a file exists (cheaper than reading it); readFile answers when absent. */
+  exists?(absPath: string): boolean;
+}
 
 export interface Scope {
   node: Node;

@@ -1,20 +1,17 @@
 /**
  * Code actions, built from a diagnostic's `data` alone: the fix (preferred when safe), "Disable
  * <rule> for this line", "Disable <rule> for this file", "Show documentation for <rule>" (in the
- * client's view, or the rule's page through window/showDocument); and
- * the edit of "fix all" (safe fixes only). Fixes are dropped when a document moved on.
+ * client's view, or the rule's page through window/showDocument); and the minimal edit that
+ * turns a document into what "fix all" (engine/fixpoint.ts) made of it. Fixes are dropped when a
+ * document moved on.
  */
 import type { CodeAction, Diagnostic as LspDiagnostic, WorkspaceEdit } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic } from '../core/diagnostic';
-import { applyFixes } from '../core/fix';
-import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';
-import type { TextEdit } from '../core/span';
-import { fileCommentLine, suppressionComment } from '../lang/comments';
-import { CLIENT_COMMANDS, SERVER_COMMANDS } from './protocol';
-import type { DiagnosticData, WireEdit } from './protocol';
+import { fileCommentLine, suppressionComment } from '../engine/suppressions';
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../shared/protocol';
+import type { DiagnosticData, WireEdit } from '../shared/protocol';
 import type { Unit } from './units';
 
 export function isOurs(d: LspDiagnostic): d is LspDiagnostic & { data: DiagnosticData } {
@@ -106,24 +103,6 @@ export function quickFixes(diagnostics: readonly LspDiagnostic[], input: ActionI
   return [...fixes, ...others];
 }
 
-/** The parts of a syntax node `commentAnchor` reads (a web-tree-sitter Node fits). */
-export interface SyntaxNodeLike {
-  type: string;
-  startIndex: number;
-  parent: SyntaxNodeLike | null;
-}
-
-/**
- * Where a next-line comment for a finding at `offset` can go: the start of the outermost string
- * or template literal around `offset` (a comment line inserted inside a multi-line string would
- * become part of the string), else `offset` itself.
- */
-export function commentAnchor(nodeAtOffset: SyntaxNodeLike | null, offset: number): number {
-  let anchor = offset;
-  for (let n = nodeAtOffset; n; n = n.parent) if (/string|template/.test(n.type) && n.startIndex < anchor) anchor = n.startIndex;
-  return anchor;
-}
-
 /** The smallest single edit that turns `before` into `after`. */
 export function minimalEdit(doc: TextDocument, after: string): WireEdit | undefined {
   const before = doc.getText();
@@ -137,66 +116,4 @@ export function minimalEdit(doc: TextDocument, after: string): WireEdit | undefi
     endA--;
   }
   return { range: { start: doc.positionAt(start), end: doc.positionAt(endB) }, newText: after.slice(start, endA) };
-}
-
-/** Passes of fix, re-analyse, fix again before giving up on a fixpoint (as the CLI). */
-export const MAX_FIX_PASSES = 10;
-
-/** The part of the Analyzer that fixing needs. */
-export interface FixEngine {
-  analyze(file: string, text: string, language?: LanguageId): { diagnostics: Diagnostic[]; notice?: string };
-  parsesCleanly(file: string, text: string, language?: LanguageId): boolean;
-}
-
-const fixKey = (d: Diagnostic) => [d.ruleId, d.message, d.fix?.title, ...(d.fix?.edits.map((e) => e.newText) ?? [])].join('\u0000');
-
-/**
- * Safe fixes to a fixpoint, as `prefixlint check --fix` applies them: all at once, and when
- * together they make the text parse worse, one by one, skipping each fix that does. A text that
- * does not parse cleanly to begin with is left alone.
- */
-export function fixToFixpoint(engine: FixEngine, file: string, text: string, language: LanguageId, keep: (d: Diagnostic) => boolean): string {
-  if (!engine.parsesCleanly(file, text, language)) return text;
-  const rejected = new Set<string>();
-  let current = text;
-  const attempt = (fixes: Fix[]): string | 'worse' | undefined => {
-    const next = applyFixes(current, fixes);
-    if (!next.applied || next.text === current) return undefined;
-    return engine.parsesCleanly(file, next.text, language) ? next.text : 'worse';
-  };
-  for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-    const candidates = engine.analyze(file, current, language).diagnostics.filter((d) => d.fix?.applicability === 'safe' && d.fix.edits.length > 0 && keep(d) && !rejected.has(fixKey(d)));
-    if (!candidates.length) break;
-    const all = attempt(candidates.map((d) => d.fix!));
-    if (all === undefined) break;
-    if (all !== 'worse') {
-      current = all;
-      continue;
-    }
-    let progressed = false;
-    for (const d of candidates) {
-      const one = attempt([d.fix!]);
-      if (one === 'worse') rejected.add(fixKey(d));
-      else if (one) {
-        current = one;
-        progressed = true;
-        break;
-      }
-    }
-    if (!progressed) break;
-  }
-  return current;
-}
-
-/** Non-overlapping safe fixes, first come first served (one pass; for notebooks). */
-export function safeFixEdits(diagnostics: readonly Diagnostic[], keep: (d: Diagnostic) => boolean): TextEdit[] {
-  const taken: TextEdit[] = [];
-  const overlaps = (a: TextEdit, b: TextEdit) => (a.start === a.end && b.start === b.end ? a.start === b.start : a.start < b.end && b.start < a.end);
-  for (const d of diagnostics) {
-    const fix: Fix | undefined = d.fix;
-    if (!fix || fix.applicability !== 'safe' || !keep(d)) continue;
-    if (fix.edits.some((e) => taken.some((t) => overlaps(e, t)))) continue;
-    taken.push(...fix.edits);
-  }
-  return taken;
 }

@@ -1,17 +1,17 @@
 /**
- * Engine diagnostics as LSP diagnostics: source `prefixlint`, code = rule id, a link to the rule's
- * page, severity from the settings, related locations (where a volatile value was produced, in
- * this file or another), and the fix in `data` so that a code action needs no server state.
+ * Engine diagnostics as LSP diagnostics, the one place they are built (open documents, notebook
+ * cells and the closed files "lint workspace" pushes): source `prefixlint`, code = rule id, a link
+ * to the rule's page, the severity the configuration gave, related locations (where a volatile
+ * value was produced, in this file or another), and the fix in `data` so that a code action needs
+ * no server state.
  */
 import type { Diagnostic as LspDiagnostic, DiagnosticRelatedInformation } from 'vscode-languageserver';
 import { DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver';
 import type { Diagnostic, Severity } from '../core/diagnostic';
 import { docsUrl } from '../core/rule';
-import type { Rule } from '../core/rule';
 import { LineIndex } from '../core/span';
 import type { Loc } from '../core/span';
-import type { DiagnosticData } from './protocol';
-import type { RuleLevel, Settings } from './settings';
+import type { DiagnosticData } from '../shared/protocol';
 import type { DocPosition, Unit } from './units';
 import { uriOf } from './units';
 
@@ -28,35 +28,6 @@ export const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 export interface TextLookup {
   /** The open document's URI and text for a path, or the file on disk. */
   lookup(file: string): { uri: string; text: string } | undefined;
-}
-
-/** Which rules run and at what level, from the settings; unknown names are reported once. */
-export class RuleFilter {
-  readonly unknownNames: string[] = [];
-  private readonly levels = new Map<string, RuleLevel>();
-
-  constructor(rules: readonly Rule[], settings: Settings) {
-    const groups = new Set(rules.map((r) => r.meta.group as string));
-    const ids = new Set(rules.map((r) => r.meta.id));
-    const known = (n: string) => ids.has(n) || groups.has(n);
-    for (const n of [...settings.select, ...settings.ignore, ...Object.keys(settings.severity)]) {
-      if (!known(n) && !this.unknownNames.includes(n)) this.unknownNames.push(n);
-    }
-    const hits = (r: Rule, names: readonly string[]) => names.some((n) => n === r.meta.id || n === r.meta.group);
-    for (const r of rules) {
-      const selected = (settings.select.length === 0 || hits(r, settings.select)) && !hits(r, settings.ignore);
-      const level = settings.severity[r.meta.id] ?? settings.severity[r.meta.group];
-      if (!selected || level) this.levels.set(r.meta.id, selected ? level! : 'off');
-    }
-  }
-
-  /**
-   * The level of a finding: 'off' when its rule does not run, the level the settings give its
-   * rule, else the engine's (a rule may report one finding at a lower level than its default).
-   */
-  level(d: Diagnostic): RuleLevel {
-    return this.levels.get(d.ruleId) ?? d.severity;
-  }
 }
 
 function rangeOf(unit: Unit, loc: { start: number; end: number }): { start: DocPosition; end: DocPosition } | undefined {
@@ -98,11 +69,9 @@ function strip(p: DocPosition) {
 }
 
 /** LSP diagnostics of a unit, grouped by document URI (every document of the unit has an entry). */
-export function toLspDiagnostics(unit: Unit, diagnostics: readonly Diagnostic[], filter: RuleFilter, texts: TextLookup): Map<string, LspDiagnostic[]> {
+export function toLspDiagnostics(unit: Unit, diagnostics: readonly Diagnostic[], texts: TextLookup): Map<string, LspDiagnostic[]> {
   const out = new Map<string, LspDiagnostic[]>(unit.documents.map((d) => [d.uri, []]));
   for (const d of diagnostics) {
-    const level = filter.level(d);
-    if (level === 'off') continue;
     const range = rangeOf(unit, d.at);
     if (!range) continue;
     const data: DiagnosticData = { ruleId: d.ruleId, versions: unit.versions };
@@ -112,7 +81,7 @@ export function toLspDiagnostics(unit: Unit, diagnostics: readonly Diagnostic[],
     }
     const lsp: LspDiagnostic = {
       range: { start: strip(range.start), end: strip(range.end) },
-      severity: SEVERITY[level],
+      severity: SEVERITY[d.severity],
       code: d.ruleId,
       codeDescription: { href: docsUrl(d.ruleId) },
       source: 'prefixlint',

@@ -4,9 +4,8 @@
  * client) or `--socket=<port>`.
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { projectConfigLoader } from './projectConfig';
 import { startServer } from './server';
 
 const connection = createConnection(ProposedFeatures.all);
-startServer(connection, { projectConfig: projectConfigLoader(undefined, (message) => connection.console.error(`prefixlint configuration: ${message}`)) });
+startServer(connection);
 connection.listen();

@@ -2,8 +2,11 @@
  * The prefixlint language server over an LSP connection (stdio, IPC, or in-process streams in
  * tests). Pull diagnostics, code actions (fixes, suppressions, docs, fix-all), token-count
  * CodeLens (estimate, or exact via count_tokens), hovers, and a few commands. Every document
- * and notebook is analysed as a Unit (see units.ts); results are cached per content and per
- * "generation", which moves whenever any file changes, so cross-file values are re-resolved.
+ * and notebook is analysed as a Unit (see units.ts) by the engine, with the configuration the
+ * CLI would use for the file (engine/config.ts: the project's files, the editor's settings over
+ * them). Results are cached per content and per "generation", which moves whenever any file
+ * changes, so cross-file values are re-resolved; a changed configuration file (or a project's
+ * SDK) makes everything resolve again.
  */
 import type {
   CancellationToken,
@@ -18,6 +21,7 @@ import type {
 import {
   CodeActionKind,
   CodeLensRefreshRequest,
+  DidChangeWatchedFilesNotification,
   FileChangeType,
   MessageType,
   NotebookCellKind,
@@ -27,41 +31,40 @@ import {
   TextDocuments,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileResult, SourceHost } from '../analyzer';
-import { Analyzer } from '../analyzer';
-import { openDocument } from '../cli/document';
-import { discoverFiles } from '../cli/files';
-import { readSource } from '../cli/source';
-import type { RequestCall } from '../core/model';
-import type { Tree } from '../lang/parsers';
-import { docsUrl } from '../core/rule';
-import { requestJson } from '../core/tokens';
-import { VirtualPython } from '../lang/notebook';
 import { loadKnownNames } from '../core/knownNames';
 import type { KnownNames } from '../core/knownNames';
-import { allRules } from '../rules';
-import { commentAnchor, fixToFixpoint, MAX_FIX_PASSES, minimalEdit, quickFixes, safeFixEdits } from './codeActions';
+import type { RequestCall } from '../core/model';
+import { docsUrl } from '../core/rule';
+import { requestJson } from '../core/tokens';
+import { Analyzer } from '../engine/analyzer';
+import type { FileResult } from '../engine/analyzer';
+import { affectsConfiguration, ConfigError, Configuration } from '../engine/config';
+import type { FileConfig } from '../engine/config';
+import { openDocument, sourceDocument } from '../engine/document';
+import { diffMarkdown } from '../engine/diffReport';
+import { rulePage, rulesPage } from '../engine/docs';
+import { fixToFixpoint } from '../engine/fixpoint';
+import { allRules, ruleById } from '../engine/registry';
+import { discoverFiles } from '../host/files';
+import { DiskHost } from '../host/source';
+import { minimalEdit, quickFixes } from './codeActions';
 import { breakdownMarkdown, breakdownText, estimate, lensTitle } from './codeLens';
 import type { ExactView } from './codeLens';
-import { RuleFilter, SEVERITY, toLspDiagnostics } from './convert';
+import { toLspDiagnostics } from './convert';
 import type { TextLookup } from './convert';
-import { diffMarkdown } from './diff';
-import { ruleMarkdown, rulesMarkdown } from './docs';
 import { ExactCounter } from './exactTokens';
 import type { ExactOptions } from './exactTokens';
 import { callHover, diagnosticHover } from './hover';
-import { CLIENT_COMMANDS, FIX_ALL_KIND, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from './protocol';
-import type { InitializationOptions, MarkdownParams, SetApiKeyParams, SetTrustParams, StatusParams, WireEdit } from './protocol';
-import { effectiveSettings, NO_PROJECT_CONFIG } from './settings';
-import type { ProjectConfigLoader, Settings } from './settings';
-import { DocumentUnit, LANGUAGES, NotebookUnit, pathOf, uriOf } from './units';
+import { CLIENT_COMMANDS, CONFIG_FILE_NAMES, FIX_ALL_KIND, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../shared/protocol';
+import type { InitializationOptions, MarkdownParams, SetApiKeyParams, SetTrustParams, StatusParams, WireEdit } from '../shared/protocol';
+import { readSettings, unknownNames } from './settings';
+import type { Settings } from './settings';
+import { ClosedFileUnit, DocumentUnit, LANGUAGES, NotebookUnit, pathOf, uriOf } from './units';
 import type { Unit } from './units';
 
 export interface ServerOptions {
   /** Folder with the tree-sitter WASM files (default: beside the bundle, then node_modules). */
   wasmDir?: string;
-  /** Reads the project's configuration file (issue 4); none by default. */
-  projectConfig?: ProjectConfigLoader;
   /** Quiet time after a change before it is analysed (ms). */
   debounceMs?: number;
   /** Overrides for exact counts (tests point baseURL at a local server). */
@@ -74,8 +77,9 @@ interface Analysis {
   id: string;
   unit: Unit;
   settings: Settings;
+  /** The file's configuration; undefined when it is broken (nothing is analysed, as in the CLI). */
+  config?: FileConfig;
   result: FileResult;
-  filter: RuleFilter;
   byUri: Map<string, LspDiagnostic[]>;
 }
 
@@ -91,11 +95,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const documents = new TextDocuments(TextDocument);
   const notebooks = new NotebookDocuments(TextDocument);
   const env = options.env ?? process.env;
-  const projectConfig = options.projectConfig ?? NO_PROJECT_CONFIG;
   const debounceMs = options.debounceMs ?? 150;
 
   let analyzer: Analyzer | undefined;
-  const known = loadKnownNames();
   let trusted = true;
   let secretKey: string | null = null;
   let canPullConfig = false;
@@ -106,36 +108,38 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let canShowDocument = false;
   let clientCommands = new Set<string>();
   let hoverShowsDiagnostics = false;
+  /** The client watches files only when asked to (Neovim, Helix, Zed); ours watches them itself. */
+  let registerWatchers = false;
   let generation = 0;
   const settingsCache = new Map<string, Promise<Settings>>();
-  /** Known names per document: the table, the project's configuration and its own SDKs. */
-  const knownCache = new Map<string, KnownNames>();
   const analyses = new Map<string, Analysis>();
   /** What was last analysed when linting on save: the text at open or at the last save. */
   const saved = new Map<string, Unit>();
   /** Files whose diagnostics were pushed by "lint workspace" (not open). */
   const pushed = new Set<string>();
   const warnedNames = new Set<string>();
+  const reportedConfigErrors = new Set<string>();
   const openNotebooks = new Set<string>();
 
   const log = (m: string) => connection.console.log(m);
   const status = (p: StatusParams) => void connection.sendNotification(STATUS, p);
 
-  const openDocByPath = (file: string): TextDocument | undefined => documents.all().find((d) => pathOf(d.uri, LANGUAGES[d.languageId]) === file);
-  const host: SourceHost = {
-    readFile(file) {
-      const open = openDocByPath(file);
-      if (open) return open.getText();
-      const r = readSource(file);
-      return 'text' in r ? r.text : undefined;
-    },
+  /** The URIs of the open text documents, by the path the engine knows them by. */
+  const openByPath = new Map<string, string>();
+  const openDocByPath = (file: string): TextDocument | undefined => {
+    const uri = openByPath.get(file);
+    return uri === undefined ? undefined : documents.get(uri);
   };
+  /** Files on disk, read afresh each time, with the open buffers standing for their files. */
+  const host = new DiskHost({ cache: false, overlay: (file) => openDocByPath(file)?.getText() });
+  /** The one configuration path, shared with the CLI (set up once the parsers are loaded). */
+  let config = new Configuration(host);
   const texts: TextLookup = {
     lookup(file) {
       const open = openDocByPath(file);
       if (open) return { uri: open.uri, text: open.getText() };
-      const r = readSource(file);
-      return 'text' in r ? { uri: uriOf(file), text: r.text } : undefined;
+      const text = host.readFile(file);
+      return text === undefined ? undefined : { uri: uriOf(file), text };
     },
   };
 
@@ -190,28 +194,47 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   // ------------------------------------------------------------------------------ settings
 
-  function knownFor(uri: string, file: string): KnownNames {
-    let k = knownCache.get(uri);
-    if (!k) {
-      k = projectConfig.known?.(file) ?? known;
-      knownCache.set(uri, k);
-    }
-    return k;
-  }
-
-  function settingsFor(unit: Unit): Promise<Settings> {
-    let s = settingsCache.get(unit.uri);
+  /** The editor's settings for a document or folder URI (cached until the client says they changed). */
+  function settingsFor(uri: string): Promise<Settings> {
+    let s = settingsCache.get(uri);
     if (!s) {
       const editor = canPullConfig
-        ? connection.workspace.getConfiguration({ scopeUri: unit.uri, section: 'prefixlint' }).then(
+        ? connection.workspace.getConfiguration({ scopeUri: uri, section: 'prefixlint' }).then(
             (v: unknown) => v as Record<string, unknown>,
             () => undefined,
           )
         : Promise.resolve(undefined);
-      s = editor.then((e) => effectiveSettings(e, projectConfig.load(unit.file)));
-      settingsCache.set(unit.uri, s);
+      s = editor.then((e) => {
+        const settings = readSettings(e);
+        for (const name of unknownNames(settings)) {
+          if (warnedNames.has(name)) continue;
+          warnedNames.add(name);
+          connection.console.warn(`unknown rule or group '${name}' in the prefixlint settings`);
+        }
+        return settings;
+      });
+      settingsCache.set(uri, s);
     }
     return s;
+  }
+
+  /**
+   * The configuration of a file with the editor's settings over it, as `prefixlint check` with
+   * the same options resolves it; undefined when the configuration is broken (reported once).
+   */
+  function configOf(file: string, settings: Settings): FileConfig | undefined {
+    try {
+      return config.configFor(file, settings.overrides);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      const message = `prefixlint configuration: ${err.message}`;
+      if (!reportedConfigErrors.has(message)) {
+        reportedConfigErrors.add(message);
+        connection.console.error(message);
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Error, message: `${message} (nothing is linted where it applies)` });
+      }
+      return undefined;
+    }
   }
 
   // ------------------------------------------------------------------------------ analysis
@@ -221,26 +244,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
 
   async function analyse(unit: Unit): Promise<Analysis | undefined> {
-    const settings = await settingsFor(unit);
+    const settings = await settingsFor(unit.uri);
     if (!analyzer) return undefined;
     const id = analysisId(unit, settings);
     const cached = analyses.get(unit.uri);
     if (cached?.id === id) return cached;
     const t0 = performance.now();
-    const result = analyzer.analyze(unit.file, unit.text, unit.language, { known: knownFor(unit.uri, unit.file) });
+    const fileConfig = configOf(unit.file, settings);
+    const result: FileResult = fileConfig
+      ? analyzer.analyze(unit.file, unit.text, unit.language, fileConfig.analyze)
+      : { file: unit.file, language: unit.language, diagnostics: [], calls: [] };
     const ms = performance.now() - t0;
     if (ms > 500) log(`analysed ${unit.file} in ${ms.toFixed(0)} ms`);
     if (result.notice?.startsWith('internal error')) {
       connection.console.error(`${unit.file}: ${result.notice}`);
       status({ state: 'error', message: result.notice });
     }
-    const filter = new RuleFilter(allRules, settings);
-    for (const name of filter.unknownNames) {
-      if (warnedNames.has(name)) continue;
-      warnedNames.add(name);
-      connection.console.warn(`unknown rule or group '${name}' in the prefixlint settings`);
-    }
-    const analysis: Analysis = { id, unit, settings, result, filter, byUri: toLspDiagnostics(unit, result.diagnostics, filter, texts) };
+    const analysis: Analysis = { id, unit, settings, config: fileConfig, result, byUri: toLspDiagnostics(unit, result.diagnostics, texts) };
     analyses.set(unit.uri, analysis);
     return analysis;
   }
@@ -262,7 +282,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const empty: DocumentDiagnosticReport = { kind: 'full', items: [] };
     let unit = unitFor(uri);
     if (!unit || !analyzer) return empty;
-    const settings = await settingsFor(unit);
+    const settings = await settingsFor(unit.uri);
     if (!settings.enable) return empty;
     if (settings.run === 'onSave') {
       unit = saved.get(unit.uri) ?? unit;
@@ -315,7 +335,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     for (const uri of uris) {
       let unit = notebooks.getNotebookDocument(uri) ? notebookUnit(uri) : unitFor(uri);
       if (!unit || !analyzer) continue;
-      const settings = await settingsFor(unit);
+      const settings = await settingsFor(unit.uri);
       if (!settings.enable) {
         for (const d of unit.documents) clearPushed(d.uri);
         continue;
@@ -347,48 +367,40 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   // ------------------------------------------------------------------------------ fix all
 
+  /**
+   * The edit of "fix all": the safe fixes to a fixpoint through the engine's fix loop (the one
+   * `prefixlint check --fix` runs), as one minimal edit per changed document (each changed cell
+   * of a notebook).
+   */
   async function fixAllEdit(uri: string): Promise<WorkspaceEdit | undefined> {
     const unit = unitFor(uri);
     if (!unit || !analyzer) return undefined;
+    const a = await analyse(unit);
+    if (!a?.config) return undefined;
+    const current = a.unit.key === unit.key ? a.result : undefined;
+    const opts = { unsafe: false, analyze: a.config.analyze, result: current };
+    // The fixed texts were analysed under the file's name; the fix loop drops them, and the open
+    // buffers (with the edit applied) are what counts.
+    analyses.delete(unit.uri);
     if (unit instanceof DocumentUnit) {
-      const a = await analyse(unit);
-      if (!a) return undefined;
-      const engine = analyzer;
-      const withKnown = { known: knownFor(unit.uri, unit.file) };
-      const fixed = fixToFixpoint({ analyze: (f, t, l) => engine.analyze(f, t, l, withKnown), parsesCleanly: (f, t, l) => engine.parsesCleanly(f, t, l) }, unit.file, unit.text, unit.language, (d) => a.filter.level(d) !== 'off');
-      // The intermediate texts were analysed under the file's name; the open buffer is what counts.
-      analyzer.invalidate(unit.file);
-      analyses.delete(unit.uri);
-      const edit = minimalEdit(unit.doc, fixed);
+      const fixed = fixToFixpoint(analyzer, sourceDocument(unit.file, unit.text, unit.language), opts);
+      const edit = minimalEdit(unit.doc, fixed.document.text);
       return { changes: { [uri]: edit ? [edit] : [] } };
     }
-    // A notebook: fix the cell sources to a fixpoint, then one minimal edit per changed cell.
-    const a = await analyse(unit);
-    if (!a) return undefined;
-    const nb = notebooks.getNotebookDocument(unit.uri);
-    const cells = unit.documents.map((d) => ({ index: nb?.cells.findIndex((c) => c.document === d.uri) ?? -1, source: d.getText(), doc: d }));
-    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-      const virtual = VirtualPython.build(cells);
-      const result = pass === 0 ? a.result : analyzer.analyze(unit.file, virtual.text, 'python', { known: knownFor(unit.uri, unit.file) });
-      const byCell = virtual.toCellEdits(safeFixEdits(result.diagnostics, (d) => a.filter.level(d) !== 'off'));
-      if (!byCell?.size) break;
-      for (const cell of cells) {
-        const edits = [...(byCell.get(cell.index) ?? [])].sort((x, y) => y.start - x.start);
-        for (const e of edits) cell.source = cell.source.slice(0, e.start) + e.newText + cell.source.slice(e.end);
-      }
-    }
-    analyzer.invalidate(unit.file);
-    analyses.delete(unit.uri);
+    if (!(unit instanceof NotebookUnit)) return undefined;
+    const fixed = fixToFixpoint(analyzer, unit.cells, opts);
     const changes: Record<string, WireEdit[]> = {};
-    for (const cell of cells) {
-      const edit = minimalEdit(cell.doc, cell.source);
-      if (edit) changes[cell.doc.uri] = [edit];
+    for (const cell of fixed.document.cells) {
+      const doc = unit.document(cell.index);
+      const edit = doc && minimalEdit(doc, cell.source);
+      if (doc && edit) changes[doc.uri] = [edit];
     }
     return { changes };
   }
 
   // ------------------------------------------------------------------------------ lint workspace
 
+  /** Pushes the diagnostics of every closed file of the workspace folders, as `prefixlint check` finds and reports them. */
   async function lintWorkspace(): Promise<{ files: number; problems: number }> {
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     let files = 0;
@@ -397,35 +409,21 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     pushed.clear();
     for (const folder of folders) {
       const root = pathOf(folder.uri);
-      const editor = canPullConfig
-        ? await connection.workspace.getConfiguration({ scopeUri: folder.uri, section: 'prefixlint' }).then((v: unknown) => v as Record<string, unknown>, () => undefined)
-        : undefined;
-      for (const file of discoverFiles([root], root).files) {
+      const settings = await settingsFor(folder.uri);
+      if (!settings.enable) continue;
+      const excluded = (abs: string, isDir: boolean) => config.excluded(abs, isDir);
+      for (const file of discoverFiles([root], root, excluded).files) {
         const uri = uriOf(file);
         if (documents.get(uri) || notebooks.getNotebookDocument(uri) || !analyzer) continue;
-        const read = readSource(file);
+        const read = host.read(file);
         if (!('text' in read)) continue;
         const doc = openDocument(file, read.text);
         if ('notice' in doc) continue;
-        const settings = effectiveSettings(editor, projectConfig.load(file));
-        if (!settings.enable) continue;
-        const filter = new RuleFilter(allRules, settings);
-        const result = analyzer.analyze(file, doc.analysedText, doc.language, { known: projectConfig.known?.(file) ?? known });
-        const items: LspDiagnostic[] = [];
-        for (const d of result.diagnostics) {
-          const level = filter.level(d);
-          if (level === 'off') continue;
-          const s = doc.locate(d.at.start);
-          const e = doc.locate(d.at.end);
-          items.push({
-            range: { start: { line: s.line, character: s.column }, end: { line: e.line, character: e.column } },
-            severity: SEVERITY[level],
-            code: d.ruleId,
-            codeDescription: { href: docsUrl(d.ruleId) },
-            source: 'prefixlint',
-            message: d.message,
-          });
-        }
+        const fileConfig = configOf(file, settings);
+        if (!fileConfig) continue;
+        const result = analyzer.analyze(file, doc.analysedText, doc.language, fileConfig.analyze);
+        const unit = new ClosedFileUnit(doc, TextDocument.create(uri, doc.language, 0, read.text));
+        const items = toLspDiagnostics(unit, result.diagnostics, texts).get(uri) ?? [];
         files++;
         problems += items.length;
         if (items.length) {
@@ -448,6 +446,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return { state: exact.state(`${uri}#${index}`, body, model, call.beta), placeholders: placeholders.length };
   }
 
+  /** The known names the analysis used (the table, the project's configuration and its own SDKs). */
+  function knownOf(a: Analysis): KnownNames {
+    return a.config?.analyze.known ?? loadKnownNames();
+  }
+
   function callsIn(a: Analysis, uri: string): RequestCall[] {
     return a.result.calls.filter((c) => a.unit.position(c.at.start)?.uri === uri);
   }
@@ -465,8 +468,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canRefreshDiagnostics = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
     pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
     canShowDocument = !!params.capabilities.window?.showDocument?.support;
+    registerWatchers = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && clientCommands.size === 0;
     analyzer = await Analyzer.create({ host, wasmDir: options.wasmDir });
-    projectConfig.useParsers?.(analyzer.parsers);
+    config = new Configuration(host, analyzer.parsers);
     log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version}); diagnostics ${pullDiagnostics ? 'pulled by the client' : 'pushed'}`);
     return {
       capabilities: {
@@ -482,7 +486,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     };
   });
 
-  connection.onInitialized(() => status({ state: 'ready' }));
+  connection.onInitialized(() => {
+    status({ state: 'ready' });
+    if (registerWatchers) {
+      // Configuration files (their edits re-resolve the configuration) and sources (other files import their values).
+      const watchers = [{ globPattern: `**/{${CONFIG_FILE_NAMES.join(',')}}` }, { globPattern: '**/*.{py,pyi,ts,tsx,mts,cts,js,jsx,mjs,cjs}' }];
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((err: unknown) => connection.console.warn(`prefixlint: could not watch files: ${String(err)}`));
+    }
+  });
 
   const changed = () => {
     generation++;
@@ -497,6 +508,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** TextDocuments fires a content change right after each open: that one is no edit. */
   let justOpened: string | undefined;
   documents.onDidOpen((e) => {
+    openByPath.set(pathOf(e.document.uri, LANGUAGES[e.document.languageId]), e.document.uri);
     bufferChanged(e.document);
     if (pushed.delete(e.document.uri)) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
     const unit = unitFor(e.document.uri);
@@ -520,8 +532,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
   documents.onDidClose((e) => {
     changed();
+    const file = pathOf(e.document.uri, LANGUAGES[e.document.languageId]);
+    if (openByPath.get(file) === e.document.uri) openByPath.delete(file);
     settingsCache.delete(e.document.uri);
-    knownCache.delete(e.document.uri);
     analyses.delete(e.document.uri);
     saved.delete(e.document.uri);
     pushQueue.delete(e.document.uri);
@@ -549,7 +562,6 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     changed();
     openNotebooks.delete(nb.uri);
     settingsCache.delete(nb.uri);
-    knownCache.delete(nb.uri);
     analyses.delete(nb.uri);
     saved.delete(nb.uri);
     pushQueue.delete(nb.uri);
@@ -558,10 +570,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   });
 
   connection.onDidChangeWatchedFiles((p) => {
+    let configChanged = false;
     for (const c of p.changes) {
       const file = pathOf(c.uri);
       if (!openDocByPath(file)) analyzer?.invalidate(file);
       if (c.type === FileChangeType.Deleted) pushed.delete(c.uri);
+      if (affectsConfiguration(file)) configChanged = true;
+    }
+    if (configChanged) {
+      // A configuration file (or a project's SDK) changed: resolve every file's configuration,
+      // and read the SDKs' names, again; every analysis is stale.
+      config.clear();
+      reportedConfigErrors.clear();
+      analyses.clear();
     }
     changed();
     refreshDiagnostics();
@@ -571,7 +592,6 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeConfiguration(() => {
     settingsCache.clear();
-    knownCache.clear();
     analyses.clear();
     refreshDiagnostics();
     refreshLenses();
@@ -590,9 +610,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!only || only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(k + '.'))) {
       // Parsed only when a "disable for this line" action needs the comment's place: code
       // actions are asked for on every cursor move, mostly with no prefixlint diagnostic.
-      const parsers = analyzer.parsers;
-      let tree: Tree | undefined;
-      const parsed = () => (tree ??= parsers.parse(unit.language, unit.text));
+      const anchorOf = analyzer.suppressionAnchors(unit.text, unit.language);
       out.push(
         ...quickFixes(withData(uri, p.context.diagnostics, unit), {
           doc,
@@ -603,8 +621,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           commentLine(line, character) {
             const offset = unit.offsetAt(uri, line, character);
             if (offset === undefined) return line;
-            const anchor = commentAnchor(parsed().rootNode.descendantForIndex(offset), offset);
-            const pos = unit.position(anchor);
+            const pos = unit.position(anchorOf(offset));
             return pos && pos.uri === uri ? pos.line : line;
           },
         }),
@@ -625,7 +642,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onCodeLens(async (p): Promise<CodeLens[]> => {
     const unit = unitFor(p.textDocument.uri);
     if (!unit) return [];
-    const settings = await settingsFor(unit);
+    const settings = await settingsFor(unit.uri);
     if (!settings.enable || settings.tokens.mode === 'off') return [];
     const a = await analyse(unit);
     if (!a) return [];
@@ -642,7 +659,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const a = unit && (await analyse(unit));
     const call = a && callsIn(a, data.uri)[data.index];
     if (!a || !call || !analyzer) return { ...lens, command: { title: '…', command: '' } };
-    const e = estimate(call, knownFor(data.uri, unit.file), a.settings);
+    const e = estimate(call, knownOf(a), a.settings);
     const ex = exactView(data.uri, data.index, call, a.settings, e.model);
     const title = lensTitle(e, ex);
     if (clientCommands.has(CLIENT_COMMANDS.showMarkdown)) {
@@ -659,7 +676,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!unit || !a || !analyzer) return null;
     const offset = unit.offsetAt(uri, p.position.line, p.position.character);
     if (offset === undefined) return null;
-    const d = a.result.diagnostics.find((x) => x.at.start <= offset && offset <= x.at.end && a.filter.level(x) !== 'off');
+    const d = a.result.diagnostics.find((x) => x.at.start <= offset && offset <= x.at.end);
     if (d) {
       const where = (r: { at: { file: string; start: number } }) => {
         if (r.at.file === unit.file) {
@@ -670,11 +687,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         const line = other ? other.text.slice(0, r.at.start).split('\n').length : 0;
         return `${r.at.file.split(/[\\/]/).pop()}:${line}`;
       };
-      return { contents: { kind: 'markdown', value: diagnosticHover(d, allRules.find((r) => r.meta.id === d.ruleId), where, { repeat: !hoverShowsDiagnostics }) } };
+      return { contents: { kind: 'markdown', value: diagnosticHover(d, ruleById(d.ruleId), where, { repeat: !hoverShowsDiagnostics }) } };
     }
     const call = a.result.calls.find((c) => c.callee.start <= offset && offset <= c.callee.end);
     if (call) {
-      const e = estimate(call, knownFor(uri, unit.file), a.settings);
+      const e = estimate(call, knownOf(a), a.settings);
       // Without our token view, the hover carries the breakdown that the lens would open.
       const breakdown = clientCommands.has(CLIENT_COMMANDS.showMarkdown) ? undefined : breakdownMarkdown(call, e);
       return { contents: { kind: 'markdown', value: callHover(call, e) + (breakdown ? `\n\n---\n\n${breakdown}` : '') } };
@@ -691,7 +708,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     }
     if (p.command === SERVER_COMMANDS.lintWorkspace) return lintWorkspace();
     if (p.command === SERVER_COMMANDS.openRulePage) {
-      const rule = allRules.find((r) => r.meta.id === String(p.arguments?.[0] ?? ''));
+      const rule = ruleById(String(p.arguments?.[0] ?? ''));
       if (!rule || !canShowDocument) return { shown: false };
       const r = await connection.window.showDocument({ uri: docsUrl(rule.meta.id), external: true });
       return { shown: r.success };
@@ -702,7 +719,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       const a = unit && (await analyse(unit));
       const call = a && callsIn(a, lensUri)[index];
       if (!a || !call) return undefined;
-      const e = estimate(call, known, a.settings);
+      const e = estimate(call, knownOf(a), a.settings);
       const text = breakdownText(call, e, exactView(lensUri, index, call, a.settings, e.model));
       // A notification, which every client shows; showInformationMessage would be a request.
       void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: text });
@@ -721,10 +738,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     refreshLenses();
   });
   connection.onRequest(MARKDOWN, (p: MarkdownParams): string => {
-    if (p.what === 'rules') return rulesMarkdown(allRules);
+    if (p.what === 'rules') return rulesPage(allRules);
     if (p.what.startsWith('rule:')) {
-      const rule = allRules.find((r) => r.meta.id === p.what.slice(5));
-      return rule ? ruleMarkdown(rule) : `# Unknown rule\n\nNo rule is named \`${p.what.slice(5)}\`.\n`;
+      const rule = ruleById(p.what.slice(5));
+      return rule ? rulePage(rule, { link: `[Page in the repository](${docsUrl(rule.meta.id)})` }) : `# Unknown rule\n\nNo rule is named \`${p.what.slice(5)}\`.\n`;
     }
     if (p.what === 'diff' && p.texts) return diffMarkdown(p.texts[0], p.texts[1], p.names?.[0], p.names?.[1]);
     return '';

@@ -1,14 +1,12 @@
 /**
- * The settings the server works with, and the one place where editor settings (`prefixlint.*`,
- * resource scope) and the project's configuration file are merged: `effectiveSettings`.
- * Precedence, lowest first: defaults < project config (.prefixlintrc.json, pyproject.toml,
- * package.json) < editor settings that the user set explicitly.
+ * The editor's settings (`prefixlint.*`, resource scope) as the server reads them: whether and
+ * when to lint, and what the token lens shows. `select`, `ignore` and `severity` are not merged
+ * here: they become one more configuration layer (ConfigOverrides) over the project's
+ * configuration files, which engine/config.ts resolves exactly as for the command line.
  */
-import type { DeclarationParser } from '../config/projectSdk';
-import type { Severity } from '../core/diagnostic';
-import type { KnownNames } from '../core/knownNames';
+import type { ConfigOverrides, RuleLevel } from '../engine/config';
+import { isRuleOrGroup } from '../engine/registry';
 
-export type RuleLevel = Severity | 'off';
 export type TokenMode = 'estimate' | 'exact' | 'off';
 
 export interface Price {
@@ -22,12 +20,8 @@ export interface Settings {
   enable: boolean;
   /** Lint while typing (debounced) or only when the file is saved. */
   run: 'onType' | 'onSave';
-  /** Rule ids or groups to run (empty: all). */
-  select: string[];
-  /** Rule ids or groups not to run. */
-  ignore: string[];
-  /** Per-rule severity, or 'off'. */
-  severity: Record<string, RuleLevel>;
+  /** The editor's selection and severities, over the project's configuration. */
+  overrides: ConfigOverrides;
   tokens: {
     mode: TokenMode;
     /** Count and price as this model instead of the one in the code (empty: the code's model). */
@@ -42,33 +36,9 @@ export interface Settings {
 export const DEFAULT_SETTINGS: Settings = {
   enable: true,
   run: 'onType',
-  select: [],
-  ignore: [],
-  severity: {},
+  overrides: {},
   tokens: { mode: 'estimate', model: '', requestsPerMinute: 20 },
 };
-
-/** What a project configuration file contributes to the editor (issue 4's loader fills it). */
-export interface ProjectConfig {
-  select?: string[];
-  ignore?: string[];
-  severity?: Record<string, RuleLevel>;
-  tokens?: { model?: string; price?: Price };
-}
-
-/**
- * Finds and reads the project configuration that applies to a file. The configuration module
- * (src/config/) plugs in here; until it exists, no project configuration applies.
- */
-export interface ProjectConfigLoader {
-  load(fsPath: string): ProjectConfig | undefined;
-  /** The known names for a file: the table, the configuration's additions and the project's own SDKs. */
-  known?(fsPath: string): KnownNames | undefined;
-  /** The engine's parsers, for reading the project's own SDKs (given once the analyzer is loaded). */
-  useParsers?(parser: DeclarationParser): void;
-}
-
-export const NO_PROJECT_CONFIG: ProjectConfigLoader = { load: () => undefined };
 
 /** The editor's `prefixlint` section as sent by the client (unknown shapes are ignored). */
 export type EditorSettings = Record<string, unknown> | null | undefined;
@@ -81,7 +51,7 @@ function levels(v: unknown): Record<string, RuleLevel> | undefined {
   if (!v || typeof v !== 'object') return undefined;
   const out: Record<string, RuleLevel> = {};
   for (const [k, l] of Object.entries(v)) if (LEVELS.has(l as RuleLevel)) out[k] = l as RuleLevel;
-  return out;
+  return Object.keys(out).length ? out : undefined;
 }
 
 function price(v: unknown): Price | undefined {
@@ -92,27 +62,37 @@ function price(v: unknown): Price | undefined {
   return { input: nums[0] as number, write5m: nums[1] as number, write1h: nums[2] as number, read: nums[3] as number };
 }
 
-/** THE seam: editor settings over project config over defaults. */
-export function effectiveSettings(editor: EditorSettings, project: ProjectConfig | undefined): Settings {
+/** The settings from the editor's section, the defaults for what it does not say. */
+export function readSettings(editor: EditorSettings): Settings {
   const e = editor ?? {};
   const tokens = (e.tokens && typeof e.tokens === 'object' ? e.tokens : {}) as Record<string, unknown>;
-  const editorSelect = strList(e.select);
-  const editorIgnore = strList(e.ignore);
   const mode = str(tokens.mode);
   const run = str(e.run);
   const rpm = tokens.requestsPerMinute;
+  const overrides: ConfigOverrides = {};
+  const select = strList(e.select);
+  const ignore = strList(e.ignore);
+  const severity = levels(e.severity);
+  // Names that are no rule or group select nothing and are warned about (unknownNames).
+  if (select?.length) overrides.select = select;
+  if (ignore?.length) overrides.ignore = ignore;
+  if (severity) overrides.rules = severity;
   return {
     enable: typeof e.enable === 'boolean' ? e.enable : DEFAULT_SETTINGS.enable,
     run: run === 'onSave' || run === 'onType' ? run : DEFAULT_SETTINGS.run,
-    select: editorSelect?.length ? editorSelect : (project?.select ?? []),
-    ignore: [...(project?.ignore ?? []), ...(editorIgnore ?? [])],
-    severity: { ...(project?.severity ?? {}), ...(levels(e.severity) ?? {}) },
+    overrides,
     tokens: {
       mode: mode === 'exact' || mode === 'off' || mode === 'estimate' ? mode : DEFAULT_SETTINGS.tokens.mode,
-      model: str(tokens.model) || project?.tokens?.model || '',
-      price: price(tokens.price) ?? project?.tokens?.price,
+      model: str(tokens.model) ?? '',
+      price: price(tokens.price),
       requestsPerMinute:
         typeof rpm === 'number' && Number.isFinite(rpm) && rpm >= 1 ? Math.floor(rpm) : DEFAULT_SETTINGS.tokens.requestsPerMinute,
     },
   };
+}
+
+/** Names in the settings' selection and severities that are neither a rule id nor a group. */
+export function unknownNames(settings: Settings): string[] {
+  const o = settings.overrides;
+  return [...new Set([...(o.select ?? []), ...(o.ignore ?? []), ...Object.keys(o.rules ?? {})])].filter((n) => !isRuleOrGroup(n));
 }

@@ -1,16 +1,17 @@
 /**
- * A unit is what the engine analyses in one go: an editor document, or the Python code cells of
- * a notebook joined in order (cells share one namespace when they run, so a value defined in
- * cell 1 must resolve in cell 3). A unit maps engine offsets to document positions and engine
- * edits to LSP edits, per document: for a notebook, each cell is its own document.
+ * A unit is what the engine analyses in one go: an editor document, the code cells of a
+ * notebook (the engine's CellsDocument), or a closed file that "lint workspace" reads. A unit
+ * maps engine offsets to LSP positions and engine edits to LSP edits, per document: for a
+ * notebook, each cell is its own document.
  */
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageId } from '../core/model';
 import type { TextEdit } from '../core/span';
-import { VirtualPython } from '../lang/notebook';
-import type { WireEdit } from './protocol';
+import { CellsDocument } from '../engine/document';
+import type { SourceDocument } from '../engine/document';
+import type { WireEdit } from '../shared/protocol';
 
 export interface DocPosition {
   uri: string;
@@ -125,7 +126,8 @@ export class NotebookUnit implements Unit {
   readonly versions: Record<string, number>;
   readonly key: string;
   readonly documents: readonly TextDocument[];
-  private readonly virtual: VirtualPython;
+  /** The cells as the engine analyses and fixes them. */
+  readonly cells: CellsDocument;
   private readonly byIndex: Map<number, TextDocument>;
 
   constructor(
@@ -133,8 +135,11 @@ export class NotebookUnit implements Unit {
     cells: readonly NotebookCellInput[],
   ) {
     this.file = pathOf(uri).replace(/(\.ipynb)?$/i, '.ipynb');
-    this.virtual = VirtualPython.build(cells.map((c) => ({ index: c.index, source: c.document.getText() })));
-    this.text = this.virtual.text;
+    this.cells = new CellsDocument(
+      this.file,
+      cells.map((c) => ({ index: c.index, source: c.document.getText() })),
+    );
+    this.text = this.cells.analysedText;
     this.documents = cells.map((c) => c.document);
     this.byIndex = new Map(cells.map((c) => [c.index, c.document]));
     this.versions = Object.fromEntries(cells.map((c) => [c.document.uri, c.document.version]));
@@ -145,19 +150,24 @@ export class NotebookUnit implements Unit {
     return this.documents[0];
   }
 
+  /** The cell document of a cell index. */
+  document(index: number): TextDocument | undefined {
+    return this.byIndex.get(index);
+  }
+
   position(offset: number): DocPosition | undefined {
-    const at = this.virtual.cellOffset(offset);
-    const doc = at && this.byIndex.get(at.cell.index);
+    const at = this.cells.cellOffset(offset);
+    const doc = at && this.byIndex.get(at.index);
     return doc && at ? { uri: doc.uri, ...doc.positionAt(at.offset) } : undefined;
   }
 
   offsetAt(uri: string, line: number, character: number): number | undefined {
-    const cell = this.virtual.cells.find((c) => this.byIndex.get(c.index)?.uri === uri);
-    return cell ? cell.start + this.byIndex.get(cell.index)!.offsetAt({ line, character }) : undefined;
+    const cell = this.cells.cells.find((c) => this.byIndex.get(c.index)?.uri === uri);
+    return cell ? this.cells.offsetOf(cell.index, this.byIndex.get(cell.index)!.offsetAt({ line, character })) : undefined;
   }
 
   changes(edits: readonly TextEdit[]): Record<string, WireEdit[]> | undefined {
-    const byCell = this.virtual.toCellEdits(edits);
+    const byCell = this.cells.cellEdits(edits);
     if (!byCell) return undefined;
     const out: Record<string, WireEdit[]> = {};
     for (const [index, list] of byCell) {
@@ -165,5 +175,53 @@ export class NotebookUnit implements Unit {
       out[doc.uri] = list.map((e) => wire(doc, e.start, e.end, e.newText));
     }
     return out;
+  }
+}
+
+/**
+ * A file that is not open, as "lint workspace" reads it from disk: positions are in the file
+ * (for a notebook, in its .ipynb text), and a fix is the edit of the file's text.
+ */
+export class ClosedFileUnit implements Unit {
+  readonly uri: string;
+  readonly text: string;
+  readonly versions: Record<string, number> = {};
+  readonly key: string;
+  readonly documents: readonly TextDocument[];
+
+  constructor(
+    private readonly doc: SourceDocument,
+    fileDocument: TextDocument,
+  ) {
+    this.uri = fileDocument.uri;
+    this.text = doc.analysedText;
+    this.key = `${this.uri}@disk`;
+    this.documents = [fileDocument];
+  }
+
+  get file(): string {
+    return this.doc.file;
+  }
+
+  get language(): LanguageId {
+    return this.doc.language;
+  }
+
+  get firstDocument(): TextDocument {
+    return this.documents[0];
+  }
+
+  position(offset: number): DocPosition {
+    const p = this.doc.locate(offset);
+    return { uri: this.uri, line: p.line, character: p.column };
+  }
+
+  offsetAt(): undefined {
+    return undefined;
+  }
+
+  changes(edits: readonly TextEdit[]): Record<string, WireEdit[]> {
+    const placed = this.doc.fileEdits({ title: '', applicability: 'safe', edits: [...edits] });
+    return { [this.uri]: placed.map((e) => ({ range: { start: { line: e.start.line, character: e.start.column }, end: { line: e.end.line, character: e.end.column } }, newText: e.newText })) };
   }
 }

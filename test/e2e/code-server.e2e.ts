@@ -132,8 +132,8 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
       await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 120_000 });
       mark('workbench ready', t);
 
-      // 1. squiggles where the CLI reports findings, and nowhere else
-      const file = 'python/support_agent.py';
+      // 1. squiggles where the CLI reports findings, and nowhere else (in a file with a safe fix, for step 3)
+      const file = findings.find((f) => f.cell === undefined && f.fix?.applicability === 'safe' && f.fix.edits[0]?.newText)?.file ?? 'python/support_agent.py';
       t = Date.now();
       await openFile(page, file);
       mark('quick open of the first file', t);
@@ -245,7 +245,16 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
     copyTree(path.join(ROOT, 'examples'), suiteWs);
     const all = cliFindings(suiteWs);
     const fixable = [...new Set(all.filter((f) => f.cell === undefined && f.fix?.applicability === 'safe').map((f) => f.file))];
-    fs.writeFileSync(path.join(suiteDir, 'expected.json'), JSON.stringify({ findings: all, fixed: Object.fromEntries(fixable.map((f) => [f, cliFixed(suiteWs, f)])) }));
+    // A configuration the suite writes into the workspace while the editor is open: what the CLI reports with it.
+    const first = all.find((f) => f.cell === undefined)!;
+    const other = all.find((f) => f.file === first.file && f.ruleId !== first.ruleId);
+    const config = { ignore: [first.ruleId], ...(other ? { rules: { [other.ruleId]: other.severity === 'info' ? 'error' : 'info' } } : {}) };
+    const configured = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-suite-config-'));
+    temps.push(configured);
+    copyTree(suiteWs, configured);
+    fs.writeFileSync(path.join(configured, '.prefixlintrc.json'), JSON.stringify(config));
+    const withConfig = { file: first.file, config, findings: cliFindings(configured).filter((f) => f.file === first.file) };
+    fs.writeFileSync(path.join(suiteDir, 'expected.json'), JSON.stringify({ findings: all, fixed: Object.fromEntries(fixable.map((f) => [f, cliFixed(suiteWs, f)])), withConfig }));
 
     const page = await browser!.newPage();
     const lines: string[] = [];

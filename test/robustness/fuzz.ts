@@ -8,9 +8,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Analyzer, FileResult } from '../../src/analyzer';
-import { fixAll } from '../../src/analyzer';
-import { analyzeNotebook, Notebook } from '../../src/lang/notebook';
+import type { Analyzer, FileResult } from '../../src/engine/analyzer';
+import { openDocument } from '../../src/engine/document';
+import { fixToFixpoint } from '../../src/engine/fixpoint';
+import { Notebook } from '../../src/lang/notebook';
 
 /** sfc32, seeded: the same cases on every machine. */
 export class Rng {
@@ -228,9 +229,10 @@ export function casePath(c: Pick<Case, 'base'>): string {
 }
 
 /**
- * Analyses a text (a notebook through analyzeNotebook) and checks: nothing throws, the result
+ * Analyses a text (a notebook as the engine's document) and checks: nothing throws, the result
  * has diagnostics or a one-line notice, no internal error, every range is inside the text, and
- * (with `fix`) fixing never throws and never makes a cleanly parsing file parse with errors.
+ * (with `fix`) fixing through the fix loop never throws and never makes a cleanly parsing file
+ * parse with errors.
  */
 export function check(analyzer: Analyzer, file: string, text: string, opts: { fix?: boolean } = {}): Outcome {
   const t0 = performance.now();
@@ -238,11 +240,13 @@ export function check(analyzer: Analyzer, file: string, text: string, opts: { fi
   let analysed = text;
   try {
     if (file.endsWith('.ipynb')) {
-      const r = analyzeNotebook(analyzer, file, text);
-      result = r.result;
-      if (r.notebook) {
-        analysed = r.notebook.virtualText;
-        for (const d of result.diagnostics) r.notebook.locate(d.at.start);
+      const doc = openDocument(file, text);
+      if ('notice' in doc) {
+        result = { file, language: 'python', diagnostics: [], calls: [], notice: doc.notice };
+      } else {
+        result = analyzer.analyze(file, doc.analysedText, doc.language);
+        analysed = doc.analysedText;
+        for (const d of result.diagnostics) doc.locate(d.at.start);
       }
     } else {
       result = analyzer.analyze(file, text);
@@ -270,17 +274,16 @@ function invariants(result: FileResult, text: string): string | undefined {
 }
 
 function fixProblem(analyzer: Analyzer, file: string, text: string): string | undefined {
-  if (file.endsWith('.ipynb')) return undefined;
+  const doc = openDocument(file, text);
+  if ('notice' in doc) return undefined;
   try {
-    const before = analyzer.parsesCleanly(file, text);
+    const before = analyzer.parsesCleanly(file, doc.analysedText, doc.language);
     for (const unsafe of [false, true]) {
-      const fixed = fixAll(analyzer, file, text, { unsafe }).text;
-      if (before && !analyzer.parsesCleanly(file, fixed)) return `${unsafe ? 'unsafe' : 'safe'} fixes made a clean file parse with errors`;
+      const fixed = fixToFixpoint(analyzer, doc, { unsafe }).document;
+      if (before && !analyzer.parsesCleanly(file, fixed.analysedText, fixed.language)) return `${unsafe ? 'unsafe' : 'safe'} fixes made a clean file parse with errors`;
     }
   } catch (err) {
     return `fixing threw: ${describe(err)}`;
-  } finally {
-    analyzer.analyze(file, text);
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 /** The names an installed Python SDK (the `anthropic` package of an environment) declares, read from its modules. */
 import * as path from 'node:path';
-import type { SdkHost } from '../../config/projectSdk';
+import type { SdkHost } from '../../core/knownNames';
 import type { ProjectSdkNames } from '../../core/knownNames';
 import type { Parse } from '../sdkFiles';
 import { defaultApiVersion, MAX_FILES_PER_SDK, readSmall, unique } from '../sdkFiles';

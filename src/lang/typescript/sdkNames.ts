@@ -1,6 +1,6 @@
 /** The names an installed TypeScript SDK (`node_modules/@anthropic-ai/sdk`) declares, read from its `.d.ts` files. */
 import * as path from 'node:path';
-import type { SdkHost } from '../../config/projectSdk';
+import type { SdkHost } from '../../core/knownNames';
 import type { ProjectSdkNames } from '../../core/knownNames';
 import type { Parse } from '../sdkFiles';
 import { defaultApiVersion, readSmall, unique } from '../sdkFiles';

@@ -29,6 +29,8 @@ interface Finding {
 interface Expected {
   findings: Finding[];
   fixed: Record<string, string>;
+  /** What the CLI reports for one file with a configuration file the suite writes. */
+  withConfig: { file: string; config: object; findings: Finding[] };
 }
 
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -147,7 +149,7 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand('prefixlint.showDocumentation', 'volatile-system-prompt');
     assert(view('rule-volatile-system-prompt')?.getText().includes('## What it does'), 'no rule documentation view');
     await vscode.commands.executeCommand('prefixlint.showRules');
-    assert(view('rules')?.getText().includes('| rule | group | severity | fix | summary |'), 'no rules view');
+    assert(view('rules')?.getText().includes('| rule | group | severity | fix | what it catches |'), 'no rules view');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -207,6 +209,25 @@ export async function run(): Promise<void> {
       same(got.sort((a, b) => a.cell - b.cell || a.line - b.line), want, rel);
     });
   }
+
+  await test('an edited configuration file applies at once, as the CLI applies it', async () => {
+    const { file, config, findings } = expected.withConfig;
+    const uri = vscode.Uri.joinPath(root, file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const before = expected.findings.filter((f) => f.file === file).map((f) => ({ line: f.line, column: f.column, endLine: f.endLine, endColumn: f.endColumn, ruleId: f.ruleId, severity: SEVERITY[f.severity], message: f.message })).sort(byPosition);
+    const want = findings.map((f) => ({ line: f.line, column: f.column, endLine: f.endLine, endColumn: f.endColumn, ruleId: f.ruleId, severity: SEVERITY[f.severity], message: f.message })).sort(byPosition);
+    const key = (l: unknown) => JSON.stringify(l);
+    await whenDiagnostics(`the diagnostics of ${file} as opened`, () => (key(ours(uri).map(shape).sort(byPosition)) === key(before) ? true : undefined));
+    const configFile = vscode.Uri.joinPath(root, '.prefixlintrc.json');
+    // Written through the workspace, as a user saves it: the client's file watcher tells the server.
+    await vscode.workspace.fs.writeFile(configFile, Buffer.from(JSON.stringify(config)));
+    try {
+      await whenDiagnostics(`the diagnostics of ${file} with ${JSON.stringify(config)}`, () => (key(ours(uri).map(shape).sort(byPosition)) === key(want) ? true : undefined));
+    } finally {
+      await vscode.workspace.fs.delete(configFile);
+    }
+    await whenDiagnostics(`the diagnostics of ${file} once the configuration is gone`, () => (key(ours(uri).map(shape).sort(byPosition)) === key(before) ? true : undefined));
+  });
 
   console.log(`${results.length - failed} passed, ${failed} failed`);
   if (failed) throw new Error(`${failed} extension-host test(s) failed`);

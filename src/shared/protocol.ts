@@ -4,6 +4,13 @@
  * and types, no imports, so both bundles can include it.
  */
 
+/**
+ * The files a project configuration can be in (config/resolve.ts reads them, a test keeps the
+ * two lists equal): the client watches them, and the server resolves the configuration again
+ * when one changes.
+ */
+export const CONFIG_FILE_NAMES = ['.prefixlintrc.json', 'pyproject.toml', 'package.json'] as const;
+
 /** Client -> server: the API key from the editor's secret storage (or null to forget it). Never logged. */
 export const SET_API_KEY = 'prefixlint/setApiKey';
 export interface SetApiKeyParams {

@@ -3,32 +3,28 @@
  * the request model through the language front ends and runs the rules. It touches no file
  * system itself; a SourceHost reads other workspace files when a value is imported.
  */
-import type { Diagnostic, Severity } from './core/diagnostic';
-import type { KnownNames } from './core/knownNames';
-import type { LanguageId, RequestCall } from './core/model';
-import type { Rule } from './core/rule';
-import type { FileView } from './core/fileView';
-import { applyFixes } from './core/fix';
-import { loadKnownNames } from './core/knownNames';
-import type { ReportInput, RuleContext } from './core/rule';
-import type { Loc } from './core/span';
-import { EvalBudget, Evaluator } from './lang/evaluate';
-import type { EvalLimits } from './lang/evaluate';
-import { SyntaxEditBuilder } from './lang/edits';
-import { findSuppressions, suppressionAnchors } from './lang/comments';
-import { buildFileView } from './lang/fileView';
-import { Parsers, languageForPath } from './lang/parsers';
-import { findRequestCalls, mayHoldRequests } from './lang/requests';
-import { Workspace } from './lang/workspace';
-import { allRules } from './rules';
-import { suppressFindings } from './rules/unused-suppression';
+import type { Diagnostic, Severity } from '../core/diagnostic';
+import type { KnownNames } from '../core/knownNames';
+import type { LanguageId } from '../core/model';
+import type { Rule } from '../core/rule';
+import type { FileView } from '../core/fileView';
+import { loadKnownNames } from '../core/knownNames';
+import type { ReportInput, RuleContext } from '../core/rule';
+import type { FileResult } from '../core/result';
+import type { Loc } from '../core/span';
+import { suppressFindings } from '../core/suppress';
+import { EvalBudget, Evaluator } from '../lang/evaluate';
+import type { EvalLimits } from '../lang/evaluate';
+import { SyntaxEditBuilder } from '../lang/edits';
+import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/comments';
+import { buildFileView } from '../lang/fileView';
+import { Parsers, languageForPath } from '../lang/parsers';
+import { findRequestCalls, mayHoldRequests } from '../lang/requests';
+import { Workspace } from '../lang/workspace';
+import type { SourceHost } from '../lang/workspace';
+import { allRules } from '../rules';
 
-export interface SourceHost {
-  /** The text of another workspace file, or undefined when it does not exist or cannot be read. */
-  readFile(absPath: string): string | undefined;
-  /** Whether a file exists (cheaper than reading it); readFile answers when absent. */
-  exists?(absPath: string): boolean;
-}
+export type { FileResult, SourceHost };
 
 export interface AnalyzeOptions {
   /** Rules to run; all registered rules by default. */
@@ -36,19 +32,6 @@ export interface AnalyzeOptions {
   known?: KnownNames;
   /** Severity per rule id over the rules' own (from configuration). */
   severity?: Readonly<Record<string, Severity>>;
-}
-
-export interface FileResult {
-  file: string;
-  language: LanguageId;
-  diagnostics: Diagnostic[];
-  calls: RequestCall[];
-  /** Set when the file could not be analysed (or only partly): one line for the user. */
-  notice?: string;
-  /** What the notice is about: syntax errors (analysed what parsed) or an internal failure (nothing analysed). */
-  noticeKind?: 'syntax' | 'internal' | 'limit';
-  /** Evaluation steps the analysis took (of its budget), for benchmarks and the real-code runs. */
-  steps?: number;
 }
 
 export interface AnalyzerOptions extends AnalyzeOptions {
@@ -88,7 +71,18 @@ export const MAX_NESTING = 1000;
 
 const NO_FILES: SourceHost = { readFile: () => undefined };
 
-export class Analyzer {
+/**
+ * What the surfaces and the fix loop use of the analyzer: the one interface it is seen through
+ * (tests give a scripted one).
+ */
+export interface AnalysisEngine {
+  /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
+  analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions): FileResult;
+  /** Drops what is cached for a file (its text changed on disk or in an editor). */
+  invalidate(file: string): void;
+}
+
+export class Analyzer implements AnalysisEngine {
   private readonly workspace: Workspace;
   private readonly rules: readonly Rule[];
   private readonly known: KnownNames;
@@ -122,6 +116,16 @@ export class Analyzer {
     const lang = language ?? languageForPath(file);
     if (!lang) return true;
     return !this.parsers.parse(lang, text).rootNode.hasError;
+  }
+
+  /**
+   * Where a next-line suppression comment for a finding at an offset of `text` must go above:
+   * the start of a multi-line string around it (a comment line inside the string would become
+   * part of it), else the offset. The text is parsed on the first call only.
+   */
+  suppressionAnchors(text: string, language: LanguageId): (offset: number) => number {
+    let tree: ReturnType<Parsers['parse']> | undefined;
+    return (offset) => commentAnchor(language, (tree ??= this.parsers.parse(language, text)).rootNode.descendantForIndex(offset), offset);
   }
 
   /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
@@ -224,35 +228,4 @@ function limitNotice(budget: EvalBudget): string {
   const l = budget.limits;
   const what = budget.hit === 'steps' ? `${l.steps.toLocaleString('en-US')} evaluation steps` : budget.hit === 'depth' ? `${l.depth} nested evaluations` : `${l.timeMs / 1000} s`;
   return `analysis stopped at its limit of ${what}; values past it are unknown`;
-}
-
-export interface FixAllResult {
-  text: string;
-  /** Fixes applied over all passes. */
-  applied: number;
-  passes: number;
-}
-
-/**
- * Applies fixes to a fixpoint: analyse, apply every non-overlapping fix, repeat (fixes that
- * overlapped an applied one get their turn in the next pass). Never returns a text that
- * parses with errors when the input did not.
- */
-export function fixAll(analyzer: Analyzer, file: string, text: string, opts: { unsafe?: boolean; language?: LanguageId; maxPasses?: number } = {}): FixAllResult {
-  const cleanBefore = analyzer.parsesCleanly(file, text, opts.language);
-  let current = text;
-  let applied = 0;
-  let passes = 0;
-  for (; passes < (opts.maxPasses ?? 10); passes++) {
-    const result = analyzer.analyze(file, current, opts.language);
-    const fixes = result.diagnostics.flatMap((d) => (d.fix && (opts.unsafe || d.fix.applicability === 'safe') ? [d.fix] : []));
-    if (!fixes.length) break;
-    const next = applyFixes(current, fixes);
-    if (!next.applied || next.text === current) break;
-    if (cleanBefore && !analyzer.parsesCleanly(file, next.text, opts.language)) break;
-    current = next.text;
-    applied += next.applied;
-  }
-  if (current !== text) analyzer.analyze(file, current, opts.language);
-  return { text: current, applied, passes };
 }

@@ -1,10 +1,9 @@
 /**
  * Reading source files from disk: the checks every file passes before it is analysed, and the
- * SourceHost through which the analyzer reads the other files of the workspace.
+ * host through which the analyzer reads the other files of the workspace and the configuration
+ * resolver reads configuration files and SDKs (it has the shape of both).
  */
 import * as fs from 'node:fs';
-import type { SourceHost } from '../analyzer';
-import type { ConfigHost } from '../config/resolve';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8 * 1024;
@@ -73,17 +72,32 @@ export function describeError(err: unknown): string {
  */
 const MAX_CACHED_CHARS = 1024 * 1024;
 
+export interface DiskHostOptions {
+  /**
+   * Keep the recently read texts (on by default): right for a run over files that do not change
+   * meanwhile; a long-lived process (the language server) reads each time instead.
+   */
+  cache?: boolean;
+  /** Texts that stand for files on disk: an editor's open buffers. */
+  overlay?(absPath: string): string | undefined;
+}
+
 /** Reads files and keeps the recently used ones; the analyzer (imported files) and the configuration read through it. */
-export class DiskHost implements SourceHost, ConfigHost {
+export class DiskHost {
   /** In least recently used order. */
   private readonly cache = new Map<string, ReadResult>();
   private cachedChars = 0;
   /** Texts given to the host (standard input linted as a file) and files it wrote: never read from disk again. */
   private readonly pinned = new Map<string, ReadResult>();
 
+  constructor(private readonly options: DiskHostOptions = {}) {}
+
   read(absPath: string): ReadResult {
     const given = this.pinned.get(absPath);
     if (given) return given;
+    const open = this.options.overlay?.(absPath);
+    if (open !== undefined) return { text: open, bom: false };
+    if (this.options.cache === false) return readSource(absPath);
     let r = this.cache.get(absPath);
     if (r) {
       this.cache.delete(absPath);

@@ -1,0 +1,71 @@
+/**
+ * Findings as the CLI prints them with `--format json`, and LSP diagnostics turned into the same
+ * shape, so that a test can compare what the editor shows with what `prefixlint check` reports.
+ */
+import * as path from 'node:path';
+import type { Diagnostic, TextEdit } from 'vscode-languageserver/node';
+import { main } from '../src/cli/main';
+import type { JsonFinding as CliFinding } from '../src/cli/report';
+
+/** A finding of `--format json` (src/cli/report.ts), with the LSP side's looser severity and edits. */
+export type JsonFinding = Omit<CliFinding, 'severity' | 'fix'> & {
+  severity: string;
+  fix: null | { title: string; applicability: string; edits: Array<Record<string, unknown>> };
+};
+
+/** `prefixlint check --format json <args>` run from `cwd`: the findings and the exit code. */
+export async function cliRun(cwd: string, args: readonly string[]): Promise<{ code: number; findings: JsonFinding[]; stderr: string }> {
+  let out = '';
+  let stderr = '';
+  const io = { out: (t: string) => void (out += t), err: (t: string) => void (stderr += t), readStdin: () => Buffer.alloc(0), stdoutIsTTY: false, cwd };
+  const code = await main(['check', '--format', 'json', ...args], io as Parameters<typeof main>[1]);
+  return { code, findings: out ? (JSON.parse(out) as JsonFinding[]) : [], stderr };
+}
+
+/** The CLI's findings for a folder (`prefixlint check --format json .` run from it). */
+export async function cliJsonOf(dir: string, args: readonly string[] = []): Promise<JsonFinding[]> {
+  return (await cliRun(dir, [...args, '.'])).findings;
+}
+
+const SEVERITY_NAMES = ['', 'error', 'warning', 'info', 'hint'];
+
+/** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns; `file` relative to `base`, as the CLI run from `base` gives it). */
+export function asJson(file: string, d: Diagnostic, base: string, cell?: number, cellOf?: (uri: string) => number): JsonFinding {
+  const data = d.data as { fix?: { title: string; applicability: string; changes: Record<string, TextEdit[]> } };
+  const edits = Object.entries(data.fix?.changes ?? {}).flatMap(([uri, list]) =>
+    list.map((e) => {
+      const at = { line: e.range.start.line + 1, column: e.range.start.character + 1, endLine: e.range.end.line + 1, endColumn: e.range.end.character + 1 };
+      if (!cellOf) return { ...at, newText: e.newText };
+      return { cell: cellOf(uri), cellLine: at.line, cellColumn: at.column, cellEndLine: at.endLine, cellEndColumn: at.endColumn, newText: e.newText };
+    }),
+  );
+  const f: JsonFinding = {
+    ruleId: String(d.code),
+    severity: SEVERITY_NAMES[d.severity ?? 1],
+    file: path.relative(base, file).split(path.sep).join('/'),
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    endLine: d.range.end.line + 1,
+    endColumn: d.range.end.character + 1,
+    message: String(d.message),
+    url: d.codeDescription?.href ?? '',
+    fix: data.fix ? { title: data.fix.title, applicability: data.fix.applicability, edits } : null,
+  };
+  if (cell === undefined) return f;
+  return { ...f, cell, cellLine: f.line, cellColumn: f.column, cellEndLine: f.endLine, cellEndColumn: f.endColumn };
+}
+
+/** For notebook findings the CLI's line/column point into the .ipynb: compare the cell positions. */
+export function comparable(f: JsonFinding): Partial<JsonFinding> {
+  if (f.cell === undefined) return f;
+  const { line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, fix, ...rest } = f;
+  const edits = fix?.edits.map(({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...e }) => e);
+  return { ...rest, fix: fix && { ...fix, edits: edits! } };
+}
+
+const sortKey = (f: Partial<JsonFinding>) => `${f.file}:${f.cell ?? ''}:${f.cellLine ?? f.line}:${f.cellColumn ?? f.column}:${f.ruleId}:${f.message}`;
+
+/** Findings in a stable order, in the comparable shape. */
+export function sorted(list: readonly JsonFinding[]): Array<Partial<JsonFinding>> {
+  return list.map(comparable).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+}

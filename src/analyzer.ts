@@ -14,7 +14,7 @@ import type { ReportInput, RuleContext } from './core/rule';
 import type { Loc } from './core/span';
 import { EvalBudget, Evaluator } from './lang/evaluate';
 import type { EvalLimits } from './lang/evaluate';
-import { SyntaxEditBuilder } from './lang/edits';
+import { editBuilderFor } from './lang/edits';
 import { findSuppressions, suppressionAnchors } from './lang/comments';
 import { buildFileView } from './lang/fileView';
 import { Parsers, languageForPath } from './lang/parsers';
@@ -156,7 +156,7 @@ export class Analyzer {
       const budget = new EvalBudget(this.limits);
       const evaluator = new Evaluator(budget);
       const calls = requestsPossible ? findRequestCalls(unit, evaluator) : [];
-      const edits = new SyntaxEditBuilder(unit);
+      const edits = editBuilderFor(unit);
       let view: FileView | undefined;
       let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();

@@ -100,7 +100,7 @@ For \`temperature\`, \`top_p\` and \`top_k\` the fix removes the parameter. It i
     for (const key of SAMPLING) {
       const e = paramEntry(call, key);
       if (!e?.keyAt || e.keyAt.file !== ctx.file) continue;
-      const edits = ctx.edits.removeProperty(e.keyAt);
+      const edits = ctx.edits.removeEntry(e.keyAt);
       const fix: Fix | undefined = edits ? { title: `Remove \`${key}\``, applicability: 'unsafe', edits } : undefined;
       ctx.report({ message: `\`${key}\` is rejected ${under}: the API answers 400 even at its default value. Remove it.`, at: e.keyAt, fix });
     }

@@ -113,7 +113,7 @@ The fix removes the top-level \`cache_control\` and keeps the explicit markers. 
     if (!at) return;
     const edits = top.at ? ctx.edits.removeEntry(top.at) : undefined;
     // The request is rejected as it is, and no cache_control is something the model reads.
-    const fix = edits ? { title: 'Remove the top-level cache_control', applicability: 'unsafe' as const, edits } : undefined;
+    const fix = edits ? { title: 'Remove the top-level cache_control', applicability: 'safe' as const, edits } : undefined;
     const related = explicit.filter((m) => m.at?.file === ctx.file).map((m) => ({ at: m.at!, message: `explicit marker on \`${displayPath(call, m.path)}\`` }));
 
     if (count === 4) {

@@ -87,7 +87,7 @@ await client.beta.messages.create({
 \`\`\`
 
 ## Fix safety
-On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe, since the request failed without it. On the non-beta client it also switches the call to \`client.beta.messages\`, which changes the SDK method and its return types: unsafe.
+On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe when one beta enables the feature, since the request fails without it and nothing else changes; unsafe when several do (\`mcp_toolset\` takes \`mcp-client-2025-11-20\` or \`mcp-client-2026-09-15\`), since the fix then picks one. On the non-beta client it also switches the call to \`client.beta.messages\`, which changes the SDK method and its return types: unsafe.
 `,
   },
 
@@ -105,7 +105,7 @@ On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe,
           message: `${need.feature} needs the beta ${anyOf(need.betas)}, which this request does not enable; the API answers 400.`,
           at: need.at,
           // Rejected without it; with a choice of betas, the fix would make it for you.
-          fix: addBetaFix(call, [need.betas[0]], ctx, 'safe'),
+          fix: addBetaFix(call, [need.betas[0]], ctx, need.betas.length === 1 ? 'safe' : 'unsafe'),
         });
       }
       return;

@@ -132,7 +132,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-The fix moves the \`cache_control\` entry from the changing block to the last unchanging block before it (or only removes it when that block is already marked). The model sees the same prompt; only what is cached and billed changes. It is safe when both blocks are written in the function that sends the request, and unsafe when the target block is written elsewhere (a module-level constant shared by other requests, which would then carry the marker too).
+The fix moves the \`cache_control\` entry from the changing block to the last unchanging block before it (or only removes it when that block is already marked). The model sees the same prompt; only what is cached and billed changes. It is safe when both blocks are written in the function that sends the request, and unsafe when the target block is written elsewhere (a module-level constant shared by other requests, which would then carry the marker too). No fix is offered when the move would put a marker without \`ttl: "1h"\` before one with it (the API rejects that order).
 `,
   },
 

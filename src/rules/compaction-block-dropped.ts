@@ -195,7 +195,7 @@ function report(ctx: RuleContext, hit: Hit, request: RequestCall, receiver: stri
     const written = response?.primary ? ctx.textOf(root) : `(${ctx.textOf(root)})`;
     const edits = response ? ctx.edits.replace(hit.at, `${written}.content`) : undefined;
     // The next request sends the model the whole turn (and the compacted history) instead of its text: unsafe.
-    if (edits) fix = { title: `Append \`${ctx.textOf(root)}.content\` whole`, applicability: param(request, 'tools') ? 'unsafe' : 'safe', edits };
+    if (edits) fix = { title: `Append \`${ctx.textOf(root)}.content\` whole`, applicability: 'unsafe', edits };
   }
   ctx.report({
     message: `Only the text of the response goes back into \`${receiver}\`, but this request has compaction on: the \`compaction\` block is dropped and the next request re-sends the whole uncompacted history. Append the response's \`content\` whole.`,

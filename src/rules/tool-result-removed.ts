@@ -76,7 +76,7 @@ export function dropToolOutput(messages: Anthropic.MessageParam[]) {
 \`\`\`
 
 ## Fix safety
-The fix turns the filter into a map that keeps each \`tool_result\` block (with its \`tool_use_id\`) and replaces its content with \`"${PLACEHOLDER}"\`. It is offered for a filter whose only condition is the type comparison, and it is unsafe: the model now sees a placeholder where it saw nothing, and the request carries a few more tokens. Filters that drop whole messages get no fix.
+The fix turns the filter into a map that keeps each \`tool_result\` block (with its \`tool_use_id\`) and replaces its content with \`"${PLACEHOLDER}"\`. It is offered for a filter whose only condition is the type comparison, and it is unsafe: the placeholder is the fix's choice (keeping the real content, or dropping the answered \`tool_use\` blocks too, are other repairs), and the model reads it, with a few more tokens in every request. Filters that drop whole messages get no fix.
 `,
   },
 

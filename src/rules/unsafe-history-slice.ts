@@ -74,7 +74,7 @@ export async function reply(history: Anthropic.MessageParam[]) {
 \`\`\`
 
 ## Fix safety
-The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTurn\`, a helper it adds to the file once, which keeps at most N messages starting at a user turn that is not a tool result. It is unsafe: the model may see fewer messages than before.
+The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTurn\`, a helper it adds to the file once, which keeps about N messages starting at a user turn that is not a tool result. It is unsafe: the cut moves back to that turn, so the model can see more messages than the N the code asked for — also on the conversations where the old cut did no harm.
 `,
   },
 

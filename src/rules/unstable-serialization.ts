@@ -183,7 +183,7 @@ function fixFor(t: Taint, ctx: RuleContext): Fix | undefined {
   if (t.kind === 'unsorted-json') {
     // The model reads the keys in another order: unsafe (core/fix.ts).
     const edits = ctx.edits.addArgument(t.fixAt, 'sort_keys', ctx.edits.literal(true));
-    return edits ? { title: 'Add sort_keys=True', applicability: 'safe', edits } : undefined;
+    return edits ? { title: 'Add sort_keys=True', applicability: 'unsafe', edits } : undefined;
   }
   if (t.kind === 'unsorted-listing') {
     const fixAt = t.fixAt;
@@ -191,9 +191,9 @@ function fixFor(t: Taint, ctx: RuleContext): Fix | undefined {
     if (!site || !sortableListing(site, ctx)) return undefined;
     // A listing's order is not defined: sorted is one the code could already get, of the same names.
     const edits = ctx.edits.wrap(fixAt, SORTED);
-    return edits ? { title: 'Sort before iterating', applicability: 'safe', edits } : undefined;
+    return edits ? { title: 'Sort the listing', applicability: 'safe', edits } : undefined;
   }
   // A set's order is not defined either, but sorted() raises TypeError on items that do not compare.
   const edits = ctx.edits.wrap(t.fixAt, SORTED);
-  return edits ? { title: 'Sort before iterating', applicability: 'safe', edits } : undefined;
+  return edits ? { title: 'Sort before iterating', applicability: 'unsafe', edits } : undefined;
 }

@@ -6,7 +6,7 @@ import type { RuleContext } from '../core/rule';
 import type { PerLanguage } from '../core/edits';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { caches, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, uniqueTaints } from './util';
+import { caches, describe, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints } from './util';
 
 export default defineRule({
   meta: {
@@ -127,6 +127,5 @@ function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | un
   const note = removed && ctx.edits.wrap(user.at, timeNote(removed.expression), { parenthesize: true });
   if (!removed || !note) return undefined;
   // The model reads the time in the user turn instead of the system prompt: never safe (see core/fix.ts).
-  const stringy = user.content.kind === 'str' || ['name', 'member'].includes(ctx.edits.shape(user.at)?.kind ?? '');
-  return { title: 'Move the time into the user message', applicability: stringy && sameScope(ctx, t.embed, call.at) ? 'safe' : 'unsafe', edits: [...removed.edits, ...note] };
+  return { title: 'Move the time into the user message', applicability: 'unsafe', edits: [...removed.edits, ...note] };
 }

@@ -17,8 +17,9 @@ import type { TextEdit } from './span';
  *      the one way the failure leaves (put the strategy first, the one known name a misspelling
  *      is close to). A fix that picks among repairs — a number, one of two betas, another
  *      date — is not this.
- *   And the file still parses, and nothing outside the request changes (the response's types,
- *   what is written to disk and when).
+ *   And the file still parses, nothing outside the request changes (the response's types, what
+ *   is written to disk and when), and code that other requests share (a module-level constant,
+ *   a helper's dict) is changed only when the same fix is safe for each of them.
  * unsafe: anything else, for example moving a value from the system prompt into the user turn,
  *   sorting keys the code wrote in an order of its own, or keeping messages a trim dropped.
  *   Applied only with `--unsafe-fixes` or by choosing the quick fix. When in doubt, unsafe.

@@ -11,7 +11,8 @@ export default defineRule({
     id: 'removed-namespace',
     group: 'api',
     severity: 'error',
-    fix: 'sometimes',
+    // Reported only for a callee written in this file, whose segments the fix can always cut.
+    fix: 'always',
     summary: '`client.beta.prompt_caching.messages` / `client.beta.promptCaching.messages`: removed when prompt caching went GA.',
     docs: `## What it does
 Finds calls through the old prompt-caching namespace: \`client.beta.prompt_caching.messages.create\` (Python) and \`client.beta.promptCaching.messages.create\` (TypeScript), and their \`stream\` forms.
@@ -103,13 +104,18 @@ The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, 
 function removeSegments(ctx: RuleContext, callee: Loc, segments: readonly string[]): TextEdit[] | undefined {
   const edits: TextEdit[] = [];
   const found = new Set<string>();
-  for (let s = ctx.edits.shape(callee); s?.kind === 'member'; s = ctx.edits.shape(s.object)) {
-    if (!segments.includes(s.name)) continue;
-    if (found.has(s.name)) return undefined;
-    found.add(s.name);
-    const cut = ctx.edits.replace({ file: s.at.file, start: s.object.end, end: s.at.end }, '');
-    if (!cut) return undefined;
-    edits.push(...cut);
+  let s = ctx.edits.shape(callee);
+  while (s?.kind === 'member') {
+    if (segments.includes(s.name)) {
+      if (found.has(s.name)) return undefined;
+      found.add(s.name);
+      const cut = ctx.edits.replace({ file: s.at.file, start: s.object.end, end: s.at.end }, '');
+      if (!cut) return undefined;
+      edits.push(...cut);
+    }
+    // `(client.beta).prompt_caching`: the chain goes on inside the parentheses.
+    s = ctx.edits.shape(s.object);
+    if (s?.kind === 'parenthesized') s = ctx.edits.shape(s.inner);
   }
   return found.size === segments.length ? edits : undefined;
 }

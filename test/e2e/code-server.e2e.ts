@@ -132,8 +132,8 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
       await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 120_000 });
       mark('workbench ready', t);
 
-      // 1. squiggles where the CLI reports findings, and nowhere else
-      const file = 'python/support_agent.py';
+      // 1. squiggles where the CLI reports findings, and nowhere else (in a file with a safe fix, for step 3)
+      const file = 'python/compaction_loop.py';
       t = Date.now();
       await openFile(page, file);
       mark('quick open of the first file', t);

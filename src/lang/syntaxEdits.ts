@@ -63,6 +63,8 @@ export abstract class SyntaxEdits implements EditBuilder {
   protected abstract isGrouping(node: Node): boolean;
   /** Expression statements and the like: `shape` describes what they hold. */
   protected abstract unwrapStatement(node: Node): Node | undefined;
+  /** The name node of a member access (`b` in `a.b`). */
+  protected abstract memberName(node: Node): Node | undefined;
 
   // Locations.
   protected nodeAt(loc: Loc): Node | undefined {
@@ -260,7 +262,7 @@ export abstract class SyntaxEdits implements EditBuilder {
       case 'self':
         return { ...base, kind: 'name', name: node.text };
       case 'member': {
-        const nameNode = node.childForFieldName('attribute') ?? node.childForFieldName('property');
+        const nameNode = this.memberName(node);
         return nameNode ? { ...base, kind: 'member', object: l(e.object), name: e.prop, nameAt: l(nameNode) } : { ...base, kind: 'other' };
       }
       case 'index':

@@ -125,6 +125,10 @@ export class PythonEdits extends SyntaxEdits {
     return GROUPING.has(node.type);
   }
 
+  protected memberName(node: Node): Node | undefined {
+    return node.type === 'attribute' ? (node.childForFieldName('attribute') ?? undefined) : undefined;
+  }
+
   protected unwrapStatement(node: Node): Node | undefined {
     if (node.type !== 'expression_statement') return undefined;
     const parts = named(node);

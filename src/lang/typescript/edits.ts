@@ -134,6 +134,10 @@ export class TypeScriptEdits extends SyntaxEdits {
     return node.type === 'arguments' || node.type === 'expression_statement';
   }
 
+  protected memberName(node: Node): Node | undefined {
+    return node.type === 'member_expression' ? (node.childForFieldName('property') ?? undefined) : undefined;
+  }
+
   protected unwrapStatement(node: Node): Node | undefined {
     if (node.type !== 'expression_statement') return undefined;
     const parts = named(node);

@@ -202,6 +202,22 @@ def ask(question: str) -> str:
 `;
 
 /** Findings of two severities: an error (the clock) and a warning (an unsorted json.dumps). */
+// Its one finding has a safe fix: the removed namespace fails on every call, and the request stays the same.
+export const SAFE_FIX_PY = `import anthropic
+
+client = anthropic.Anthropic()
+
+
+def ask(question: str) -> str:
+    resp = client.beta.prompt_caching.messages.create(
+        model="claude-sonnet-4-6",
+        max_tokens=512,
+        system="You are a helpful assistant.",
+        messages=[{"role": "user", "content": question}],
+    )
+    return resp.content[0].text
+`;
+
 export const MIXED_PY = `import json
 from datetime import datetime
 import anthropic

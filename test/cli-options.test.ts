@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { BAD_PY, CLI, GOOD_PY, MIXED_PY, gitInit, json, notebookOf, project, run, useCli } from './cli-harness';
+import { BAD_PY, CLI, GOOD_PY, MIXED_PY, SAFE_FIX_PY, gitInit, json, notebookOf, project, run, useCli } from './cli-harness';
 import type { Run } from './cli-harness';
 
 useCli();
@@ -75,19 +75,22 @@ describe('fail level, exit codes and warnings', () => {
   });
 
   it('--statistics counts the findings per rule, as text or JSON', () => {
-    const dir = project({ 'a.py': MIXED_PY, 'b.py': BAD_PY });
+    const dir = project({ 'a.py': MIXED_PY, 'b.py': BAD_PY, 'c.py': SAFE_FIX_PY });
     const text = run(dir, ['check', '--statistics']);
     expect(text.code).toBe(1);
     const [table, summary] = text.stdout.split('\n\n');
+    // `fixable` counts the safe fixes (--fix applies them); moving the time and sorting keys are unsafe.
     expect(table.split('\n')).toEqual([
-      expect.stringMatching(/^2 {2}volatile-system-prompt {2}error {4}2 fixable$/),
-      expect.stringMatching(/^1 {2}unstable-serialization {2}warning {2}1 fixable$/),
+      expect.stringMatching(/^2 {2}volatile-system-prompt {2}error$/),
+      expect.stringMatching(/^1 {2}removed-namespace {7}error {4}1 fixable$/),
+      expect.stringMatching(/^1 {2}unstable-serialization {2}warning$/),
     ]);
-    expect(summary).toContain('Found 3 problems (2 errors, 1 warning, 0 infos) in 2 files.');
+    expect(summary).toContain('Found 4 problems (3 errors, 1 warning, 0 infos) in 3 files.');
     const stats = JSON.parse(run(dir, ['check', '--statistics', '--format', 'json']).stdout) as unknown;
     expect(stats).toEqual([
-      { ruleId: 'volatile-system-prompt', severity: 'error', count: 2, fixable: 2 },
-      { ruleId: 'unstable-serialization', severity: 'warning', count: 1, fixable: 1 },
+      { ruleId: 'volatile-system-prompt', severity: 'error', count: 2, fixable: 0 },
+      { ruleId: 'removed-namespace', severity: 'error', count: 1, fixable: 1 },
+      { ruleId: 'unstable-serialization', severity: 'warning', count: 1, fixable: 0 },
     ]);
     expect(run(dir, ['check', '--statistics', '--format', 'sarif']).code).toBe(2);
   });
@@ -105,14 +108,14 @@ describe('what to lint', () => {
     expect(f).toMatchObject({ file: 'src/app.py', ruleId: 'volatile-system-prompt', line: 12 });
     expect(run(dir, ['check', '--stdin-filename', 'legacy/app.py'], { input: BAD_PY }).code).toBe(0);
 
-    const fixed = run(dir, ['check', '--stdin-filename', 'src/app.py', '--fix'], { input: BAD_PY });
+    const fixed = run(dir, ['check', '--stdin-filename', 'src/app.py', '--fix', '--unsafe-fixes'], { input: BAD_PY });
     expect(fixed.stdout).not.toBe(BAD_PY);
     expect(fixed.stdout).toContain('[time: {datetime.now()}]');
     expect(fixed.stderr).toContain('Fixed 1 problem in 1 file.');
     expect(fs.readFileSync(path.join(dir, 'src/app.py'), 'utf8')).toBe('# the file on disk is not read\n');
     // The fixed text is what --fix writes for the same file on disk.
     const onDisk = project({ 'src/app.py': BAD_PY });
-    run(onDisk, ['check', '--fix']);
+    run(onDisk, ['check', '--fix', '--unsafe-fixes']);
     expect(fixed.stdout).toBe(fs.readFileSync(path.join(onDisk, 'src/app.py'), 'utf8'));
     // Nothing to fix: the text comes back unchanged.
     expect(run(dir, ['check', '--stdin-filename', 'ok.py', '--fix'], { input: GOOD_PY }).stdout).toBe(GOOD_PY);

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { version } from '../package.json';
-import { BAD_PY, BAD_TS, CLI as cli, GOOD_PY, MODULE_PROMPT_PY, ROOT as root, json, notebookOf, project, run as runCli, useCli } from './cli-harness';
+import { BAD_PY, BAD_TS, CLI as cli, GOOD_PY, MODULE_PROMPT_PY, ROOT as root, SAFE_FIX_PY, json, notebookOf, project, run as runCli, useCli } from './cli-harness';
 
 useCli();
 // Every test runs the CLI, several times; a busy machine makes that slow.
@@ -71,9 +71,9 @@ describe('check', () => {
         '12 |         system=f"You are a helpful assistant. Current time: {datetime.now()}",',
         '   |                                                              ^^^^^^^^^^^^^^',
         '   |',
-        '   = fix: Move the time into the user message (safe: applied by --fix)',
+        '   = fix: an unsafe fix is available (--unsafe-fixes shows it)',
         '',
-        'Found 1 problem (1 error, 0 warnings, 0 infos) in 1 file. 1 fixable with --fix.',
+        'Found 1 problem (1 error, 0 warnings, 0 infos) in 1 file. 1 fixable with --fix --unsafe-fixes.',
         '',
       ].join('\n'),
     );
@@ -255,14 +255,14 @@ describe('check', () => {
   });
 
   it('--fix applies safe fixes, writes the file, and the result is clean and still parses', () => {
-    const dir = project({ 'bad.py': BAD_PY, 'good.py': GOOD_PY });
+    const dir = project({ 'bad.py': SAFE_FIX_PY, 'good.py': GOOD_PY });
     const before = json(run(dir, 'check', '--format', 'json'));
     const safe = before.filter((f) => f.fix?.applicability === 'safe');
     expect(safe.length).toBeGreaterThan(0);
     const r = run(dir, 'check', '--fix');
     expect(r.stdout).toMatch(/Fixed \d+ problems? in 1 file\./);
     const fixed = fs.readFileSync(path.join(dir, 'bad.py'), 'utf8');
-    expect(fixed).not.toBe(BAD_PY);
+    expect(fixed).not.toBe(SAFE_FIX_PY);
     expect(fs.readFileSync(path.join(dir, 'good.py'), 'utf8')).toBe(GOOD_PY);
     // Each safe edit's new text is in the file now.
     for (const f of safe) for (const e of f.fix!.edits) expect(fixed).toContain(e.newText);
@@ -294,7 +294,8 @@ describe('check', () => {
     expect(full).toContain(`--> explore.ipynb:${f.line}:${f.column} (cell index 2, line ${f.cellLine}, column ${f.cellColumn})`);
     expect(full).toContain(`\n${f.cellLine} | ${cellLines[f.cellLine! - 1]}\n`);
 
-    run(dir, 'check', '--fix');
+    // Moving the time into the user turn is an unsafe fix.
+    run(dir, 'check', '--fix', '--unsafe-fixes');
     const fixed = fs.readFileSync(path.join(dir, 'explore.ipynb'), 'utf8');
     expect(fixed).toBe(JSON.stringify(JSON.parse(fixed), null, 1) + '\n');
     const cells = (JSON.parse(fixed) as { cells: Array<{ source: string[] }> }).cells.map((c) => c.source.join(''));

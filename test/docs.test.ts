@@ -1,6 +1,7 @@
 /**
- * The docs are the rule files' `docs` text: required headings in order, and every code block
- * under "Example" must raise the rule while every block under "Use instead" raises nothing.
+ * The docs are the rule files' `docs` text: required headings in order ("Fix safety" for every
+ * rule that some fixture of its own shows offering an unsafe fix), and every code block under
+ * "Example" must raise the rule while every block under "Use instead" raises nothing.
  * The pages in docs/rules/ are generated from them and must be up to date, and every rule URL
  * must name one of those pages.
  */
@@ -12,7 +13,7 @@ import { docsUrl, REPOSITORY_URL, RULE_PAGES_DIR } from '../src/core/rule';
 import { allRules } from '../src/rules';
 import { repositoryPages } from '../src/engine/docs';
 import pkg from '../package.json';
-import { analyzer, ROOT } from './helpers';
+import { analyseFixture, analyzer, FIXTURES, ROOT } from './helpers';
 
 const REQUIRED = ['What it does', 'Why is this bad?', 'Example', 'Use instead'];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-docs-'));
@@ -36,12 +37,19 @@ const EXT: Record<string, string> = { python: '.py', ts: '.ts', typescript: '.ts
 
 describe('rule docs', () => {
   for (const rule of allRules) {
-    const { id, docs, fix } = rule.meta;
-    it(`${id}: headings`, () => {
+    const { id, docs } = rule.meta;
+    it(`${id}: headings`, async () => {
       const headings = [...docs.matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
       const required = headings.filter((h) => REQUIRED.includes(h));
       expect(required).toEqual(REQUIRED);
-      if (fix !== 'none' && /unsafe/i.test(docs)) expect(headings).toContain('Fix safety');
+      // What the fixtures show, not what the docs say: an unsafe fix must be explained.
+      const a = await analyzer();
+      const dir = path.join(FIXTURES, id);
+      const unsafe = fs
+        .readdirSync(dir)
+        .filter((n) => /^bad(-[\w-]+)?\.(py|ts|tsx|js|jsx|mjs|ipynb)$/.test(n))
+        .filter((n) => analyseFixture(a, path.join(dir, n)).diagnostics.some((d) => d.ruleId === id && d.fix?.applicability === 'unsafe'));
+      if (unsafe.length) expect(headings, `${id} offers an unsafe fix in ${unsafe.join(', ')}`).toContain('Fix safety');
     });
 
     it(`${id}: examples fire, "use instead" is silent`, async () => {

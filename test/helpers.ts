@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Analyzer } from '../src/engine/analyzer';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
+import { openDocument } from '../src/engine/document';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -27,15 +28,24 @@ export function analyzer(): Promise<Analyzer> {
   return shared;
 }
 
+/** The diagnostics of a fixture, with offsets into `text` (a notebook's: the text of its code cells). */
+export function analyseFixture(a: Analyzer, file: string): { text: string; diagnostics: Diagnostic[] } {
+  const doc = openDocument(file, fs.readFileSync(file, 'utf8'));
+  if ('notice' in doc) throw new Error(`${file}: ${doc.notice}`);
+  return { text: doc.analysedText, diagnostics: a.analyze(doc.file, doc.analysedText, doc.language).diagnostics };
+}
+
 export interface Expectation {
   kind: 'expect' | 'todo-expect' | 'todo-ok';
   ruleId: string;
   /** 1-based line/column, end exclusive. */
   key: string;
   line: number;
+  /** A part of the message the user reads (`"changes on every call"` after the range): the finding's message must contain it. */
+  message?: string;
 }
 
-const ANNOTATION = /(?:#|\/\/|\/\*)\s*(todo-expect|todo-ok|expect):\s*\[([\w-]+)\]\s*`([^`]*)`(?:#(\d+))?/g;
+const ANNOTATION = /(?:#|\/\/|\/\*)\s*(todo-expect|todo-ok|expect):\s*\[([\w-]+)\]\s*`([^`]*)`(?:#(\d+))?(?:\s+"([^"]+)")?/g;
 const ANNOTATION_ONLY = /^\s*(?:\{\s*)?(?:#|\/\/|\/\*)\s*(?:todo-expect|todo-ok|expect):/;
 
 export function rangeKey(index: LineIndex, start: number, end: number): string {
@@ -55,7 +65,7 @@ export function diagnosticKey(index: LineIndex, d: Diagnostic): string {
 export function parseExpectations(text: string): Expectation[] {
   const index = new LineIndex(text);
   const out: Expectation[] = [];
-  const pending: Array<{ kind: Expectation['kind']; ruleId: string; snippet: string; nth: number; line: number }> = [];
+  const pending: Array<Annotation> = [];
   for (let line = 0; line < index.lineCount; line++) {
     const lineText = index.lineText(line);
     const found = [...lineText.matchAll(ANNOTATION)].map((m) => ({
@@ -63,6 +73,7 @@ export function parseExpectations(text: string): Expectation[] {
       ruleId: m[2],
       snippet: m[3],
       nth: m[4] ? Number(m[4]) : 1,
+      message: m[5],
       line,
     }));
     if (ANNOTATION_ONLY.test(lineText)) {
@@ -77,7 +88,16 @@ export function parseExpectations(text: string): Expectation[] {
   return out;
 }
 
-function resolve(text: string, index: LineIndex, line: number, a: { kind: Expectation['kind']; ruleId: string; snippet: string; nth: number; line: number }): Expectation {
+interface Annotation {
+  kind: Expectation['kind'];
+  ruleId: string;
+  snippet: string;
+  nth: number;
+  message?: string;
+  line: number;
+}
+
+function resolve(text: string, index: LineIndex, line: number, a: Annotation): Expectation {
   const lineStart = index.lineStart(line);
   const lineText = index.lineText(line);
   const [startText, endText] = a.snippet.includes('...') ? a.snippet.split('...') : [a.snippet, undefined];
@@ -93,5 +113,5 @@ function resolve(text: string, index: LineIndex, line: number, a: { kind: Expect
     if (e < 0) throw new Error(`line ${line + 1}: end text \`${endText}\` not found`);
     end = e + endText.length;
   }
-  return { kind: a.kind, ruleId: a.ruleId, key: `${a.ruleId}@${rangeKey(index, start, end)}`, line: line + 1 };
+  return { kind: a.kind, ruleId: a.ruleId, key: `${a.ruleId}@${rangeKey(index, start, end)}`, line: line + 1, ...(a.message ? { message: a.message } : {}) };
 }

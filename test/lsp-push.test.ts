@@ -70,7 +70,7 @@ describe('a push-only LSP client (Neovim, Helix, Zed)', () => {
   });
 
   it('gets quick fixes for pushed diagnostics (with their data, or without it) and new diagnostics after each edit', async () => {
-    const file = copyFixture('volatile-system-prompt/bad.py', 'fixes.py');
+    const file = copyFixture('stale-beta/bad.py', 'fixes.py');
     const uri = await client.open(file);
     let diags = await client.pushedFor(uri);
     const first = diags.find((d) => (d.data as { fix?: { applicability: string } }).fix?.applicability === 'safe')!;
@@ -93,7 +93,7 @@ describe('a push-only LSP client (Neovim, Helix, Zed)', () => {
       if (!applied) break;
       diags = await client.pushedFor(uri);
     }
-    expect(client.text(uri)).toBe(fs.readFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad.fixed.py'), 'utf8'));
+    expect(client.text(uri)).toBe(fs.readFileSync(path.join(FIXTURES, 'stale-beta', 'bad.fixed.py'), 'utf8'));
     await client.close(uri);
   });
 

@@ -1,12 +1,50 @@
-/** Rule metadata is consistent with the fixtures: ids, languages, and declared fix availability. */
+/**
+ * Rule metadata is consistent with the fixtures: ids, languages, the declared fix availability,
+ * where each fixed file comes from, and the messages users read.
+ */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../src/core/diagnostic';
+import { LineIndex } from '../src/core/span';
 import { allRules } from '../src/rules';
 import { BETA_NAME_SHAPE, DATED_TYPE_SHAPE, loadKnownNames, modelInfo } from '../src/core/knownNames';
-import { FIXTURES } from './helpers';
+import { analyseFixture, analyzer, diagnosticKey, FIXTURES, parseExpectations } from './helpers';
+import type { Expectation } from './helpers';
 
 const LANGS = ['py', 'ts', 'tsx', 'js', 'ipynb'];
+const BAD = /^bad(-[\w-]+)?\.(py|ts|tsx|js|jsx|mjs|ipynb)$/;
+
+interface BadFixture {
+  name: string;
+  file: string;
+  /** Diagnostics of every rule, by `rule@range` key. */
+  diagnostics: Array<Diagnostic & { key: string }>;
+  expectations: Expectation[];
+}
+
+/** Each rule's bad fixtures, analysed once. */
+const analysed = new Map<string, BadFixture[]>();
+
+beforeAll(async () => {
+  const a = await analyzer();
+  for (const rule of allRules) {
+    const dir = path.join(FIXTURES, rule.meta.id);
+    const out: BadFixture[] = [];
+    for (const name of fs.readdirSync(dir).filter((n) => BAD.test(n)).sort()) {
+      const file = path.join(dir, name);
+      const { text, diagnostics } = analyseFixture(a, file);
+      const index = new LineIndex(text);
+      out.push({ name, file, diagnostics: diagnostics.map((d) => ({ ...d, key: diagnosticKey(index, d) })), expectations: parseExpectations(text) });
+    }
+    analysed.set(rule.meta.id, out);
+  }
+}, 120_000);
+
+function fixedPath(file: string, kind: 'fixed' | 'unsafe-fixed'): string {
+  const ext = path.extname(file);
+  return file.slice(0, -ext.length) + `.${kind}${ext}`;
+}
 
 describe('registry', () => {
   it('ids are unique and kebab-case', () => {
@@ -25,11 +63,57 @@ describe('registry', () => {
       }
     });
 
-    it(`${id}: declared fix availability matches the fixtures`, () => {
+    it(`${id}: fix '${fix}' is what its bad fixtures show`, () => {
+      const own = analysed.get(id)!.flatMap((f) => f.diagnostics.filter((d) => d.ruleId === id).map((d) => ({ ...d, fixture: f.name })));
+      expect(own.length, `no finding of ${id} in its bad fixtures`).toBeGreaterThan(0);
+      const fixed = own.filter((d) => d.fix);
+      const unfixed = own.filter((d) => !d.fix).map((d) => `${d.fixture} ${d.key}`);
+      if (fix === 'none') expect(fixed.map((d) => `${d.fixture} ${d.key}`), `${id} declares no fix`).toEqual([]);
+      if (fix === 'always') expect(unfixed, `${id} declares a fix for every finding`).toEqual([]);
+      if (fix === 'sometimes') {
+        expect(fixed.length, `${id} declares 'sometimes' but no finding in its bad fixtures has a fix`).toBeGreaterThan(0);
+        expect(unfixed.length, `${id} declares 'sometimes' but every finding in its bad fixtures has a fix: show where it has none, or declare 'always'`).toBeGreaterThan(0);
+      }
+    });
+
+    it(`${id}: each fixed file in its folder comes from a fix of ${id}`, () => {
       const names = fs.readdirSync(path.join(FIXTURES, id));
-      const fixed = names.filter((n) => /\.(unsafe-)?fixed\./.test(n));
-      if (fix === 'none') expect(fixed).toEqual([]);
-      else expect(fixed.length, `${id} declares fix '${fix}' but has no fixed fixture`).toBeGreaterThan(0);
+      const fixedFiles = names.filter((n) => /\.(unsafe-)?fixed\./.test(n));
+      if (fix === 'none') expect(fixedFiles).toEqual([]);
+      const sources = new Map(analysed.get(id)!.map((f) => [f.name, f]));
+      for (const name of fixedFiles) {
+        const source = sources.get(name.replace(/\.(unsafe-)?fixed\./, '.'));
+        expect(source, `${name} has no bad fixture of its own`).toBeDefined();
+        const applicability = /\.unsafe-fixed\./.test(name) ? 'unsafe' : 'safe';
+        const own = source!.diagnostics.filter((d) => d.ruleId === id && d.fix?.applicability === applicability);
+        expect(own.length, `${name}: no ${applicability} fix of ${id} in ${source!.name} (the file belongs in the folder of the rule whose fix makes it)`).toBeGreaterThan(0);
+      }
+      for (const f of analysed.get(id)!) {
+        for (const applicability of ['safe', 'unsafe'] as const) {
+          const own = f.diagnostics.some((d) => d.ruleId === id && d.fix?.applicability === applicability);
+          if (own) expect(fs.existsSync(fixedPath(f.file, applicability === 'safe' ? 'fixed' : 'unsafe-fixed')), `${f.name}: a ${applicability} fix of ${id}, but no fixed file`).toBe(true);
+        }
+      }
+    });
+  }
+});
+
+describe('messages users read', () => {
+  for (const rule of allRules) {
+    const { id } = rule.meta;
+    it(`${id}: annotated message fragments match, and at least one finding's message is pinned`, () => {
+      let pinned = 0;
+      for (const f of analysed.get(id)!) {
+        for (const e of f.expectations) {
+          if (!e.message || e.kind !== 'expect') continue;
+          const messages = f.diagnostics.filter((d) => d.key === e.key).map((d) => d.message);
+          expect(messages.some((m) => m.includes(e.message!)), `${f.name}:${e.line} ${e.key}: no message contains "${e.message}" (got ${JSON.stringify(messages)})`).toBe(true);
+          if (e.ruleId === id) pinned++;
+        }
+        // What a template renders when a value is missing (`of undefined (reading` quotes a TypeError).
+        for (const d of f.diagnostics) expect(d.message, `${f.name} ${d.key}`).not.toMatch(/\[object Object\]|\bNaN\b|\bundefined\b(?! \(reading)/);
+      }
+      expect(pinned, `no "message fragment" on a finding of ${id} in its bad fixtures`).toBeGreaterThan(0);
     });
   }
 });

@@ -63,6 +63,7 @@ function parses(a: Analyzer, file: string, text: string): boolean {
 }
 
 const ALL = cases();
+const UPDATE = process.env.PREFIXLINT_UPDATE_FIXTURES === '1';
 const KNOWN = new Set(allRules.map((r) => r.meta.id));
 
 describe('fixtures', () => {
@@ -102,6 +103,11 @@ async function checkFixes(a: Analyzer, c: Case, raw: string, diagnostics: Diagno
   const hasUnsafe = diagnostics.some((d) => d.fix?.applicability === 'unsafe');
   for (const [kind, unsafe, has] of [['fixed', false, hasSafe], ['unsafe-fixed', true, hasUnsafe]] as const) {
     const expectedFile = fixedPath(c.file, kind);
+    // `PREFIXLINT_UPDATE_FIXTURES=1 npx vitest run test/rules.test.ts` writes the fixed outputs; review their diff.
+    if (UPDATE) {
+      if (has) fs.writeFileSync(expectedFile, fixTo(a, c.file, raw, unsafe));
+      else fs.rmSync(expectedFile, { force: true });
+    }
     const exists = fs.existsSync(expectedFile);
     if (!has) {
       expect(exists, `${path.basename(expectedFile)} exists but no ${unsafe ? 'unsafe' : 'safe'} fix is offered`).toBe(false);

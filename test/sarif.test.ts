@@ -42,8 +42,10 @@ function validator() {
 describe('--format sarif', () => {
   it('validates against the SARIF 2.1.0 schema and matches the JSON output, for the examples and every fixture', () => {
     const dir = corpus();
-    const sarifRun = run(dir, ['check', '--format', 'sarif', '--unsafe-fixes', ...TARGETS]);
-    const jsonRun = run(dir, ['check', '--format', 'json', '--unsafe-fixes', ...TARGETS]);
+    // The log of every fixture is over a megabyte, spawnSync's default buffer.
+    const big = { spawn: { maxBuffer: 64 * 1024 * 1024 } };
+    const sarifRun = run(dir, ['check', '--format', 'sarif', '--unsafe-fixes', ...TARGETS], big);
+    const jsonRun = run(dir, ['check', '--format', 'json', '--unsafe-fixes', ...TARGETS], big);
     expect(sarifRun.code).toBe(jsonRun.code);
     expect(sarifRun.code).not.toBe(2);
     const log = JSON.parse(sarifRun.stdout) as Sarif.Log;

@@ -295,7 +295,7 @@ describe('code actions', () => {
   });
 
   it('fix-all on a notebook edits the cells into the .fixed notebook', async () => {
-    const file = path.join(FIXTURES, 'unstable-serialization', 'bad.ipynb');
+    const file = path.join(FIXTURES, 'stale-beta', 'bad.ipynb');
     const cells = await client.openNotebook(file);
     const first = [...cells.values()].find((u) => client.docs.get(u)!.languageId === 'python')!;
     await client.diagnostics(first);

@@ -16,7 +16,7 @@ import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } fr
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import pkg from '../package.json';
-import { BAD_PY, ensureBuilt, GOOD_PY, MIXED_PY, ROOT } from './cli-harness';
+import { BAD_PY, ensureBuilt, GOOD_PY, MIXED_PY, ROOT, SAFE_FIX_PY } from './cli-harness';
 import { editorCommands } from './editors';
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -139,7 +139,7 @@ describe('the npm package', () => {
     expect(json.map((f) => f.ruleId)).toEqual(['volatile-system-prompt']);
     expect(json[0].url).toBe('https://github.com/prefixlint/prefixlint/blob/main/docs/rules/volatile-system-prompt.md');
     expect(sh('npx', ['--offline', 'prefixlint', '--version'], { cwd: project, env }).stdout).toBe(`prefixlint ${pkg.version}\n`);
-    const fixed = sh('npx', ['--offline', 'prefixlint', 'check', '--fix', 'src'], { cwd: project, env });
+    const fixed = sh('npx', ['--offline', 'prefixlint', 'check', '--fix', '--unsafe-fixes', 'src'], { cwd: project, env });
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fs.readFileSync(path.join(project, 'src', 'agent.py'), 'utf8')).not.toBe(BAD_PY);
   });
@@ -179,8 +179,9 @@ describe('the installed package as a language server', () => {
       expect(p.uri).toBe(uri);
       expect(p.diagnostics.map((d) => [d.code, d.range.start.line + 1, d.range.start.character + 1])).toEqual([['volatile-system-prompt', 12, 62]]);
       const actions = (await conn.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: p.diagnostics[0].range, context: { diagnostics: p.diagnostics } })) as CodeAction[];
-      const fix = actions.find((a) => a.isPreferred)!;
-      expect(fix.title).toBe('Move the time into the user message');
+      // Moving the time is an unsafe fix: offered, not preferred.
+      const fix = actions.find((a) => a.title === 'Move the time into the user message (unsafe fix)')!;
+      expect(fix.isPreferred).toBe(false);
       expect(Object.keys(fix.edit!.changes!)).toEqual([uri]);
       await conn.sendRequest('shutdown');
       await conn.sendNotification('exit');
@@ -259,14 +260,14 @@ describe('pre-commit', () => {
   });
 
   it.skipIf(!available)('the prefixlint-fix hook applies the safe fixes to the staged files', () => {
-    const dir = userRepo({ 'agent.py': BAD_PY });
+    const dir = userRepo({ 'agent.py': SAFE_FIX_PY, 'clock.py': BAD_PY });
     const r = tryRepo(dir, 'prefixlint-fix');
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain('Fixed 1 problem in 1 file.');
     expect(r.stdout).toContain('files were modified by this hook');
-    const fixed = fs.readFileSync(path.join(dir, 'agent.py'), 'utf8');
-    expect(fixed).not.toContain('Current time: {datetime.now()}"');
-    expect(fixed).toContain('datetime.now()');
+    expect(fs.readFileSync(path.join(dir, 'agent.py'), 'utf8')).toBe(SAFE_FIX_PY.replace('client.beta.prompt_caching.messages.create', 'client.messages.create'));
+    // Only the safe fixes: the unsafe one (moving the time) is left to the user.
+    expect(fs.readFileSync(path.join(dir, 'clock.py'), 'utf8')).toBe(BAD_PY);
   });
 });
 

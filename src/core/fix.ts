@@ -1,10 +1,28 @@
 import type { TextEdit } from './span';
 
 /**
- * safe: the edit keeps the program's meaning or only fixes what the rule reports, and is
- *   applied by `--fix` and fix-all.
- * unsafe: the edit changes what the model sees or what the call costs; applied only with
- *   `--unsafe-fixes` or by choosing the quick fix.
+ * Whether `--fix` and fix-all may apply a fix without asking. The one definition every rule's
+ * fix follows; README.md ("Fix safety") says the same to users.
+ *
+ * safe: the fix keeps what the model sees, or the request would be rejected without it.
+ *   1. Keeps what the model sees: on every run the fixed code sends the model the same input
+ *      as before — the same tools, system text, messages (their text, blocks and order), model
+ *      and sampling parameters — or one the code could already send (an order the language or
+ *      the file system leaves undefined, such as a directory listing, becomes a fixed one).
+ *      What the model does not read may change — `cache_control` markers, beta names the
+ *      request does not need, the client namespace — as long as every request the API accepted
+ *      before is still accepted; so may comments.
+ *   2. Rejected without it: the request fails on every run as written (the API answers 400, or
+ *      the SDK raises before sending), and the fix changes only what the failure is about, in
+ *      the one way the failure leaves (put the strategy first, the one known name a misspelling
+ *      is close to). A fix that picks among repairs — a number, one of two betas, another
+ *      date — is not this.
+ *   And the file still parses, nothing outside the request changes (the response's types, what
+ *   is written to disk and when), and code that other requests share (a module-level constant,
+ *   a helper's dict) is changed only when the same fix is safe for each of them.
+ * unsafe: anything else, for example moving a value from the system prompt into the user turn,
+ *   sorting keys the code wrote in an order of its own, or keeping messages a trim dropped.
+ *   Applied only with `--unsafe-fixes` or by choosing the quick fix. When in doubt, unsafe.
  */
 export type Applicability = 'safe' | 'unsafe';
 

@@ -15,7 +15,7 @@ import type { Loc } from '../core/span';
 import { suppressFindings } from '../core/suppress';
 import { EvalBudget, Evaluator } from '../lang/evaluate';
 import type { EvalLimits } from '../lang/evaluate';
-import { SyntaxEditBuilder } from '../lang/edits';
+import { editBuilderFor } from '../lang/edits';
 import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/comments';
 import { buildFileView } from '../lang/fileView';
 import { Parsers, languageForPath } from '../lang/parsers';
@@ -160,7 +160,7 @@ export class Analyzer implements AnalysisEngine {
       const budget = new EvalBudget(this.limits);
       const evaluator = new Evaluator(budget);
       const calls = requestsPossible ? findRequestCalls(unit, evaluator) : [];
-      const edits = new SyntaxEditBuilder(unit);
+      const edits = editBuilderFor(unit);
       let view: FileView | undefined;
       let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();

@@ -1,6 +1,7 @@
+import type { Applicability } from '../core/fix';
 import { displayPath, explicitMarkers, keyedMarkers, lastBlock, topLevelMarker } from '../core/breakpoints';
 import { defineRule } from '../core/rule';
-import { caches, inFile } from './util';
+import { caches, inFile, sameScope } from './util';
 
 export default defineRule({
   meta: {
@@ -96,7 +97,7 @@ export async function grade(rubric: string, policy: string, examples: string, st
 \`\`\`
 
 ## Fix safety
-The fix removes the top-level \`cache_control\` and keeps the explicit markers, so the request is accepted again and the model sees the same prompt. It is unsafe because what is cached changes: the automatic breakpoint no longer follows the end of the conversation, and with a TTL conflict the TTL of the explicit marker wins.
+The fix removes the top-level \`cache_control\` and keeps the explicit markers. It is safe: the request is rejected on every call as it is, and the fixed one gives the model the same prompt. What is cached changes — the automatic breakpoint no longer follows the end of the conversation, and with a TTL conflict the TTL of the explicit marker wins — but a request that never ran cached nothing; review the markers if the automatic one is what you wanted. It is unsafe when the top-level \`cache_control\` is written outside the function that sends the request (settings other requests share), since they would lose automatic caching too. No fix is offered when it is not written as an entry of its own (\`{ cache_control, … }\` in TypeScript).
 `,
   },
 
@@ -111,8 +112,11 @@ The fix removes the top-level \`cache_control\` and keeps the explicit markers, 
     const count = explicit.length + keyed.reduce((n, k) => n + (k.repeat?.count ?? 1), 0);
     const at = inFile(ctx, top.at, call.callee);
     if (!at) return;
-    const edits = top.at ? ctx.edits.removeProperty(top.at) : undefined;
-    const fix = edits ? { title: 'Remove the top-level cache_control', applicability: 'unsafe' as const, edits } : undefined;
+    const edits = top.at ? ctx.edits.removeEntry(top.at) : undefined;
+    // The request is rejected as it is, and no cache_control is something the model reads; but
+    // one written outside the request's function (shared settings) is other requests' caching too.
+    const applicability: Applicability = top.at && sameScope(ctx, top.at, call.at) ? 'safe' : 'unsafe';
+    const fix = edits ? { title: 'Remove the top-level cache_control', applicability, edits } : undefined;
     const related = explicit.filter((m) => m.at?.file === ctx.file).map((m) => ({ at: m.at!, message: `explicit marker on \`${displayPath(call, m.path)}\`` }));
 
     if (count === 4) {

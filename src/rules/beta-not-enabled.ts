@@ -4,10 +4,9 @@ import { param } from '../core/model';
 import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
-import type { Loc, TextEdit } from '../core/span';
-import type { Value } from '../core/value';
+import type { Loc } from '../core/span';
 import { getEntry } from '../core/value';
-import { paramEntry } from './util';
+import { addBetas, betaNamespace, paramEntry } from './util';
 
 interface Need {
   /** The betas that enable the feature (any one of them); the first is the one a fix adds. */
@@ -88,7 +87,7 @@ await client.beta.messages.create({
 \`\`\`
 
 ## Fix safety
-On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe, since the request failed without it. On the non-beta client it also switches the call to \`client.beta.messages\`, which changes the SDK method and its return types: unsafe.
+On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe when one beta enables the feature, since the request fails without it and nothing else changes; unsafe when several do (\`mcp_toolset\` takes \`mcp-client-2025-11-20\` or \`mcp-client-2026-09-15\`), since the fix then picks one. On the non-beta client it also switches the call to \`client.beta.messages\`, which changes the SDK method and its return types: unsafe.
 `,
   },
 
@@ -105,14 +104,15 @@ On the beta client the fix adds the name to \`betas\` (or adds \`betas\`): safe,
         ctx.report({
           message: `${need.feature} needs the beta ${anyOf(need.betas)}, which this request does not enable; the API answers 400.`,
           at: need.at,
-          fix: addBetaFix(call, [need.betas[0]], ctx, 'safe'),
+          // Rejected without it; with a choice of betas, the fix would make it for you.
+          fix: addBetaFix(call, [need.betas[0]], ctx, need.betas.length === 1 ? 'safe' : 'unsafe'),
         });
       }
       return;
     }
     const betas = [...new Set(needs.map((n) => n.betas[0]))];
     for (const need of needs) {
-      const switchEdits = ctx.edits.useBetaNamespace(call.callee);
+      const switchEdits = betaNamespace(ctx, call.callee);
       const add = addBetaFix(call, betas, ctx, 'unsafe');
       const fix: Fix | undefined = switchEdits && add ? { title: `Use client.beta.messages with betas ${betas.join(', ')}`, applicability: 'unsafe', edits: [...switchEdits, ...add.edits] } : undefined;
       ctx.report({
@@ -189,20 +189,6 @@ function enabledBetas(call: RequestCall): Set<string> | undefined {
 }
 
 function addBetaFix(call: RequestCall, betas: string[], ctx: RuleContext, applicability: Fix['applicability']): Fix | undefined {
-  const entry = paramEntry(call, 'betas');
-  let edits: TextEdit[] | undefined;
-  if (entry) {
-    if (!entry.valueAt || entry.valueAt.file !== ctx.file || (entry.value as Value).kind !== 'list') return undefined;
-    edits = [];
-    for (const b of betas) {
-      const e = ctx.edits.appendStringToList(entry.valueAt, b);
-      if (!e) return undefined;
-      edits.push(...e);
-    }
-    if (betas.length > 1) return undefined;
-  } else {
-    if (!call.argsAt || call.argsAt.file !== ctx.file) return undefined;
-    edits = ctx.edits.addListArgument(call.argsAt, 'betas', betas);
-  }
+  const edits = addBetas(ctx, call, betas);
   return edits ? { title: `Add ${betas.map((b) => `\`${b}\``).join(', ')} to betas`, applicability, edits } : undefined;
 }

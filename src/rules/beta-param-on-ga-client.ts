@@ -4,7 +4,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { TextEdit } from '../core/span';
 import { compareVersions, projectSdkFor } from '../core/knownNames';
-import { paramEntry } from './util';
+import { addBetas, betaNamespace, paramEntry } from './util';
 
 interface BetaOnlyParam {
   /** The betas that enable it (any one of them); a fix adds the first. Absent: no single beta. */
@@ -163,25 +163,13 @@ function switchFix(call: RequestCall, ctx: RuleContext): Fix | undefined {
     }
     if (!spec.betas.some((b) => listed.has(b)) && !needed.includes(spec.betas[0])) needed.push(spec.betas[0]);
   }
-  const edits: TextEdit[] = [];
-  const switchEdits = ctx.edits.useBetaNamespace(call.callee);
+  const switchEdits = betaNamespace(ctx, call.callee);
   if (!switchEdits) return undefined;
-  edits.push(...switchEdits);
+  const edits: TextEdit[] = [...switchEdits];
   if (needed.length) {
-    if (betasEntry) {
-      if (!betasEntry.valueAt || betasEntry.valueAt.file !== ctx.file) return undefined;
-      for (const b of needed) {
-        const e = ctx.edits.appendStringToList(betasEntry.valueAt, b);
-        if (!e) return undefined;
-        edits.push(...e);
-      }
-      if (needed.length > 1) return undefined;
-    } else {
-      if (!call.argsAt || call.argsAt.file !== ctx.file) return undefined;
-      const e = ctx.edits.addListArgument(call.argsAt, 'betas', needed);
-      if (!e) return undefined;
-      edits.push(...e);
-    }
+    const add = addBetas(ctx, call, needed);
+    if (!add) return undefined;
+    edits.push(...add);
   }
   const title = needed.length ? `Use client.beta.messages with betas ${needed.join(', ')}` : 'Use client.beta.messages';
   return { title, applicability: 'unsafe', edits };

@@ -8,7 +8,8 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints, getEntryRecord, stabilityOf } from '../core/value';
-import { caches, describe, inFile, relatedFor } from './util';
+import { contains } from '../core/span';
+import { caches, describe, inFile, relatedFor, sameScope } from './util';
 
 export default defineRule({
   meta: {
@@ -131,7 +132,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-The fix moves the \`cache_control\` entry from the changing block to the last unchanging block before it (or only removes it when that block is already marked). The model sees the same prompt; only what is cached and billed changes. It is safe when both blocks are written in the function that sends the request, and unsafe when the target block is written elsewhere (a module-level constant shared by other requests, which would then carry the marker too).
+The fix moves the \`cache_control\` entry from the changing block to the last unchanging block before it (or only removes it when that block is already marked). The model sees the same prompt; only what is cached and billed changes. It is safe when both blocks are written in the function that sends the request, and unsafe when the target block is written elsewhere (a module-level constant shared by other requests, which would then carry the marker too). No fix is offered when the move would put a marker without \`ttl: "1h"\` before one with it (the API rejects that order).
 `,
   },
 
@@ -185,8 +186,9 @@ function volatileTaint(m: Marker, call: RequestCall, ctx: RuleContext, isLast: b
 /** Moves the marker to the last block before it that is constant and written as a literal. */
 function moveMarker(call: RequestCall, m: Marker, ctx: RuleContext): Fix | undefined {
   const block = m.block!.value;
-  const key = block.kind === 'obj' ? getEntryRecord(block, 'cache_control')?.keyAt : undefined;
-  if (!key || key.file !== ctx.file) return undefined;
+  const entry = block.kind === 'obj' ? getEntryRecord(block, 'cache_control') : undefined;
+  const key = entry?.keyAt;
+  if (!entry?.valueAt || !key || key.file !== ctx.file) return undefined;
   const blocks = prefixBlocks(call);
   const i = blocks.findIndex((b) => b.path === m.path);
   for (let j = i - 1; j >= 0; j--) {
@@ -194,13 +196,19 @@ function moveMarker(call: RequestCall, m: Marker, ctx: RuleContext): Fix | undef
     // Stable: nothing in it changes between calls (content read from a file counts, as unknown but untainted).
     if (!['constant', 'unknown', 'environment'].includes(stabilityOf(b.value))) continue;
     if (b.value.kind !== 'obj' || !b.value.at || b.value.at.file !== ctx.file) return undefined;
-    const remove = ctx.edits.removeProperty(key);
+    // A marker that is not '1h', moved before a '1h' one, breaks the TTL order: a 400.
+    const between = new Set(blocks.slice(j + 1, i).map((x) => x.path));
+    if (m.ttl !== '1h' && explicitMarkers(call).some((o) => between.has(o.path) && o.ttl !== '5m')) return undefined;
+    const remove = ctx.edits.removeEntry(key);
     if (!remove) return undefined;
-    const safe = ctx.edits.sameScope(b.value.at, call.at) && ctx.edits.sameScope(key, call.at);
-    if (b.cacheControl) return { title: `Remove the marker (\`${displayPath(call, b.path)}\` is already marked)`, applicability: safe ? 'safe' : 'unsafe', edits: remove };
-    const copy = ctx.edits.copyPropertyTo(key, b.value.at);
+    // A block written elsewhere (a constant other requests share) would carry the marker into them too.
+    const safe = sameScope(ctx, b.value.at, call.at) && sameScope(ctx, key, call.at);
+    const applicability = safe ? 'safe' : 'unsafe';
+    if (b.cacheControl) return { title: `Remove the marker (\`${displayPath(call, b.path)}\` is already marked)`, applicability, edits: remove };
+    if (contains(b.value.at, key)) return undefined;
+    const copy = ctx.edits.addEntry(b.value.at, 'cache_control', ctx.textOf(entry.valueAt));
     if (!copy) return undefined;
-    return { title: `Move the marker to \`${displayPath(call, b.path)}\``, applicability: safe ? 'safe' : 'unsafe', edits: [...copy, ...remove] };
+    return { title: `Move the marker to \`${displayPath(call, b.path)}\``, applicability, edits: [...copy, ...remove] };
   }
   return undefined;
 }

@@ -145,7 +145,7 @@ export async function ask(question: string) {
 \`\`\`
 
 ## Fix safety
-The fix replaces the text expression with \`<response>.content\`, so the whole assistant turn (compaction, thinking and text blocks) goes back into the history, as the API expects. It is safe when the request has no \`tools\`. With \`tools\` it is unsafe: the content can then hold \`tool_use\` blocks, and the next request must answer them with \`tool_result\` blocks. No fix is offered when the text is taken in an earlier statement (\`text = resp.content[0].text\`), since that variable may be used for other things.
+The fix replaces the text expression with \`<response>.content\`, so the whole assistant turn (compaction, thinking and text blocks) goes back into the history, as the API expects. It is unsafe: from the next request on the model reads the compacted history and the turn's other blocks instead of the text alone, and with \`tools\` the content can hold \`tool_use\` blocks, which the next request must answer with \`tool_result\` blocks. No fix is offered when the text is taken in an earlier statement (\`text = resp.content[0].text\`), since that variable may be used for other things.
 `,
   },
 
@@ -191,9 +191,11 @@ function report(ctx: RuleContext, hit: Hit, request: RequestCall, receiver: stri
   const root = hit.origin.root;
   let fix: Fix | undefined;
   if (hit.at && root && hit.at.file === ctx.file && within(hit.at, hit.site) && within(root, hit.at)) {
-    const edits = ctx.edits.replaceWithMember(hit.at, root, 'content');
-    const tools = !!param(request, 'tools');
-    if (edits) fix = { title: `Append \`${ctx.textOf(root)}.content\` whole`, applicability: tools ? 'unsafe' : 'safe', edits };
+    const response = ctx.edits.shape(root);
+    const written = response?.primary ? ctx.textOf(root) : `(${ctx.textOf(root)})`;
+    const edits = response ? ctx.edits.replace(hit.at, `${written}.content`) : undefined;
+    // The next request sends the model the whole turn (and the compacted history) instead of its text: unsafe.
+    if (edits) fix = { title: `Append \`${ctx.textOf(root)}.content\` whole`, applicability: 'unsafe', edits };
   }
   ctx.report({
     message: `Only the text of the response goes back into \`${receiver}\`, but this request has compaction on: the \`compaction\` block is dropped and the next request re-sends the whole uncompacted history. Append the response's \`content\` whole.`,

@@ -5,10 +5,10 @@ import type { PrefixBlock, RequestCall } from '../core/model';
 import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
-import type { Loc } from '../core/span';
+import type { PerLanguage } from '../core/edits';
 import type { Taint, Value } from '../core/value';
-import { allTaints, getEntryRecord, stabilityOf } from '../core/value';
-import { caches, inFile, paramSite, relatedFor, uniqueTaints } from './util';
+import { allTaints, stabilityOf } from '../core/value';
+import { caches, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints } from './util';
 
 export default defineRule({
   meta: {
@@ -186,27 +186,28 @@ function hasStableSibling(call: RequestCall, b: PrefixBlock): boolean {
   return prefixBlocks(call).some((o) => o !== b && o.section === b.section && o.path !== b.path && stabilityOf(o.value) === 'constant');
 }
 
-function lastUserContent(call: RequestCall): { content: Value; at: Loc } | undefined {
-  const messages = param(call, 'messages');
-  if (messages?.kind !== 'list' || !(messages.complete || messages.tailKnown)) return undefined;
-  const m = messages.items[messages.items.length - 1];
-  if (m?.kind !== 'obj') return undefined;
-  const role = getEntryRecord(m, 'role')?.value;
-  if (!(role?.kind === 'str' && role.text === 'user')) return undefined;
-  const content = getEntryRecord(m, 'content');
-  if (!content?.valueAt) return undefined;
-  return { content: content.value, at: content.valueAt };
+/** The moved value as its own paragraph before the question: `f"[known about you]\n{facts}\n\n" + question`, and the same as a template literal. */
+function labelled(label: string, expression: string): PerLanguage<readonly [string, string]> {
+  const q = expression.includes('"') ? "'" : '"';
+  return {
+    python: expression.includes(q) ? undefined : [`f${q}[${label}]\\n{${expression}}\\n\\n${q} + `, ''],
+    typescript: expression.includes('`') ? undefined : [`\`[${label}]\\n\${${expression}}\\n\\n\` + `, ''],
+  };
 }
 
 function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
   if (!t.embed || t.embed.file !== ctx.file) return undefined;
-  const user = lastUserContent(call);
+  const user = newestUserTurn(call);
   if (!user || user.at.file !== ctx.file) return undefined;
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
-  const stringy = user.content.kind === 'str' || /^[A-Za-z_$][\w$.]*$/.test(ctx.textOf(user.at));
-  if (!stringy) return undefined;
+  // A string, or a name that holds one: other expressions may not be strings.
+  const written = ctx.edits.shape(user.at)?.kind;
+  if (!(user.content.kind === 'str' || written === 'name' || written === 'member')) return undefined;
   const label = /memor|fact|profile|user|known|recall/i.test(`${t.text} ${ctx.textOf(t.embed)}`) ? 'known about you' : 'context';
-  const edits = ctx.edits.moveInterpolationToUserTurnAs(t.embed, user.at, label);
-  if (!edits) return undefined;
-  return { title: `Move \`${ctx.textOf(t.embed).replace(/^[{$]+|}$/g, '')}\` into the newest user message`, applicability: 'unsafe', edits };
+  // Only a value that stands on its own can move; one in the middle of a sentence would leave it broken.
+  const removed = ctx.edits.removeInterpolation(t.embed, { label: true, standalone: true });
+  if (!removed || removed.expression.includes('\\')) return undefined;
+  const note = ctx.edits.wrap(user.at, labelled(label, removed.expression), { parenthesize: true });
+  if (!note) return undefined;
+  return { title: `Move \`${ctx.textOf(t.embed).replace(/^[{$]+|}$/g, '')}\` into the newest user message`, applicability: 'unsafe', edits: [...removed.edits, ...note] };
 }

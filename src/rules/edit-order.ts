@@ -1,4 +1,6 @@
 import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc, TextEdit } from '../core/span';
 import type { Value } from '../core/value';
 import { getEntry } from '../core/value';
 import { inFile, paramSite } from './util';
@@ -94,7 +96,7 @@ await client.beta.messages.create({
 \`\`\`
 
 ## Fix safety
-Moving \`clear_thinking_20251015\` to the front is safe: it is the only order the API accepts, and the strategies do the same work in it. Raising a trigger to the minimum is unsafe: compaction then starts later than the code asked for, so more tokens are sent before the first summary.
+Moving \`clear_thinking_20251015\` to the front is safe: the request is rejected on every call as it is, that is the only order the API accepts, and the strategies do the same work in it. Raising a trigger to the minimum is unsafe: the request is rejected as it is too, but the fix chooses the number — compaction then starts at the minimum, which may not be what the code meant (a larger value, or another strategy).
 `,
   },
 
@@ -111,7 +113,7 @@ Moving \`clear_thinking_20251015\` to the front is safe: it is the only order th
         if (!first || first === CLEAR_THINKING) return;
         const at = inFile(ctx, getEntry(edit, 'type')?.at, fallback);
         if (!at) return;
-        const move = edit.at?.file === ctx.file ? ctx.edits.moveListItemFirst(edit.at) : undefined;
+        const move = edit.at && edits.at ? moveFirst(ctx, edits.at, edit.at) : undefined;
         ctx.report({
           message: `\`${CLEAR_THINKING}\` must be the first strategy in \`context_management.edits\` (here it comes after \`${first}\`); the API rejects the request with a 400.`,
           at,
@@ -127,7 +129,7 @@ Moving \`clear_thinking_20251015\` to the front is safe: it is the only order th
       if (value?.kind !== 'num' || typeof value.value !== 'number' || value.value >= min) return;
       const at = inFile(ctx, value.at, fallback);
       if (!at) return;
-      const replace = at === value.at ? ctx.edits.replaceNumber(value.at, min) : undefined;
+      const replace = at === value.at ? replaceNumber(ctx, value.at, min) : undefined;
       ctx.report({
         message: `The \`${type}\` trigger of ${value.value.toLocaleString('en-US')} input tokens is below the documented minimum of ${min.toLocaleString('en-US')}; the API rejects the request with a 400.`,
         at,
@@ -136,3 +138,18 @@ Moving \`clear_thinking_20251015\` to the front is safe: it is the only order th
     });
   },
 });
+
+/** The item written at `item` moved to the front of the list at `list`. */
+function moveFirst(ctx: RuleContext, list: Loc, item: Loc): TextEdit[] | undefined {
+  if (list.file !== ctx.file || item.file !== ctx.file) return undefined;
+  const add = ctx.edits.addListItem(list, ctx.textOf(item), 0);
+  const remove = ctx.edits.removeListItem(item);
+  return add && remove ? [...add, ...remove] : undefined;
+}
+
+/** The number literal at `at` set to `value`, in its digit grouping (`1_000` stays grouped). */
+function replaceNumber(ctx: RuleContext, at: Loc, value: number): TextEdit[] | undefined {
+  if (ctx.edits.shape(at)?.kind !== 'number' || !Number.isInteger(value)) return undefined;
+  const grouped = ctx.textOf(at).includes('_');
+  return ctx.edits.replace(at, grouped ? String(value).replace(/\B(?=(\d{3})+(?!\d))/g, '_') : String(value));
+}

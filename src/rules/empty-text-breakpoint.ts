@@ -136,9 +136,10 @@ function moveToPrevious(call: RequestCall, m: Marker, ctx: RuleContext): Fix | u
   if (!prev || !sameList || prev.value.kind !== 'obj' || !prev.value.at || prev.value.at.file !== ctx.file) return undefined;
   const remove = ctx.edits.removeListItem(block.at);
   if (!remove) return undefined;
-  const key = getEntryRecord(block, 'cache_control')?.keyAt;
+  const marker = getEntryRecord(block, 'cache_control');
+  // The request is rejected as it is; the breakpoint stays where it was and the model reads the same text.
   if (prev.cacheControl) return { title: 'Remove the empty text block', applicability: 'safe', edits: remove };
-  const copy = key ? ctx.edits.copyPropertyTo(key, prev.value.at) : undefined;
+  const copy = marker?.valueAt ? ctx.edits.addEntry(prev.value.at, 'cache_control', ctx.textOf(marker.valueAt)) : undefined;
   if (!copy) return undefined;
   return { title: 'Move the marker to the previous block and remove the empty text block', applicability: 'safe', edits: [...copy, ...remove] };
 }

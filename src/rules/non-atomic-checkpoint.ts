@@ -1,8 +1,10 @@
-import type { FileOp, FilePath, FunctionView } from '../core/fileView';
+import type { ShapeArg } from '../core/edits';
+import type { CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
 import { param } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
-import type { Loc } from '../core/span';
+import type { Loc, TextEdit } from '../core/span';
+import { sameLoc } from '../core/span';
 
 /**
  * Files of other programs that code writes on purpose (a browser profile, an editor's rules):
@@ -199,7 +201,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
       const state = evidence(w.at, w.path);
       if (!state) continue;
-      const edits = ctx.edits.replaceWithAtomicWrite(w.at);
+      const site = view.calls.find((c) => sameLoc(c.at, w.at));
+      const edits = site && atomicWrite(site, ctx);
       ctx.report({
         message: `\`${shorten(ctx.textOf(w.at))}\` writes \`${shorten(w.path.arg.text)}\` in place, and ${state.why}: a crash or a full disk mid-write leaves it empty or truncated, and ${state.consequence}. Write a temp file in the same directory, fsync it, and rename it over the file.`,
         at: w.at,
@@ -217,4 +220,132 @@ function lineOf(ctx: RuleContext, at: Loc): number {
 function shorten(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > 60 ? one.slice(0, 59) + '…' : one;
+}
+
+const PYTHON_ATOMIC = `def atomic_write_text(path, text):
+    """Replace the file at path with text atomically.
+
+    Writes a temp file in the same directory, flushes and fsyncs it, then renames it over
+    path: a crash leaves the old file or the new one, never a truncated one.
+    """
+    import os
+    import tempfile
+
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp_path = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as tmp:
+            tmp.write(text)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp_path, path)
+    except BaseException:
+        if os.path.exists(tmp_path):
+            os.unlink(tmp_path)
+        raise
+    if hasattr(os, "O_DIRECTORY"):
+        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+`;
+
+const atomicBody = (signature: string) => `/** Replaces the file at filePath atomically: a temp file in the same directory, flushed and fsynced, then renamed over filePath (a crash leaves the old file or the new one, never a truncated one). */
+function atomicWriteFileSync${signature} {
+  const tmpPath = atomicPath.join(atomicPath.dirname(filePath), \`.\${atomicPath.basename(filePath)}.\${process.pid}.tmp\`);
+  const fd = atomicFs.openSync(tmpPath, 'w');
+  try {
+    atomicFs.writeFileSync(fd, data);
+    atomicFs.fsyncSync(fd);
+  } finally {
+    atomicFs.closeSync(fd);
+  }
+  atomicFs.renameSync(tmpPath, filePath);
+}`;
+
+const ATOMIC_HELPER = {
+  name: { python: 'atomic_write_text', typescript: 'atomicWriteFileSync' },
+  code: { python: PYTHON_ATOMIC, typescript: atomicBody('(filePath: string, data: string | Uint8Array): void'), javascript: atomicBody('(filePath, data)') },
+  imports: {
+    typescript: [
+      { module: 'node:fs', name: 'atomicFs' },
+      { module: 'node:path', name: 'atomicPath' },
+    ],
+  },
+};
+
+/** One positional argument, not spread. */
+function positional(args: ShapeArg[], i: number): ShapeArg | undefined {
+  const a = args[i];
+  return a && !a.name && !a.spread ? a : undefined;
+}
+
+/** `json.dump(data, file, ...)` with `file` at `fileArg`, as `json.dumps(data, ...)`. */
+function dumps(dump: Loc, fileArg: Loc | undefined, ctx: RuleContext): string | undefined {
+  const s = ctx.edits.shape(dump);
+  const callee = s?.kind === 'call' ? ctx.edits.shape(s.callee) : undefined;
+  const module = callee?.kind === 'member' ? ctx.edits.shape(callee.object) : undefined;
+  if (s?.kind !== 'call' || callee?.kind !== 'member' || callee.name !== 'dump' || module?.kind !== 'name' || module.name !== 'json') return undefined;
+  if (!fileArg || !positional(s.args, 1) || !sameLoc(s.args[1].at, fileArg)) return undefined;
+  const rest = s.args.filter((_, i) => i !== 1).map((a) => (a.name ? `${a.name}=${ctx.textOf(a.at)}` : ctx.textOf(a.at)));
+  if (s.args.some((a) => a.spread)) return undefined;
+  return `json.dumps(${rest.join(', ')})`;
+}
+
+/**
+ * The write the fix replaces and the helper call that replaces it: \`p.write_text(text)\`;
+ * \`json.dump(data, open(p, "w"))\`; \`with open(p, "w") as f:\` around one \`f.write(text)\` or
+ * \`json.dump(data, f)\`; \`fs.writeFileSync(p, data)\` and an awaited \`writeFile(p, data)\`.
+ */
+function atomicCall(c: CallSite, ctx: RuleContext): { replace: Loc; call: string } | undefined {
+  const s = ctx.edits.shape(c.at);
+  if (s?.kind !== 'call') return undefined;
+  const callee = ctx.edits.shape(s.callee);
+  const text = (a: ShapeArg) => ctx.textOf(a.at);
+  if (c.method === 'write_text' && callee?.kind === 'member') {
+    const data = positional(s.args, 0);
+    if (!data || s.args.some((a) => a.spread)) return undefined;
+    return { replace: s.at, call: `atomic_write_text(${ctx.textOf(callee.object)}, ${text(data)})` };
+  }
+  if (c.name === 'builtins.open') {
+    const path = positional(s.args, 0);
+    const parent = s.parent ? ctx.edits.shape(s.parent) : undefined;
+    if (!path || !parent) return undefined;
+    if (parent.kind === 'call') {
+      const json = dumps(parent.at, s.at, ctx);
+      return json ? { replace: parent.at, call: `atomic_write_text(${text(path)}, ${json})` } : undefined;
+    }
+    if (parent.kind !== 'with' || parent.items.length !== 1 || !parent.items[0].name || parent.body.length !== 1) return undefined;
+    const file = parent.items[0].name;
+    const inner = ctx.edits.shape(parent.body[0]);
+    if (inner?.kind !== 'call') return undefined;
+    const method = ctx.edits.shape(inner.callee);
+    const receiver = method?.kind === 'member' ? ctx.edits.shape(method.object) : undefined;
+    const data = positional(inner.args, 0);
+    if (method?.kind === 'member' && method.name === 'write' && receiver?.kind === 'name' && receiver.name === file && data && inner.args.length === 1) {
+      return { replace: parent.at, call: `atomic_write_text(${text(path)}, ${text(data)})` };
+    }
+    const fileArg = inner.args[1];
+    const named = fileArg ? ctx.edits.shape(fileArg.at) : undefined;
+    if (named?.kind !== 'name' || named.name !== file) return undefined;
+    const json = dumps(inner.at, fileArg.at, ctx);
+    return json ? { replace: parent.at, call: `atomic_write_text(${text(path)}, ${json})` } : undefined;
+  }
+  if (c.method === 'writeFileSync' || c.method === 'writeFile') {
+    if (s.args.length < 2 || s.args.length > 3 || s.args.some((a) => a.spread)) return undefined;
+    // The callback style (`writeFile(p, data, (err) => …)`) runs on after the call returns.
+    if (ctx.edits.shape(s.args[s.args.length - 1].at)?.kind === 'function') return undefined;
+    const awaited = s.parent ? ctx.edits.shape(s.parent) : undefined;
+    if (c.method === 'writeFile' && awaited?.kind !== 'await') return undefined;
+    return { replace: awaited?.kind === 'await' ? awaited.at : s.at, call: `atomicWriteFileSync(${text(s.args[0])}, ${text(s.args[1])})` };
+  }
+  return undefined;
+}
+
+function atomicWrite(c: CallSite, ctx: RuleContext): TextEdit[] | undefined {
+  const found = atomicCall(c, ctx);
+  const call = found && ctx.edits.replace(found.replace, found.call);
+  const helper = call && ctx.edits.ensureHelper(ATOMIC_HELPER.name, ATOMIC_HELPER.code, ATOMIC_HELPER.imports);
+  return call && helper ? [...call, ...helper] : undefined;
 }

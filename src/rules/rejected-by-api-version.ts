@@ -88,7 +88,7 @@ await client.messages.create({
 \`\`\`
 
 ## Fix safety
-For \`temperature\`, \`top_p\` and \`top_k\` the fix removes the parameter. It is unsafe: the model then samples at its defaults, and the version proof rests on the SDK found on disk (an \`ANTHROPIC_CUSTOM_HEADERS\` environment setting, for one, can change the header). Blocks in messages get no fix.
+For \`temperature\`, \`top_p\` and \`top_k\` the fix removes the parameter. It is unsafe: the proof that the request goes out with this version rests on the SDK found on disk and the headers in the code (an \`ANTHROPIC_CUSTOM_HEADERS\` environment setting, for one, can change the header), and removing the parameter is one of two repairs — pinning an older \`anthropic-version\` keeps the sampling the code asked for. Blocks in messages get no fix.
 `,
   },
 
@@ -100,7 +100,7 @@ For \`temperature\`, \`top_p\` and \`top_k\` the fix removes the parameter. It i
     for (const key of SAMPLING) {
       const e = paramEntry(call, key);
       if (!e?.keyAt || e.keyAt.file !== ctx.file) continue;
-      const edits = ctx.edits.removeProperty(e.keyAt);
+      const edits = ctx.edits.removeEntry(e.keyAt);
       const fix: Fix | undefined = edits ? { title: `Remove \`${key}\``, applicability: 'unsafe', edits } : undefined;
       ctx.report({ message: `\`${key}\` is rejected ${under}: the API answers 400 even at its default value. Remove it.`, at: e.keyAt, fix });
     }

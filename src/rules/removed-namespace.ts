@@ -1,4 +1,6 @@
 import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc, TextEdit } from '../core/span';
 import { paramEntry } from './util';
 
 /** Parameters that keep a call on the beta client after the old namespace is removed. */
@@ -9,7 +11,8 @@ export default defineRule({
     id: 'removed-namespace',
     group: 'api',
     severity: 'error',
-    fix: 'sometimes',
+    // Reported only for a callee written in this file, whose segments the fix can always cut.
+    fix: 'always',
     summary: '`client.beta.prompt_caching.messages` / `client.beta.promptCaching.messages`: removed when prompt caching went GA.',
     docs: `## What it does
 Finds calls through the old prompt-caching namespace: \`client.beta.prompt_caching.messages.create\` (Python) and \`client.beta.promptCaching.messages.create\` (TypeScript), and their \`stream\` forms.
@@ -86,7 +89,7 @@ The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, 
     if (!m || !call.beta || call.callee.file !== ctx.file) return;
     const keepBeta = BETA_ONLY.some((k) => paramEntry(call, k));
     const segments = keepBeta ? [m[1]] : ['beta', m[1]];
-    const edits = ctx.edits.removeCalleeSegments(call.callee, segments);
+    const edits = removeSegments(ctx, call.callee, segments);
     const target = call.calleeText.replace(keepBeta ? `.${m[1]}` : `.beta.${m[1]}`, '');
     const error = call.sdk === 'python' ? "AttributeError ('Beta' object has no attribute 'prompt_caching')" : "TypeError (Cannot read properties of undefined (reading 'messages'))";
     ctx.report({
@@ -96,3 +99,23 @@ The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, 
     });
   },
 });
+
+/** `client.beta.prompt_caching.messages.create` minus `beta` and `prompt_caching`: each `.segment` deleted, each found once. */
+function removeSegments(ctx: RuleContext, callee: Loc, segments: readonly string[]): TextEdit[] | undefined {
+  const edits: TextEdit[] = [];
+  const found = new Set<string>();
+  let s = ctx.edits.shape(callee);
+  while (s?.kind === 'member') {
+    if (segments.includes(s.name)) {
+      if (found.has(s.name)) return undefined;
+      found.add(s.name);
+      const cut = ctx.edits.replace({ file: s.at.file, start: s.object.end, end: s.at.end }, '');
+      if (!cut) return undefined;
+      edits.push(...cut);
+    }
+    // `(client.beta).prompt_caching`: the chain goes on inside the parentheses.
+    s = ctx.edits.shape(s.object);
+    if (s?.kind === 'parenthesized') s = ctx.edits.shape(s.inner);
+  }
+  return found.size === segments.length ? edits : undefined;
+}

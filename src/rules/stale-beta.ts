@@ -121,7 +121,7 @@ The fix removes the name from the list (with its comma), or from the comma-separ
         const info = staleInfo(name, ctx);
         if (!info) continue;
         const at: Loc = { file: ctx.file, start: header.at.start + offset, end: header.at.start + offset + name.length };
-        report(ctx, info, at, ctx.edits.removeHeaderName(header.at, name), unsafe);
+        report(ctx, info, at, removeHeaderName(ctx, header.at, header.text, name), unsafe);
       }
     }
   },
@@ -159,4 +159,19 @@ function report(ctx: RuleContext, info: BetaInfo, at: Loc, edits: TextEdit[] | u
   const applicability = removal === 'unsafe' || platform ? 'unsafe' : 'safe';
   const fix: Fix | undefined = edits && removal !== 'none' ? { title: `Remove \`${info.name}\``, applicability, edits } : undefined;
   ctx.report({ message: `${what} (known names as of ${ctx.known.asOf}).`, at, fix });
+}
+
+/**
+ * One name (and one comma next to it) out of a comma-separated \`anthropic-beta\` value; the
+ * whole header entry when it is the only name.
+ */
+function removeHeaderName(ctx: RuleContext, literal: Loc, value: string, name: string): TextEdit[] | undefined {
+  const parts = value.split(',');
+  const names = parts.map((p) => p.trim());
+  if (names.filter((n) => n === name).length !== 1) return undefined;
+  if (names.filter(Boolean).length === 1) return ctx.edits.removeEntry(literal);
+  const i = names.indexOf(name);
+  let kept = parts.filter((_, j) => j !== i).join(',');
+  if (i === 0) kept = kept.replace(/^\s+/, '');
+  return ctx.edits.replaceString(literal, kept);
 }

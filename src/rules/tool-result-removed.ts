@@ -1,5 +1,8 @@
+import type { Shape } from '../core/edits';
 import type { FilterView } from '../core/fileView';
 import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc, TextEdit } from '../core/span';
 
 const PLACEHOLDER = '[tool result removed]';
 
@@ -73,7 +76,7 @@ export function dropToolOutput(messages: Anthropic.MessageParam[]) {
 \`\`\`
 
 ## Fix safety
-The fix turns the filter into a map that keeps each \`tool_result\` block (with its \`tool_use_id\`) and replaces its content with \`"${PLACEHOLDER}"\`. It is offered for a filter whose only condition is the type comparison, and it is unsafe: the model now sees a placeholder where it saw nothing, and the request carries a few more tokens. Filters that drop whole messages get no fix.
+The fix turns the filter into a map that keeps each \`tool_result\` block (with its \`tool_use_id\`) and replaces its content with \`"${PLACEHOLDER}"\`. It is offered for a filter whose only condition is the type comparison, and it is unsafe: the placeholder is the fix's choice (keeping the real content, or dropping the answered \`tool_use\` blocks too, are other repairs), and the model reads it, with a few more tokens in every request. Filters that drop whole messages get no fix.
 `,
   },
 
@@ -83,7 +86,7 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
       const blocks = f.dropsTypes.includes('tool_result') && !f.dropsTypes.includes('tool_use');
       const messages = f.dropsHolding.includes('tool_result') && !f.dropsHolding.includes('tool_use');
       if (!blocks && !messages) continue;
-      const edits = blocks ? ctx.edits.keepBlocksWithPlaceholder(f.at, 'tool_result', PLACEHOLDER) : undefined;
+      const edits = blocks ? keepWithPlaceholder(ctx, f.at) : undefined;
       ctx.report({
         message: blocks
           ? 'This filter drops `tool_result` blocks but keeps the `tool_use` blocks they answer; the API rejects every later request of the conversation with a 400. Keep the block and replace its content.'
@@ -94,3 +97,61 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
     }
   },
 });
+
+/** `item["type"]`, `item.type`, `item.get("type")`. */
+function isTypeOf(ctx: RuleContext, at: Loc, item: string): boolean {
+  const s = ctx.edits.shape(at);
+  const isItem = (l: Loc) => {
+    const o = ctx.edits.shape(l);
+    return o?.kind === 'name' && o.name === item;
+  };
+  const isString = (l: Loc, value: string) => {
+    const o = ctx.edits.shape(l);
+    return o?.kind === 'string' && o.value === value;
+  };
+  if (s?.kind === 'member') return s.name === 'type' && isItem(s.object);
+  if (s?.kind === 'index') return isString(s.index, 'type') && isItem(s.object);
+  if (s?.kind !== 'call' || s.args.length !== 1 || s.args[0].name || s.args[0].spread) return false;
+  const callee = ctx.edits.shape(s.callee);
+  return callee?.kind === 'member' && callee.name === 'get' && isItem(callee.object) && isString(s.args[0].at, 'type');
+}
+
+/** `item["type"] != "tool_result"` (either way round) as the test that keeps the block instead: `item["type"] == "tool_result"`. */
+function keepTest(ctx: RuleContext, condition: Shape | undefined, item: string): { test: string; literal: Loc } | undefined {
+  const c = condition?.kind === 'parenthesized' ? ctx.edits.shape(condition.inner) : condition;
+  if (c?.kind !== 'compare' || !(c.operator === '!=' || c.operator === '!==')) return undefined;
+  const [access, literal] = isTypeOf(ctx, c.left, item) ? [c.left, c.right] : isTypeOf(ctx, c.right, item) ? [c.right, c.left] : [];
+  const value = literal ? ctx.edits.shape(literal) : undefined;
+  if (!access || !literal || value?.kind !== 'string' || value.value !== 'tool_result') return undefined;
+  const equals = c.operator === '!==' ? '===' : '==';
+  return { test: `${ctx.textOf(access)} ${equals} ${ctx.textOf(literal)}`, literal };
+}
+
+/**
+ * The filter turned into a map that keeps each tool_result block with the placeholder as its content:
+ * `[b for b in c if b["type"] != "tool_result"]` -> `[{**b, "content": "…"} if b["type"] == "tool_result" else b for b in c]`;
+ * `c.filter((b) => b.type !== 'tool_result')` -> `c.map((b) => (b.type === 'tool_result' ? { ...b, content: '…' } : b))`.
+ */
+function keepWithPlaceholder(ctx: RuleContext, filter: Loc): TextEdit[] | undefined {
+  const s = ctx.edits.shape(filter);
+  if (s?.kind === 'comprehension') {
+    const element = ctx.edits.shape(s.element);
+    if (!s.item || element?.kind !== 'name' || element.name !== s.item || s.filters.length !== 1) return undefined;
+    const keep = keepTest(ctx, ctx.edits.shape(s.filters[0]), s.item);
+    if (!keep) return undefined;
+    const content = `${ctx.edits.literal('content', keep.literal)}: ${ctx.edits.literal(PLACEHOLDER, keep.literal)}`;
+    const each = ctx.edits.replace(s.element, { python: `{**${s.item}, ${content}} if ${keep.test} else ${s.item}` });
+    const drop = ctx.edits.replace(s.clauses[0], '');
+    return each && drop ? [...each, ...drop] : undefined;
+  }
+  if (s?.kind !== 'call' || s.args.length !== 1) return undefined;
+  const callee = ctx.edits.shape(s.callee);
+  const callback = ctx.edits.shape(s.args[0].at);
+  if (callee?.kind !== 'member' || callee.name !== 'filter' || callback?.kind !== 'function' || callback.params.length !== 1 || !callback.body) return undefined;
+  const item = callback.params[0];
+  const keep = keepTest(ctx, ctx.edits.shape(callback.body), item);
+  if (!keep) return undefined;
+  const map = ctx.edits.replace(callee.nameAt, { typescript: 'map' });
+  const each = ctx.edits.replace(callback.body, { typescript: `(${keep.test} ? { ...${item}, content: ${ctx.edits.literal(PLACEHOLDER, keep.literal)} } : ${item})` });
+  return map && each ? [...map, ...each] : undefined;
+}

@@ -165,7 +165,7 @@ function checkName(name: string, at: Loc, fixAt: Loc | undefined, _call: Request
   }
   let fix: Fix | undefined;
   if (verdict.fix && first && fixAt) {
-    const edits = ctx.edits.replaceStringContent(fixAt, first);
+    const edits = ctx.edits.replaceString(fixAt, first);
     if (edits) fix = { title: verdict.fix === 'safe' ? `Replace with \`${first}\`` : `Replace with \`${first}\` (another date)`, applicability: verdict.fix, edits };
   }
   ctx.report({ message, at, fix });

@@ -150,7 +150,7 @@ function checkType(v: Value | undefined, ns: Namespace, ctx: RuleContext) {
   }
   let fix: Fix | undefined;
   if (verdict.fix && first) {
-    const edits = ctx.edits.replaceStringContent(s.at!, first);
+    const edits = ctx.edits.replaceString(s.at!, first);
     if (edits) fix = { title: verdict.fix === 'safe' ? `Replace with \`${first}\`` : `Replace with \`${first}\` (another date)`, applicability: verdict.fix, edits };
   }
   ctx.report({ message, at: s.at!, fix });

@@ -1,5 +1,8 @@
+import type { Shape } from '../core/edits';
 import { param } from '../core/model';
 import { defineRule } from '../core/rule';
+import type { RuleContext } from '../core/rule';
+import type { Loc, TextEdit } from '../core/span';
 import type { Trim, Value } from '../core/value';
 import { inFile, paramSite } from './util';
 
@@ -71,7 +74,7 @@ export async function reply(history: Anthropic.MessageParam[]) {
 \`\`\`
 
 ## Fix safety
-The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTurn\`, a helper it adds to the file once, which keeps at most N messages starting at a user turn that is not a tool result. It is unsafe: the model may see fewer messages than before.
+The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTurn\`, a helper it adds to the file once, which keeps about N messages starting at a user turn that is not a tool result. It is unsafe: the cut moves back to that turn, so the model can see more messages than the N the code asked for — also on the conversations where the old cut did no harm.
 `,
   },
 
@@ -82,7 +85,7 @@ The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTu
       if (trim.guarded) continue;
       const at = inFile(ctx, trim.at, paramSite(call, 'messages'));
       if (!at) continue;
-      const edits = trim.kind === 'slice' && at === trim.at ? ctx.edits.replaceSliceWithTurnSafeTrim(trim.at) : undefined;
+      const edits = trim.kind === 'slice' && at === trim.at ? trimAtUserTurn(trim.at, ctx) : undefined;
       ctx.report({
         message: `\`${trim.text}\` trims the history by count; the cut can separate a tool_use from its tool_result and the API answers 400 on those conversations. Cut at a user turn instead.`,
         at,
@@ -96,4 +99,96 @@ function trimsOf(v: Value): Trim[] {
   const out: Trim[] = [...(v.trims ?? [])];
   if (v.kind === 'list') for (const item of v.items) if (item.trims) out.push(...item.trims);
   return out;
+}
+
+const PYTHON_TRIM = `def trim_to_user_turn(messages, max_messages):
+    """Keep about max_messages, starting at a user turn that is not a tool_result.
+
+    Cutting history by count alone can separate a tool_use from its tool_result,
+    which the Messages API rejects with a 400.
+    """
+    start = max(0, len(messages) - max_messages)
+    # Move the cut back to the nearest user turn that is not a tool result.
+    while start > 0:
+        message = messages[start]
+        content = message.get("content")
+        is_tool_result = isinstance(content, list) and any(
+            isinstance(block, dict) and block.get("type") == "tool_result" for block in content
+        )
+        if message.get("role") == "user" and not is_tool_result:
+            break
+        start -= 1
+    return messages[start:]
+`;
+
+const TYPESCRIPT_TRIM = `/** Keeps about maxMessages, starting at a user turn that is not a tool_result (a cut by count alone can separate a tool_use from its tool_result: 400). */
+function trimToUserTurn<T extends { role: string; content: unknown }>(messages: T[], maxMessages: number): T[] {
+  let start = Math.max(0, messages.length - maxMessages);
+  // Move the cut back to the nearest user turn that is not a tool result.
+  while (start > 0) {
+    const { role, content } = messages[start];
+    const isToolResult = Array.isArray(content) && content.some((block) => (block as { type?: string } | null)?.type === 'tool_result');
+    if (role === 'user' && !isToolResult) break;
+    start--;
+  }
+  return messages.slice(start);
+}
+`;
+
+const JAVASCRIPT_TRIM = `/** Keeps about maxMessages, starting at a user turn that is not a tool_result (a cut by count alone can separate a tool_use from its tool_result: 400). */
+function trimToUserTurn(messages, maxMessages) {
+  let start = Math.max(0, messages.length - maxMessages);
+  // Move the cut back to the nearest user turn that is not a tool result.
+  while (start > 0) {
+    const { role, content } = messages[start];
+    const isToolResult = Array.isArray(content) && content.some((block) => block?.type === 'tool_result');
+    if (role === 'user' && !isToolResult) break;
+    start--;
+  }
+  return messages.slice(start);
+}
+`;
+
+const HELPER = { python: 'trim_to_user_turn', typescript: 'trimToUserTurn' } as const;
+
+/** A name or a chain of names (`history`, `self.messages`): written twice in the fix without being evaluated twice differently. */
+function plain(s: Shape | undefined, ctx: RuleContext): boolean {
+  if (s?.kind === 'name') return true;
+  return s?.kind === 'member' && plain(ctx.edits.shape(s.object), ctx);
+}
+
+/** How many messages a slice keeps: `-10` -> `10`, `-k` -> `k`, `N` (drop the first N) -> `len(x) - N` / `x.length - N`. */
+function countOf(lower: Loc, list: string, ctx: RuleContext): { python: string; typescript: string } | undefined {
+  const s = ctx.edits.shape(lower);
+  const rest = (n: string) => ({ python: `len(${list}) - ${n}`, typescript: `${list}.length - ${n}` });
+  if (s?.kind === 'number') return s.value < 0 ? { python: String(-s.value), typescript: String(-s.value) } : rest(String(s.value));
+  if (s?.kind === 'negative') {
+    const n = ctx.textOf(s.operand);
+    const written = plain(ctx.edits.shape(s.operand), ctx) ? n : `(${n})`;
+    return { python: written, typescript: written };
+  }
+  return plain(s, ctx) ? rest(ctx.textOf(lower)) : undefined;
+}
+
+/** `history[-10:]` / `history.slice(-10)` -> `trim_to_user_turn(history, 10)` / `trimToUserTurn(history, 10)`, with the helper added once. */
+function trimAtUserTurn(slice: Loc, ctx: RuleContext): TextEdit[] | undefined {
+  const s = ctx.edits.shape(slice);
+  let list: Loc;
+  let lower: Loc;
+  if (s?.kind === 'slice' && s.lower && !s.upper) {
+    list = s.object;
+    lower = s.lower;
+  } else if (s?.kind === 'call' && s.args.length === 1 && !s.args[0].spread && !s.args[0].name) {
+    const callee = ctx.edits.shape(s.callee);
+    if (callee?.kind !== 'member' || callee.name !== 'slice') return undefined;
+    list = callee.object;
+    lower = s.args[0].at;
+  } else return undefined;
+  if (!plain(ctx.edits.shape(list), ctx)) return undefined;
+  const listText = ctx.textOf(list);
+  const count = countOf(lower, listText, ctx);
+  if (!count) return undefined;
+  const call = ctx.edits.replace(slice, { python: `${HELPER.python}(${listText}, ${count.python})`, typescript: `${HELPER.typescript}(${listText}, ${count.typescript})` });
+  const helper = ctx.edits.ensureHelper(HELPER, { python: PYTHON_TRIM, typescript: TYPESCRIPT_TRIM, javascript: JAVASCRIPT_TRIM });
+  return call && helper ? [...call, ...helper] : undefined;
 }

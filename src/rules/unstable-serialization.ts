@@ -1,10 +1,12 @@
 import type { Fix } from '../core/fix';
 import { param, prefixBlocks } from '../core/model';
-import type { RequestCall } from '../core/model';
+import type { LanguageId, RequestCall } from '../core/model';
+import type { CallSite } from '../core/fileView';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
+import { sameLoc } from '../core/span';
 import { cachesPrefix, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
 
 const ORDER_KINDS = new Set(['unsorted-json', 'set-iteration', 'unsorted-listing']);
@@ -97,7 +99,9 @@ export async function ask(question: string) {
 \`\`\`
 
 ## Fix safety
-Adding \`sort_keys=True\` or wrapping the iterated value in \`sorted(...)\` (\`[...x].sort()\` in JavaScript) only fixes the order, which is what the rule reports, so the fix is safe. \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix).
+Wrapping a directory listing in \`sorted(...)\` (\`[...x].sort()\` in JavaScript) is safe: the file system gives no order, so the sorted one is an order the code could already get, of the same names. It is offered for listings of names and paths (\`os.listdir\`, \`glob.glob\`, \`readdirSync\`, \`glob.sync\`; \`glob.iglob\` and \`Path.iterdir\` / \`glob\` / \`rglob\` only where a loop iterates them, since \`sorted\` returns a list, not an iterator); \`os.scandir\`, \`os.walk\`, \`withFileTypes\` listings and listings that return a Promise get no fix.
+
+Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. Wrapping a set in \`sorted(...)\` is unsafe too: the set's order was not defined, but \`sorted\` raises \`TypeError\` when its items do not compare (\`{"a", 1}\`). \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix).
 `,
   },
 
@@ -149,12 +153,55 @@ function messageFor(t: Taint): string {
   }
 }
 
+/** Listings that return a list of names or paths: sorted, they are a list of the same names. */
+const LISTS: Record<LanguageId, ReadonlySet<string>> = {
+  python: new Set(['os.listdir', 'glob.glob']),
+  typescript: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
+  tsx: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
+  javascript: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
+};
+/** Listings that return an iterator (`glob.iglob`, `Path.iterdir` / `glob` / `rglob`): sorted, a list, which only a loop takes the same way. */
+const ITERATORS: Record<LanguageId, { functions: ReadonlySet<string>; methods: ReadonlySet<string> }> = {
+  python: { functions: new Set(['glob.iglob']), methods: new Set(['iterdir', 'glob', 'rglob']) },
+  typescript: { functions: new Set(), methods: new Set() },
+  tsx: { functions: new Set(), methods: new Set() },
+  javascript: { functions: new Set(), methods: new Set() },
+};
+
+/**
+ * A listing whose result can be sorted where it is written. A `DirEntry`, an `os.walk` triple
+ * or a Promise (`glob.glob` in JavaScript) cannot be, or would not mean the same sorted.
+ */
+function sortableListing(site: CallSite, ctx: RuleContext): boolean {
+  // `readdirSync(dir, { withFileTypes: true })` lists Dirent objects, which sort() leaves as they are.
+  const options = site.args[1]?.value();
+  if (options?.kind === 'obj' && options.entries.some((e) => e.key === 'withFileTypes' && !(e.value.kind === 'bool' && !e.value.value))) return false;
+  if (LISTS[ctx.language].has(site.name)) return true;
+  const iterators = ITERATORS[ctx.language];
+  if (!iterators.functions.has(site.name) && !(site.receiver && iterators.methods.has(site.method))) return false;
+  // `next(p.glob("*.md"))` needs an iterator; `for f in p.glob("*.md")` takes a list as well.
+  return ctx.view.enclosingLoop(site.at)?.iterText === ctx.textOf(site.at);
+}
+
+/** `sorted(x)`; `[...x].sort()`. */
+const SORTED = { python: ['sorted(', ')'], typescript: ['[...', '].sort()'] } as const;
+
 function fixFor(t: Taint, ctx: RuleContext): Fix | undefined {
   if (!t.fixAt || t.fixAt.file !== ctx.file) return undefined;
   if (t.kind === 'unsorted-json') {
-    const edits = ctx.edits.addSortKeys(t.fixAt);
-    return edits ? { title: 'Add sort_keys=True', applicability: 'safe', edits } : undefined;
+    // The model reads the keys in another order: unsafe (core/fix.ts).
+    const edits = ctx.edits.addArgument(t.fixAt, 'sort_keys', ctx.edits.literal(true));
+    return edits ? { title: 'Add sort_keys=True', applicability: 'unsafe', edits } : undefined;
   }
-  const edits = ctx.edits.wrapSorted(t.fixAt);
-  return edits ? { title: 'Sort before iterating', applicability: 'safe', edits } : undefined;
+  if (t.kind === 'unsorted-listing') {
+    const fixAt = t.fixAt;
+    const site = ctx.view.calls.find((c) => sameLoc(c.at, fixAt));
+    if (!site || !sortableListing(site, ctx)) return undefined;
+    // A listing's order is not defined: sorted is one the code could already get, of the same names.
+    const edits = ctx.edits.wrap(fixAt, SORTED);
+    return edits ? { title: 'Sort the listing', applicability: 'safe', edits } : undefined;
+  }
+  // A set's order is not defined either, but sorted() raises TypeError on items that do not compare.
+  const edits = ctx.edits.wrap(t.fixAt, SORTED);
+  return edits ? { title: 'Sort before iterating', applicability: 'unsafe', edits } : undefined;
 }

@@ -4,9 +4,10 @@ import type { Platform } from '../core/knownNames';
 import { platformOfClient } from '../core/knownNames';
 import { hasBreakpoint } from '../core/breakpoints';
 import type { RequestCall } from '../core/model';
+import { param } from '../core/model';
 import type { RuleContext } from '../core/rule';
-import type { Loc } from '../core/span';
-import type { Entry, Taint } from '../core/value';
+import type { Loc, TextEdit } from '../core/span';
+import type { Entry, Taint, Value } from '../core/value';
 import { getEntryRecord } from '../core/value';
 
 /** The first location that lies in the analysed file. */
@@ -93,4 +94,47 @@ export function requestPlatform(call: RequestCall, model?: string): Platform | u
 
 export function platformName(p: Platform): string {
   return { anthropic: 'the Claude API', bedrock: 'Amazon Bedrock', vertex: 'Google Cloud Vertex AI', foundry: 'Microsoft Foundry' }[p];
+}
+
+/**
+ * The content of the newest user turn: the last message, when the end of the list is known and
+ * that message is a user message with its content written at one place. A fix that moves text
+ * "into the user turn" writes there; with `[{"role": "user", …}, *history]` there is none.
+ */
+export function newestUserTurn(call: RequestCall): { content: Value; at: Loc } | undefined {
+  const messages = param(call, 'messages');
+  if (messages?.kind !== 'list' || !(messages.complete || messages.tailKnown)) return undefined;
+  const m = messages.items[messages.items.length - 1];
+  if (m?.kind !== 'obj') return undefined;
+  const role = getEntryRecord(m, 'role')?.value;
+  if (!(role?.kind === 'str' && role.text === 'user')) return undefined;
+  const content = getEntryRecord(m, 'content');
+  if (!content?.valueAt) return undefined;
+  return { content: content.value, at: content.valueAt };
+}
+
+/** Both locations are written in the same function of this file (or both in its module body). */
+export function sameScope(ctx: RuleContext, a: Loc, b: Loc): boolean {
+  if (a.file !== ctx.file || b.file !== ctx.file) return false;
+  return ctx.view.enclosingFunction(a) === ctx.view.enclosingFunction(b);
+}
+
+
+/** `client.messages.create` -> `client.beta.messages.create`: `beta.` written before the `messages` of the callee. */
+export function betaNamespace(ctx: RuleContext, callee: Loc): TextEdit[] | undefined {
+  for (let s = ctx.edits.shape(callee); s?.kind === 'member'; s = ctx.edits.shape(s.object)) {
+    if (s.name === 'messages') return ctx.edits.insertBefore(s.nameAt, 'beta.');
+  }
+  return undefined;
+}
+
+/** Adds beta names to the request: to its `betas` list when it has one, else as a `betas` argument. */
+export function addBetas(ctx: RuleContext, call: RequestCall, betas: readonly string[]): TextEdit[] | undefined {
+  const entry = paramEntry(call, 'betas');
+  if (entry) {
+    if (!entry.valueAt || entry.valueAt.file !== ctx.file || entry.value.kind !== 'list' || betas.length !== 1) return undefined;
+    return ctx.edits.addListItem(entry.valueAt, ctx.edits.literal(betas[0], entry.valueAt));
+  }
+  if (!call.argsAt || call.argsAt.file !== ctx.file) return undefined;
+  return ctx.edits.addArgument(call.argsAt, 'betas', ctx.edits.literal(betas, call.argsAt));
 }

@@ -3,10 +3,10 @@ import { defineRule } from '../core/rule';
 import type { Fix } from '../core/fix';
 import type { RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
-import type { Loc } from '../core/span';
-import type { Taint, Value } from '../core/value';
-import { allTaints, getEntryRecord } from '../core/value';
-import { cachesPrefix, describe, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
+import type { PerLanguage } from '../core/edits';
+import type { Taint } from '../core/value';
+import { allTaints } from '../core/value';
+import { cachesPrefix, describe, inFile, newestUserTurn, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
 
 export default defineRule({
   meta: {
@@ -89,7 +89,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and prefixes the last user message with \`[time: …]\`. It is safe when the system text is written in the same function as the request and the last user message is a string, f-string/template or variable; otherwise it is offered as unsafe, because the value may be computed elsewhere or the user content may not be a string. Either way the model now sees the time in the user turn instead of the system prompt. Random values (ids, personas) get no fix: where they belong depends on what they are for.
+For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
 `,
   },
 
@@ -115,30 +115,25 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
   },
 });
 
-function lastUserContent(call: RequestCall): { content: Value; at: Loc } | undefined {
-  const messages = param(call, 'messages');
-  if (messages?.kind !== 'list') return undefined;
-  for (let i = messages.items.length - 1; i >= 0; i--) {
-    const m = messages.items[i];
-    if (m.kind !== 'obj') continue;
-    const role = getEntryRecord(m, 'role')?.value;
-    if (!(role?.kind === 'str' && role.text === 'user')) continue;
-    const content = getEntryRecord(m, 'content');
-    if (!content?.valueAt) return undefined;
-    return { content: content.value, at: content.valueAt };
-  }
-  return undefined;
+/** Python: `f"[time: {now}] " + question`; TS/JS: `` `[time: ${now}] ` + question ``. */
+function timeNote(expression: string): PerLanguage<readonly [string, string]> {
+  // A quote the field does not use, so the new f-string also parses before Python 3.12.
+  const q = expression.includes('"') ? (expression.includes("'") ? undefined : "'") : '"';
+  return {
+    python: q ? [`f${q}[time: {${expression}}] ${q} + `, ''] : undefined,
+    typescript: [`\`[time: \${${expression}}] \` + `, ''],
+  };
 }
 
 function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
   // Only a time has a meaning in the user turn; a random persona or id has no fix to offer.
   if (t.cls !== 'clock' || !t.embed || t.embed.file !== ctx.file) return undefined;
-  const user = lastUserContent(call);
+  const user = newestUserTurn(call);
   if (!user || user.at.file !== ctx.file) return undefined;
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
-  const edits = ctx.edits.moveInterpolationToUserTurn(t.embed, user.at);
-  if (!edits) return undefined;
-  const stringy = user.content.kind === 'str' || ctx.textOf(user.at).match(/^[A-Za-z_$][\w$.]*$/) !== null;
-  const safe = stringy && ctx.edits.sameScope(t.embed, call.at);
-  return { title: 'Move the time into the user message', applicability: safe ? 'safe' : 'unsafe', edits };
+  const removed = ctx.edits.removeInterpolation(t.embed, { label: true });
+  const note = removed && ctx.edits.wrap(user.at, timeNote(removed.expression), { parenthesize: true });
+  if (!removed || !note) return undefined;
+  // The model reads the time in the user turn instead of the system prompt: never safe (see core/fix.ts).
+  return { title: 'Move the time into the user message', applicability: 'unsafe', edits: [...removed.edits, ...note] };
 }

@@ -4,9 +4,11 @@ import type { Fix } from '../core/fix';
 import type { RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { PerLanguage } from '../core/edits';
+import type { Loc } from '../core/span';
+import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { cachesPrefix, describe, inFile, newestUserTurn, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
+import { cachesPrefix, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints } from './util';
 
 export default defineRule({
   meta: {
@@ -89,7 +91,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
+For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
 `,
   },
 
@@ -130,10 +132,26 @@ function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | un
   if (t.cls !== 'clock' || !t.embed || t.embed.file !== ctx.file) return undefined;
   const user = newestUserTurn(call);
   if (!user || user.at.file !== ctx.file) return undefined;
+  if (!ownedBy(call, t.embed, user.at, ctx)) return undefined;
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
   const removed = ctx.edits.removeInterpolation(t.embed, { label: true });
   const note = removed && ctx.edits.wrap(user.at, timeNote(removed.expression), { parenthesize: true });
   if (!removed || !note) return undefined;
   // The model reads the time in the user turn instead of the system prompt: never safe (see core/fix.ts).
   return { title: 'Move the time into the user message', applicability: 'unsafe', edits: [...removed.edits, ...note] };
+}
+
+/**
+ * The interpolation belongs to this request alone, so removing it changes no other code: it is
+ * in the function that writes the user turn, or outside every function (a module constant) and
+ * no other request of the file reads it. One in a helper (a method, a property, a caller's
+ * argument) may serve other requests or other code, and its value would vanish from them.
+ */
+function ownedBy(call: RequestCall, embed: Loc, userTurn: Loc, ctx: RuleContext): boolean {
+  if (sameScope(ctx, embed, userTurn)) return true;
+  if (ctx.view.enclosingFunction(embed)) return false;
+  return !ctx.calls.some((other) => {
+    const system = other !== call ? param(other, 'system') : undefined;
+    return !!system && allTaints(system).some((o) => o.embed && sameLoc(o.embed, embed));
+  });
 }

@@ -1,38 +1,51 @@
 /**
  * The floor: what any tree-sitter based linter must pay at least. Reads every file and parses
- * it with the same WASM grammars prefixlint uses (a notebook: its JSON, then the Python of its
- * code cells), and does nothing else.
+ * it once, on one thread, with the same WASM grammars prefixlint uses (a notebook: its JSON, then
+ * the Python of its code cells), and does nothing else — the tree is not even read.
  *
- * As a process (`node floor.cjs <dir> [wasmDir]`) it finds the files the way `prefixlint check`
- * does, so that its wall time and peak RSS compare with the CLI's end to end.
+ * As a process: `node floor.cjs <wasmDir> <file list>` parses the files listed (one path a line,
+ * relative to the current folder; the bench passes exactly the files prefixlint linted) and
+ * prints one JSON line, so that its wall time and peak RSS compare with the CLI's end to end.
  */
 import * as fs from 'node:fs';
-import { discoverFiles } from '../src/host/files';
 import { Notebook } from '../src/lang/notebook';
 import { Parsers, languageForPath } from '../src/lang/parsers';
 
 export interface FloorResult {
   files: number;
   bytes: number;
-  /** Trees with syntax errors (the generated corpus has none). */
+  /** Trees with syntax errors. */
   withErrors: number;
+  /** Files that were not parsed: unreadable, or a notebook that is not valid JSON. */
+  notParsed: number;
 }
 
 /** Reads and parses each file once. */
 export function parseAll(parsers: Parsers, files: readonly string[]): FloorResult {
-  const out: FloorResult = { files: 0, bytes: 0, withErrors: 0 };
+  const out: FloorResult = { files: 0, bytes: 0, withErrors: 0, notParsed: 0 };
   for (const file of files) {
-    let text = fs.readFileSync(file, 'utf8');
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      out.notParsed++;
+      continue;
+    }
     out.bytes += text.length;
     let lang = languageForPath(file);
     if (file.endsWith('.ipynb')) {
       const nb = Notebook.parse(text);
-      if (!(nb instanceof Notebook)) continue;
+      if (!(nb instanceof Notebook)) {
+        out.notParsed++;
+        continue;
+      }
       text = nb.virtualText;
       lang = 'python';
     }
-    if (!lang) continue;
-    // The raw tree-sitter parse, without reading the tree into JavaScript as the analysis does.
+    if (!lang) {
+      out.notParsed++;
+      continue;
+    }
     const tree = parsers.parser(lang).parse(text)!;
     if (tree.rootNode.hasError) out.withErrors++;
     tree.delete();
@@ -42,15 +55,18 @@ export function parseAll(parsers: Parsers, files: readonly string[]): FloorResul
 }
 
 async function main(): Promise<void> {
-  const [dir, wasmDir, ...patterns] = process.argv.slice(2);
+  const [wasmDir, listFile] = process.argv.slice(2);
+  if (!wasmDir || !listFile) throw new Error('usage: node floor.cjs <wasmDir> <file list>');
   const t0 = performance.now();
   const parsers = await Parsers.load(wasmDir);
-  const files = discoverFiles(patterns.length ? patterns : ['.'], dir).files;
+  const files = fs.readFileSync(listFile, 'utf8').split('\n').filter(Boolean);
+  const t1 = performance.now();
   const result = parseAll(parsers, files);
-  process.stdout.write(JSON.stringify({ ...result, ms: performance.now() - t0 }) + '\n');
+  const t2 = performance.now();
+  process.stdout.write(JSON.stringify({ ...result, loadMs: Math.round(t1 - t0), parseMs: Math.round(t2 - t1) }) + '\n');
 }
 
-// Run as a process only (this module is also bundled into bench/main.ts).
+// Run as a process only.
 if (/floor\.c?js$/.test(process.argv[1] ?? '')) {
   main().catch((err) => {
     console.error(err);

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * `npm run bench`: builds dist/ (the CLI under test) and the benchmark harness, then runs it.
- * Arguments are passed on: `npm run bench -- --quick`, `--repeats 3`, `--skip eslint`.
+ * `npm run bench`: builds dist/ (the CLI and server under test) and the benchmark harness, then
+ * runs it. Arguments are passed on: `npm run bench -- --corpus /work/corpus`, `--quick`,
+ * `--repeats 3`, `--skip eslint`, `--help`.
  * Everything generated (the corpus, the harness bundle) goes to bench/.work/, which ignores itself.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -20,7 +21,7 @@ fs.mkdirSync(path.join(work, 'build'), { recursive: true });
 fs.writeFileSync(path.join(work, '.gitignore'), '*\n');
 
 execFileSync(process.execPath, [path.join(root, 'esbuild.js')], { cwd: root, stdio: 'inherit' });
-for (const name of ['main', 'floor']) {
+for (const name of ['main', 'floor', 'editor-server']) {
   await esbuild.build({
     ...buildOptions({ name: `bench-${name}`, entry: `bench/${name}.ts`, outfile: `bench/.work/build/${name}.cjs` }),
     sourcemap: 'inline',

@@ -150,12 +150,15 @@ describe('check', () => {
       'node_modules/pkg/bad.py': BAD_PY,
       '.venv/lib/bad.py': BAD_PY,
       'nb/.ipynb_checkpoints/x-checkpoint.ipynb': notebookOf([BAD_PY]),
+      'web/widget.min.js': BAD_TS,
+      'web/widget.js': BAD_TS,
     });
     const files = new Set(json(run(dir, 'check', '--format', 'json')).map((f) => f.file));
-    expect([...files]).toEqual(['keep/seen.py']);
-    // Named explicitly, an ignored file is checked.
-    const explicit = json(run(dir, 'check', '--format', 'json', 'generated/bad.py'));
-    expect(new Set(explicit.map((f) => f.file))).toEqual(new Set(['generated/bad.py']));
+    expect([...files].sort()).toEqual(['keep/seen.py', 'web/widget.js']);
+    expect(new Set(json(run(dir, 'check', '--format', 'json', 'web/*.js')).map((f) => f.file))).toEqual(new Set(['web/widget.js']));
+    // Named explicitly, an ignored file is checked, and so is a minified bundle.
+    const explicit = json(run(dir, 'check', '--format', 'json', 'generated/bad.py', 'web/widget.min.js'));
+    expect(new Set(explicit.map((f) => f.file))).toEqual(new Set(['generated/bad.py', 'web/widget.min.js']));
   });
 
   it('reads the .gitignore files above the folder it is given, up to the repository root', () => {

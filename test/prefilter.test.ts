@@ -75,6 +75,29 @@ describe('prefilter', () => {
     expect(request.calls).toHaveLength(1);
   });
 
+  it('lets through every callee chain the request finder reads, and not a mere mention of messages', () => {
+    const py = (call: string) => `import anthropic\n\nclient = anthropic.Anthropic()\n${call}(model="claude-sonnet-4-6", max_tokens=1, messages=[])\n`;
+    const ts = (call: string) => `import Anthropic from '@anthropic-ai/sdk';\nconst client = new Anthropic();\n${call}({ model: 'claude-sonnet-4-6', max_tokens: 1, messages: [] });\n`;
+    const shapes: Array<[string, string]> = [
+      ['a.py', py('client.messages.create')],
+      ['b.py', py('client.beta.messages.with_raw_response.create')],
+      ['c.py', 'import anthropic\n\nclient = anthropic.Anthropic()\nclient.messages.batches.create(requests=[{"custom_id": "a", "params": {"model": "claude-sonnet-4-6", "max_tokens": 1, "messages": []}}])\n'],
+      ['d.py', py('client.messages \\\n    .count_tokens')],
+      ['e.py', py('(client.messages  # the GA namespace\n    .stream)')],
+      ['f.ts', ts('client.messages.countTokens')],
+      ['g.ts', ts('(client.messages as Anthropic.Messages).stream')],
+      ['h.ts', ts('client.messages!.create')],
+      ['i.ts', ts('client.beta.messages?.toolRunner')],
+      ['j.ts', ts('client.messages /* GA */\n  .create')],
+    ];
+    for (const [file, text] of shapes) {
+      expect(mayHoldRequests(text), file).toBe(true);
+      expect(off.analyze(path.join(ROOT, file), text).calls.length, file).toBeGreaterThan(0);
+    }
+    // A chat widget's `messages` state and `Object.create`: no request chain.
+    expect(mayHoldRequests('const s={messages:[],draft:""};const o=Object.create(null);s.messages.push(o);')).toBe(false);
+  });
+
   it('every rule that checks whole files declares what triggers it', () => {
     for (const rule of allRules) if (rule.checkFile) expect(rule.meta.triggers, rule.meta.id).toBeDefined();
   });

@@ -23,6 +23,16 @@ export const SOURCE_EXTENSIONS = ['.py', '.pyi', '.ts', '.mts', '.cts', '.tsx', 
 /** Folders never walked into (a path given explicitly inside one is still checked). */
 export const DEFAULT_EXCLUDED_DIRS = ['node_modules', '.git', 'dist', '.venv', 'venv', '__pycache__', '.ipynb_checkpoints'];
 
+/**
+ * Files never picked up by a walk or a glob (one given explicitly is still checked): minified
+ * bundles (`*.min.js`), which are build output, not source, as Semgrep's default ignores have it.
+ */
+export const DEFAULT_EXCLUDED_FILES = /\.min\.(?:js|mjs|cjs)$/i;
+
+function excludedByDefault(abs: string): boolean {
+  return DEFAULT_EXCLUDED_FILES.test(path.basename(abs));
+}
+
 export interface Discovery {
   /** Absolute paths, sorted, without duplicates. */
   files: string[];
@@ -61,7 +71,7 @@ export function discoverFiles(args: readonly string[], cwd: string, configExclud
       const isFile = entry.isFile() || (entry.isSymbolicLink() && isSourceFile(abs));
       if (isDir) {
         if (!excluded.has(entry.name) && !filter.ignored(abs, true) && !configExcluded(abs, true)) walk(abs);
-      } else if (isFile && isSourceFile(abs) && !filter.ignored(abs, false) && !configExcluded(abs, false)) {
+      } else if (isFile && isSourceFile(abs) && !excludedByDefault(abs) && !filter.ignored(abs, false) && !configExcluded(abs, false)) {
         found.add(abs);
       }
     }
@@ -82,7 +92,7 @@ export function discoverFiles(args: readonly string[], cwd: string, configExclud
         onlyFiles: true,
         ignore: DEFAULT_EXCLUDED_DIRS.map((d) => `**/${d}/**`),
       });
-      const kept = matches.map((m) => path.resolve(m)).filter((m) => isSourceFile(m) && !filter.ignored(m, false) && !excludedWithFolders(m, configExcluded));
+      const kept = matches.map((m) => path.resolve(m)).filter((m) => isSourceFile(m) && !excludedByDefault(m) && !filter.ignored(m, false) && !excludedWithFolders(m, configExcluded));
       if (kept.length === 0) out.warnings.push(`${arg}: no files matched`);
       for (const m of kept) found.add(m);
     } else {
@@ -114,7 +124,7 @@ export function selectChanged(changed: readonly string[], args: readonly string[
     else folders.push(path.resolve(cwd, arg));
   }
   return [...new Set(changed)]
-    .filter((f) => isSourceFile(f) && fs.existsSync(f) && (matched.has(f) || folders.some((d) => isInside(f, d))))
+    .filter((f) => isSourceFile(f) && !excludedByDefault(f) && fs.existsSync(f) && (matched.has(f) || folders.some((d) => isInside(f, d))))
     .filter((f) => {
       const dirs = path.relative(cwd, f).split(path.sep).slice(0, -1);
       if (dirs.some((d) => DEFAULT_EXCLUDED_DIRS.includes(d))) return false;

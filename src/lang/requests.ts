@@ -82,18 +82,29 @@ function isAnthropicName(name: string): boolean {
   return /^anthropic(\.|$)/.test(name) || name.startsWith('@anthropic-ai/');
 }
 
-/** The SDK's method words (calleeShape takes one of them after a `messages` segment). */
-const METHOD_WORD = new RegExp(`\\b(${Object.keys(METHODS).join('|')})\\b`);
+/**
+ * What may stand between two segments of a callee chain: space, a line continuation, a comment,
+ * and the wrappers calleeShape looks through (`)`, `!`, `as T)`, `satisfies T)`).
+ */
+const CHAIN_GAP = String.raw`(?:\s|\\|!|\)|#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\/|\b(?:as|satisfies)\b[^)]*\))*`;
+/**
+ * The text of a callee that calleeShape accepts: a `messages` segment, then the wrapper and
+ * `batches` segments it skips, then a method (`client.messages.create`,
+ * `client.beta.messages.with_raw_response.create`, `(client.messages as M).stream`).
+ */
+const REQUEST_CHAIN = new RegExp(
+  String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${Object.keys(METHODS).join('|')})\b`,
+);
 /** What findFrameworkCalls needs to see in a file before it looks for framework requests. */
 const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic/;
 
 /**
- * False when the text cannot hold a request that findRequestCalls finds: an SDK call names
- * `messages` and a method (`client.messages.create`), a framework request names its package.
+ * False when the text cannot hold a request that findRequestCalls finds: an SDK call's callee
+ * has the chain calleeShape reads (`messages` … method), a framework request names its package.
  * Most files of a repository build no request; they are then not parsed for the request rules.
  */
 export function mayHoldRequests(text: string): boolean {
-  return (/\bmessages\b/.test(text) && METHOD_WORD.test(text)) || FRAMEWORK_WORD.test(text);
+  return REQUEST_CHAIN.test(text) || FRAMEWORK_WORD.test(text);
 }
 
 export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {

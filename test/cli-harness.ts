@@ -109,6 +109,7 @@ export interface JsonFinding {
   message: string;
   url: string;
   fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
+  related: Array<{ file: string; line: number; column: number; endLine: number; endColumn: number; message: string }>;
   cell?: number;
   cellLine?: number;
   cellColumn?: number;

@@ -131,6 +131,25 @@ describe('check', () => {
     }
   });
 
+  it('gives the related places of a finding in JSON and as SARIF relatedLocations, in the other file too', () => {
+    const dir = project({
+      'store/_loader.py': 'import json\n\n\ndef load_run(run_dir):\n    with open(run_dir / "run_state.json") as f:\n        return json.load(f)\n',
+      'store/saver.py': 'import json\n\nfrom _loader import load_run\n\n\ndef save_run(run_dir, state):\n    with open(run_dir / "run_state.json", "w") as f:\n        json.dump(state, f)\n',
+    });
+    const found = json(run(dir, 'check', '--format', 'json', '--select', 'non-atomic-checkpoint'));
+    expect(found.map((f) => [f.file, f.line])).toEqual([['store/saver.py', 7]]);
+    expect(found[0].related).toEqual([{ file: 'store/_loader.py', line: 5, column: 10, endLine: 5, endColumn: 42, message: 'the file is read back here' }]);
+    const sarif = JSON.parse(run(dir, 'check', '--format', 'sarif', '--select', 'non-atomic-checkpoint').stdout);
+    const [result] = sarif.runs[0].results;
+    expect(result.relatedLocations).toEqual([
+      {
+        id: 0,
+        message: { text: 'the file is read back here' },
+        physicalLocation: { artifactLocation: { uri: 'store/_loader.py', uriBaseId: '%SRCROOT%' }, region: { startLine: 5, startColumn: 10, endLine: 5, endColumn: 42 } },
+      },
+    ]);
+  });
+
   it('counts columns in UTF-16 code units', () => {
     const dir = project({ 'emoji.ts': BAD_TS.replace('system: `', 'system: /* \u{1F600} */ `') });
     const [f] = json(run(dir, 'check', '--format', 'json', '--select', 'volatile-system-prompt'));

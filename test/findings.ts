@@ -3,6 +3,7 @@
  * shape, so that a test can compare what the editor shows with what `prefixlint check` reports.
  */
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver/node';
 import { main } from '../src/cli/main';
 import type { JsonFinding as CliFinding } from '../src/cli/report';
@@ -50,6 +51,12 @@ export function asJson(file: string, d: Diagnostic, base: string, cell?: number,
     message: String(d.message),
     url: d.codeDescription?.href ?? '',
     fix: data.fix ? { title: data.fix.title, applicability: data.fix.applicability, edits } : null,
+    related: (d.relatedInformation ?? []).map((r) => {
+      const at = { line: r.location.range.start.line + 1, column: r.location.range.start.character + 1, endLine: r.location.range.end.line + 1, endColumn: r.location.range.end.character + 1 };
+      // A notebook cell's place: compared by its cell position (the CLI's line/column point into the .ipynb).
+      if (!r.location.uri.startsWith('file:')) return { file: path.relative(base, file).split(path.sep).join('/'), ...at, message: r.message, cell: cellOf?.(r.location.uri), cellLine: at.line, cellColumn: at.column, cellEndLine: at.endLine, cellEndColumn: at.endColumn };
+      return { file: path.relative(base, fileURLToPath(r.location.uri)).split(path.sep).join('/'), ...at, message: r.message };
+    }),
   };
   if (cell === undefined) return f;
   return { ...f, cell, cellLine: f.line, cellColumn: f.column, cellEndLine: f.endLine, cellEndColumn: f.endColumn };
@@ -57,10 +64,12 @@ export function asJson(file: string, d: Diagnostic, base: string, cell?: number,
 
 /** For notebook findings the CLI's line/column point into the .ipynb: compare the cell positions. */
 export function comparable(f: JsonFinding): Partial<JsonFinding> {
-  if (f.cell === undefined) return f;
+  // Cell places lose their .ipynb line/column too (a partial shape, compared as is).
+  const related = f.related.map((r) => (r.cell === undefined ? r : (({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...rest }) => rest)(r))) as JsonFinding['related'];
+  if (f.cell === undefined) return { ...f, related };
   const { line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, fix, ...rest } = f;
   const edits = fix?.edits.map(({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...e }) => e);
-  return { ...rest, fix: fix && { ...fix, edits: edits! } };
+  return { ...rest, related, fix: fix && { ...fix, edits: edits! } };
 }
 
 const sortKey = (f: Partial<JsonFinding>) => `${f.file}:${f.cell ?? ''}:${f.cellLine ?? f.line}:${f.cellColumn ?? f.column}:${f.ruleId}:${f.message}`;

@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 const ids = (file: string, text: string) => a.analyze(path.join(ROOT, file), text).diagnostics.map((d) => d.ruleId);
 
-describe('non-atomic-checkpoint and test files', () => {
+describe('non-atomic-checkpoint, test files and CI scripts', () => {
   it('reports a state file that the program writes in place and reads back', () => {
     expect(ids('agent/state.py', PY)).toEqual(['non-atomic-checkpoint']);
     expect(ids('src/session.ts', TS)).toEqual(['non-atomic-checkpoint']);
@@ -52,6 +52,12 @@ describe('non-atomic-checkpoint and test files', () => {
   for (const file of ['src/__tests__/session.ts', 'src/session.test.ts', 'src/session.spec.tsx', 'e2e/login.e2e.ts']) {
     it(`leaves ${file} alone`, () => expect(ids(file, TS)).toEqual([]));
   }
+
+  it('leaves the scripts of CI workflows alone: they run on a throwaway checkout', () => {
+    expect(ids('.github/scripts/bump_version.py', PY)).toEqual([]);
+    expect(ids('.github/actions/release/save.ts', TS)).toEqual([]);
+    expect(ids('tools/github/save.ts', TS)).toEqual(['non-atomic-checkpoint']);
+  });
 
   it('goes by the names test runners collect, not by folder: a project under /home/me/tests is not all tests', () => {
     expect(a.analyze('/home/me/tests/project/agent/state.py', PY).diagnostics.length).toBe(1);

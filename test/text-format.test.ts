@@ -101,8 +101,8 @@ describe('--format text', () => {
 
   it('says where the values come from and what the fix does, safe or unsafe', () => {
     const related = [
-      { file: `${CWD}/app.py`, at: at(2, 4), message: '`datetime.now()` is produced here' },
-      { file: `${CWD}/lib/prompts.py`, at: at(7, 0), message: 'assigned here' },
+      { file: `${CWD}/app.py`, at: at(2, 4), end: at(2, 18), message: "`datetime.now()` is produced here" },
+      { file: `${CWD}/lib/prompts.py`, at: at(7, 0), end: at(7, 6), message: "assigned here" },
     ];
     const safe = { title: 'Move the time into the user message', applicability: 'safe' as const, edits: [], fileEdits: () => [] };
     const out = formatText([outcome('x\ny\nz\n', [finding(at(0, 0), at(0, 1), { related, fix: safe, fixApplicability: 'safe' })])], CWD, plain, { unsafeFixes: false });

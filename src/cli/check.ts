@@ -40,7 +40,7 @@ export interface Finding {
   /** The applicability of the diagnostic's fix, shown or not. */
   fixApplicability?: Fix['applicability'];
   /** Where the values behind the finding come from, in this file or another. */
-  related: Array<{ file: string; at: Place; message: string }>;
+  related: Array<{ file: string; at: Place; end: Place; message: string }>;
 }
 
 export interface FileOutcome {
@@ -174,7 +174,8 @@ function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn:
     fixApplicability: d.fix && d.fix.edits.length > 0 ? d.fix.applicability : undefined,
     related: d.related.flatMap((r) => {
       const at = locateIn(r.at.file, r.at.start);
-      return at ? [{ file: r.at.file, at, message: r.message }] : [];
+      const end = locateIn(r.at.file, r.at.end) ?? at;
+      return at && end ? [{ file: r.at.file, at, end, message: r.message }] : [];
     }),
   };
   if (applicable(d, opts.unsafeFixes)) {

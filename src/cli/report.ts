@@ -146,6 +146,8 @@ export interface JsonFinding {
   message: string;
   url: string;
   fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
+  /** Other places the finding is about: where a value comes from, the request that sends it. */
+  related: JsonRelated[];
   cell?: number;
   cellLine?: number;
   cellColumn?: number;
@@ -168,6 +170,20 @@ function rangeFields(start: Place, end: Place) {
   };
 }
 
+export interface JsonRelated {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  cell?: number;
+  cellLine?: number;
+  cellColumn?: number;
+  cellEndLine?: number;
+  cellEndColumn?: number;
+}
+
 function jsonEdit(e: PlacedEdit): JsonEdit {
   return { ...rangeFields(e.start, e.end), newText: e.newText };
 }
@@ -176,12 +192,12 @@ export function toJson(outcomes: readonly FileOutcome[], cwd: string): JsonFindi
   const out: JsonFinding[] = [];
   for (const o of outcomes) {
     const file = displayPath(o.file, cwd);
-    for (const f of o.findings) out.push(jsonFinding(f, file));
+    for (const f of o.findings) out.push(jsonFinding(f, file, cwd));
   }
   return out;
 }
 
-function jsonFinding(f: Finding, file: string): JsonFinding {
+function jsonFinding(f: Finding, file: string, cwd: string): JsonFinding {
   const d = f.diagnostic;
   const { line, column, endLine, endColumn, ...cell } = rangeFields(f.start, f.end);
   return {
@@ -195,6 +211,7 @@ function jsonFinding(f: Finding, file: string): JsonFinding {
     message: d.message,
     url: docsUrl(d.ruleId),
     fix: f.fix ? { title: f.fix.title, applicability: f.fix.applicability, edits: f.fix.edits.map(jsonEdit) } : null,
+    related: f.related.map((r) => ({ file: displayPath(r.file, cwd), ...rangeFields(r.at, r.end), message: r.message })),
     ...cell,
   };
 }

@@ -49,7 +49,7 @@ function driverRule(rule: Rule): Sarif.ReportingDescriptor {
   };
 }
 
-function result(f: Finding, uri: string, ruleIndex: Map<string, number>): Sarif.Result {
+function result(f: Finding, uri: string, ruleIndex: Map<string, number>, cwd: string): Sarif.Result {
   const d = f.diagnostic;
   const artifactLocation: Sarif.ArtifactLocation = { uri, uriBaseId: SRCROOT };
   const r: Sarif.Result = {
@@ -59,6 +59,14 @@ function result(f: Finding, uri: string, ruleIndex: Map<string, number>): Sarif.
     message: { text: d.message },
     locations: [{ physicalLocation: { artifactLocation, region: region(f.start, f.end) } }],
   };
+  // Where the value comes from, the request it reaches: code-scanning UIs link these from the message.
+  if (f.related.length) {
+    r.relatedLocations = f.related.map((rel, id) => ({
+      id,
+      message: { text: rel.message },
+      physicalLocation: { artifactLocation: { uri: uriOf(rel.file, cwd), uriBaseId: SRCROOT }, region: region(rel.at, rel.end) },
+    }));
+  }
   if (f.start.cell) r.properties = { cell: f.start.cell.index, cellLine: f.start.cell.line + 1, cellColumn: f.start.cell.column + 1 };
   const edits = f.fix?.fileEdits() ?? [];
   if (f.fix && edits.length) {
@@ -86,7 +94,7 @@ export function toSarif({ outcomes, rules, cwd, version }: SarifInput): Sarif.Lo
   const notifications: Sarif.Notification[] = [];
   for (const o of outcomes) {
     const uri = uriOf(o.file, cwd);
-    for (const f of o.findings) results.push(result(f, uri, ruleIndex));
+    for (const f of o.findings) results.push(result(f, uri, ruleIndex, cwd));
     for (const n of o.notices) {
       notifications.push({
         level: o.crashed ? 'error' : 'warning',

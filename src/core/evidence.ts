@@ -12,7 +12,7 @@ import { HOLE, allTaints, getEntry, stabilityOf } from './value';
 export type Evidence = 'constant' | 'per-request' | 'unknown';
 
 /** Parameter names that hold the incoming request or the user's words. */
-const REQUEST_PARAM = /^(state|request|req|event|payload|body|question|query|user_?(input|message|msg|query|question|text|prompt)|message|msg|utterance|input_text|user|user_id|userId|customer|customer_id|customerId|tenant|account|profile|session)$/i;
+const REQUEST_PARAM = /^(state|request|req|event|payload|body|question|query|user_?(input|message|msg|query|question|text|prompt)|message|msg|utterance|input_text|user|user_id|userId|customer|customer_id|customerId|tenant|account|profile|session|tool_?(input|args|arguments|call|params)|toolInput|toolArgs)$/i;
 
 /** Decorators and registrations of request handlers and tools. */
 const HANDLER_DECORATOR = /^@[\w.]*\b(get|post|put|patch|delete|route|api_route|websocket|message|event|command|tool|task|on_message|on_chat_start|handler)\b/i;
@@ -82,7 +82,12 @@ export function perRequestStrength(view: FileView, t: Taint, call: RequestCall):
   if (t.kind === 'retrieval') return 'certain';
   if (t.kind === 'loop-variable') {
     const loop = view.enclosingLoop(t.at);
-    return loop && inside(call.at, loop.at) ? 'certain' : 'no';
+    if (!loop) return 'no';
+    if (inside(call.at, loop.at)) return 'certain';
+    // Passed on from inside the loop (`for block in response.content: run_tool(block.input)`) to the
+    // function that sends the request: one request per pass.
+    const passedOn = (step: Loc) => view.calls.some((c) => inside(c.at, loop.at) && c.args.some((a) => a.at.start === step.start && a.at.end === step.end && a.at.file === step.file));
+    return t.chain.some((step) => step.file === loop.at.file && inside(step, loop.at) && passedOn(step)) ? 'certain' : 'no';
   }
   const e = parameterEvidence(view, t, call.file);
   return e === 'per-request' ? 'certain' : e === 'unknown' ? 'possible' : 'no';

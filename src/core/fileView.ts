@@ -92,6 +92,10 @@ export interface PathJoin {
 export interface FilePath {
   arg: ArgView;
   name?: string;
+  /** The text of the expression the path comes from, when `arg` is a name bound to it (`p = state_path(n)`). */
+  origin?: string;
+  /** A function of the file whose result the path is (`state_path(n)`): paths it builds name files of one kind. */
+  builder?: string;
 }
 
 /**
@@ -104,7 +108,7 @@ export type FileOp =
    * `writeFileSync` without an append or exclusive flag). `data`: what is written, when this
    * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`).
    */
-  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[] }
+  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean }
   | { kind: 'read'; at: Loc; path: FilePath }
   | { kind: 'rename'; at: Loc; from: FilePath; to: FilePath }
   | { kind: 'fsync'; at: Loc }
@@ -116,6 +120,8 @@ export interface FileView {
   readonly pathJoins: readonly PathJoin[];
   /** The file writes, reads, renames, fsyncs and temp files of the file's calls, in text order. */
   readonly fileOps: readonly FileOp[];
+  /** The file reads of the workspace modules this file imports (a saver whose loader lives in a helper module). */
+  readonly importedReads: readonly Extract<FileOp, { kind: 'read' }>[];
   /** Every assignment statement / declarator with a value. */
   readonly assignments: readonly Assignment[];
   readonly filters: readonly FilterView[];

@@ -478,6 +478,26 @@ export class Evaluator {
     return this.withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
   }
 
+  /**
+   * The workspace files a file imports at module level (at most `limit`, in source order); a
+   * module that cannot be read or parsed is left out. Each costs what resolving it costs.
+   */
+  importedModules(unit: FileUnit, limit = 16): FileUnit[] {
+    const specs = new Set<string>();
+    for (const list of unit.module.bindings.values()) for (const b of list) if (b.importFrom) specs.add(b.importFrom.module);
+    const out: FileUnit[] = [];
+    for (const spec of specs) {
+      if (out.length >= limit || !this.budget.spend()) break;
+      try {
+        const target = this.resolveModule(unit, spec);
+        if (target && target !== unit && !out.includes(target)) out.push(target);
+      } catch {
+        // An unreadable module only means its reads are not known.
+      }
+    }
+    return out;
+  }
+
   /** The workspace file an import names; reading and parsing it counts against the budget (a step per 1,000 characters). */
   private resolveModule(unit: FileUnit, spec: string): FileUnit | undefined {
     const ws = unit.workspace;

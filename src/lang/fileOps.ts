@@ -22,7 +22,28 @@ export function knownString(a: ArgView | undefined): string | undefined {
  */
 export function filePath(unit: FileUnit, ev: Evaluator, n: Node): FilePath {
   const name = literalName(unit, ev, n, 0);
-  return { arg: argView(unit, ev, n), ...(name ? { name } : {}) };
+  const from = origin(unit, ev, n, 0);
+  const builder = from && builderOf(unit, ev, from);
+  return { arg: argView(unit, ev, n), ...(name ? { name } : {}), ...(from !== n ? { origin: from.text } : {}), ...(builder ? { builder } : {}) };
+}
+
+/** The expression a path comes from, through names bound once to it (`p = state_path(name)` -> `state_path(name)`). */
+function origin(unit: FileUnit, ev: Evaluator, n: Node, depth: number): Node {
+  if (depth > 4) return n;
+  const e = unit.adapter.expr(n);
+  if (e.k === 'wrap') return origin(unit, ev, e.inner, depth + 1);
+  if (e.k !== 'ident') return n;
+  const b = ev.findBinding(unit, n, e.name)?.binding;
+  return b?.kind === 'assign' && b.value && b.key === undefined ? origin(unit, ev, b.value, depth + 1) : n;
+}
+
+/** The name of a function of this file that a path is the result of (`state_path(name)` -> `state_path`). */
+function builderOf(unit: FileUnit, ev: Evaluator, n: Node): string | undefined {
+  const e = unit.adapter.expr(n);
+  if (e.k !== 'call') return undefined;
+  const c = unit.adapter.expr(e.callee);
+  if (c.k !== 'ident') return undefined;
+  return ev.findBinding(unit, e.callee, c.name)?.binding.kind === 'function' ? c.name : undefined;
 }
 
 function literalName(unit: FileUnit, ev: Evaluator, n: Node, depth: number): string | undefined {

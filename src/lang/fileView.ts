@@ -1,5 +1,5 @@
 /** Builds the core FileView of a parsed file (see src/core/fileView.ts). */
-import type { Assignment, CallSite, FileView, FunctionView, KeyAssignment } from '../core/fileView';
+import type { Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
 import type { Evaluator } from './evaluate';
@@ -115,6 +115,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   let filters: FileView['filters'] | undefined;
   let pathJoins: FileView['pathJoins'] | undefined;
   let fileOps: FileView['fileOps'] | undefined;
+  let importedReads: FileView['importedReads'] | undefined;
   let calls: CallSite[] | undefined;
   let fns: ReturnType<typeof buildFunctions> | undefined;
   let assigns: ReturnType<typeof buildAssignments> | undefined;
@@ -139,6 +140,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     },
     get fileOps() {
       return (fileOps ??= unit.frontEnd.library.fileOps(unit, ev));
+    },
+    get importedReads() {
+      return (importedReads ??= ev.importedModules(unit).flatMap((m) => m.frontEnd.library.fileOps(m, ev).filter((o): o is Extract<FileOp, { kind: 'read' }> => o.kind === 'read')));
     },
     enclosingFunction(at) {
       // Rules ask this for every call site of the file, once per request call: remembered by

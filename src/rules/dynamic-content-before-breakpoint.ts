@@ -18,7 +18,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'Per-request data (retrieved facts, memory hits, request fields) inside tools, system or earlier messages, before the last cache breakpoint.',
     docs: `## What it does
-Finds per-request data placed in the cached prefix of a request that uses caching: in \`tools\`, in \`system\`, or in a message block before the newest turn, up to the last \`cache_control\` breakpoint (the whole request with automatic caching). Per-request data means values returned by retrieval, memory and search calls (\`store.search(...)\`, \`retriever.get_relevant_documents(...)\`, \`similarity_search\`), fields of the incoming request, and loop variables of a loop that sends one request per item. A function parameter counts only when it certainly carries request data (a route handler's or graph node's parameter, a parameter named like the incoming request or the user's message, or one that a caller in the same file fills with such data) and it is written into text that also has a fixed part (\`f"You help {req.company} employees"\`); a parameter that every caller fills with a constant, or whose callers cannot be seen, is not reported. The newest user message itself is not reported: that is where this data belongs. The LangChain form \`("system", f"Known about user: {facts}")\` and the Vercel AI SDK's \`system\` are read the same way.
+Finds per-request data placed in the cached prefix of a request that uses caching: in \`tools\`, in \`system\`, or in a message block before the newest turn, up to the last \`cache_control\` breakpoint (the whole request with automatic caching). Per-request data means values returned by retrieval, memory and search calls (\`store.search(...)\`, \`retriever.get_relevant_documents(...)\`, \`similarity_search\`), fields of the incoming request, and loop variables of a loop that sends one request per item. A function parameter counts only when it certainly carries request data (a route handler's or graph node's parameter, a parameter named like the incoming request, the user's message or a tool call's input (\`tool_input\`), or one that a caller in the same file fills with such data) and it is written into text that also has a fixed part (\`f"You help {req.company} employees"\`); a parameter that every caller fills with a constant, or whose callers cannot be seen, is not reported. The newest user message itself is not reported: that is where this data belongs. The LangChain form \`("system", f"Known about user: {facts}")\` and the Vercel AI SDK's \`system\` are read the same way.
 
 ## Why is this bad?
 The cache reuses a prefix only when every byte before the breakpoint is the same as in an earlier request. Data fetched for this request ("prepend the retrieved facts to the system prompt") makes the prefix different on every call: the system prompt and all the history after it are written to the cache again (1.25× input price) and never read. The stable instructions belong before the breakpoint, the per-request data after it, in the newest user turn.
@@ -156,7 +156,16 @@ The fix removes the interpolation (with its label, such as \`Known about the use
       if (seen.has(key)) continue;
       seen.add(key);
       const written = t.embed && t.embed.file === ctx.file ? ctx.textOf(t.embed).replace(/^\$?\{|\}$/g, '').trim() : t.text;
-      const what = t.kind === 'retrieval' ? `data retrieved for this request (\`${t.text}\`)` : t.kind === 'loop-variable' ? `the loop variable \`${t.text}\`` : `request data (\`${written}\`)`;
+      // A loop variable passed down by a caller is named where it is written (`code`), with the loop it comes from.
+      const passed = t.kind === 'loop-variable' && written !== t.text;
+      const what =
+        t.kind === 'retrieval'
+          ? `data retrieved for this request (\`${t.text}\`)`
+          : passed
+            ? `request data (\`${written}\`, from the loop variable \`${t.text}\` of a caller)`
+            : t.kind === 'loop-variable'
+              ? `the loop variable \`${t.text}\``
+              : `request data (\`${written}\`)`;
       const where = block.section === 'messages' ? `an earlier message (\`${block.path}\`)` : `\`${block.section}\``;
       ctx.report({
         message: `${cap(where)} includes ${what} before the last cache breakpoint: the cached prefix differs on every request, so it is written (1.25× input price) and never read. Keep the stable part there and put this in the newest user message.`,

@@ -14,6 +14,21 @@ const CONTAINS = /is_relative_to|relative_to\(|commonpath|\.startswith\(|\.start
 /** A helper that does both (`safe_path(...)`, `resolveInside(...)`, `_check_path(...)`). */
 const GUARD_HELPER = /(safe|validat|check|ensure|assert|guard|confine|sandbox)\w*(path|inside|within|root)|(resolve|join)_?(inside|within|safe)|is_?within|is_?inside/i;
 
+/**
+ * What makes a file the memory tool's: its tool type (\`memory_20250818\`), the SDK's memory-tool
+ * helpers, or a root under \`/memories\`. Command names alone are not enough: a CLI's
+ * create/delete subcommands and a key map's insert/delete keys have them too.
+ */
+const MEMORY_MARKER = /\bmemory_\d{8}\b|["'`][^"'`\n]*\/memories\b/;
+/**
+ * The SDK's memory-tool helpers (Python \`BetaAbstractMemoryTool\` subclasses, TypeScript
+ * \`betaMemoryTool({...})\` handlers): one method or handler per command, each given the model's
+ * command (\`command.path\`).
+ */
+const SDK_MEMORY_TOOL = /\bBeta(Async)?AbstractMemoryTool\b|\bbetaMemoryTool\s*\(|\bMemoryToolHandlers\b|\bBetaMemoryTool20250818\w*Command\b/;
+/** A name made safe before it is joined: a sanitiser, \`basename\`, or a full-match allow-list without separators or dots. */
+const SANITISED = /sanitiz|secure_filename|\bbasename\(|slugify|re\.fullmatch\(\s*r?["'][^"'/.]*["']|\/\^\[[^\]/.]*\][+*]\$\/\.test\(/i;
+
 function memoryHandler(f: FunctionView): boolean {
   return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;
 }
@@ -39,10 +54,10 @@ export default defineRule({
     fix: 'none',
     // A handler reads the model's tool input (TOOL_INPUT) or is a memory-tool module (its command
     // names), and joins a part named like a path (PATH_PART).
-    triggers: [new RegExp(`${TOOL_INPUT.source}|${MEMORY_COMMANDS.source}`), PATH_PART],
+    triggers: [new RegExp(`${TOOL_INPUT.source}|${MEMORY_COMMANDS.source}|${SDK_MEMORY_TOOL.source}`), PATH_PART],
     summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
     docs: `## What it does
-Finds handlers of the memory tool (\`memory_20250818\`: functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root.
+Finds handlers of the memory tool (functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\` in a file that is the memory tool's: it declares \`memory_20250818\` or keeps its files under \`/memories\`; and every method of a \`BetaAbstractMemoryTool\` subclass or \`betaMemoryTool({...})\` handler, given the model's \`command.path\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root. A name made safe first — a sanitiser (\`sanitize_filename(name)\`, \`secure_filename\`), \`basename\`, a full-match allow-list without separators or dots (\`re.fullmatch(r"[\\w-]+", name)\`) — is not reported.
 
 ## Why is this bad?
 The path comes from the model, and the model can be steered by anything it reads: a document, a web page, a tool result. \`../../.ssh/authorized_keys\` or an absolute path (which makes \`os.path.join\` and \`path.resolve\` drop the root entirely) walks out of the memory directory, and the handler then reads, overwrites or deletes any file the process can reach. Stripping a leading \`/\` or rejecting \`..\` by string match is not enough: symlinks inside the root escape as well. The memory tool documentation asks handlers to validate every path.
@@ -119,7 +134,8 @@ export function handleMemory(command: string, input: { path: string; file_text?:
 
   checkFile(ctx) {
     const view = ctx.view;
-    const memoryModule = view.functions.some(memoryHandler);
+    const text = ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER });
+    const memoryModule = SDK_MEMORY_TOOL.test(text) || (MEMORY_MARKER.test(text) && view.functions.some(memoryHandler));
     for (const join of view.pathJoins) {
       if (join.parts.length < 2) continue;
       const fn = view.enclosingFunction(join.at);
@@ -127,7 +143,7 @@ export function handleMemory(command: string, input: { path: string; file_text?:
       const part = join.parts.slice(1).find(fromModel);
       if (!part) continue;
       if (!handles(memoryModule, fn, ctx.calls.length > 0)) continue;
-      if ((RESOLVES.test(fn.text) && CONTAINS.test(fn.text)) || GUARD_HELPER.test(fn.text)) continue;
+      if ((RESOLVES.test(fn.text) && CONTAINS.test(fn.text)) || GUARD_HELPER.test(fn.text) || SANITISED.test(fn.text)) continue;
       ctx.report({
         message: `\`${shorten(ctx.textOf(join.at))}\` joins \`${shorten(part.text)}\`, a path the model chose, to a root, and nothing checks that the resolved result stays inside it: \`../\` or an absolute path reaches any file the process can. Resolve the joined path and check it is inside the resolved root.`,
         at: join.at,

@@ -1,6 +1,7 @@
 import type { ShapeArg } from '../core/edits';
 import type { CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
 import { param } from '../core/model';
+import { allTaints } from '../core/value';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
@@ -11,10 +12,17 @@ import { sameLoc } from '../core/span';
  * their format and their readers are not the program's own.
  */
 const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmarks', 'Cookies', 'Login Data', '.cursorrules', 'settings.json']);
+/**
+ * Files of a project's source tree that scripts and scaffolders edit (manifests, build and docs
+ * configuration): kept in version control, so a torn write is undone with a checkout.
+ */
+const PROJECT_FILES = new Set(['package.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
 /** Words of a name that mark a temp file: `tmp`, `temp`, `.part`, `.partial`, `.new`. */
 const TEMP_WORDS = new Set(['tmp', 'temp', 'part', 'partial', 'new', 'tempfile']);
 
 type Read = Extract<FileOp, { kind: 'read' }>;
+/** Data written as a serialised structure: the program's own state, not text it passes through. */
+const SERIALISED = /\b(json|orjson|ujson|yaml|pickle|dill|cloudpickle|toml|tomli_w|tomlkit|marshal)\.(dumps?|safe_dump)\b|JSON\.stringify\b|\.model_dump_json\(|\.to_json\(|\.SerializeToString\(/;
 
 /** The words of a path expression or name: `self.tmp_path` -> self, tmp, path; `tmpFile` -> tmp, file. */
 function words(text: string): string[] {
@@ -25,14 +33,44 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Keys under which two paths name the same file: the same expression, the same known path, or the same file name. */
+/**
+ * Keys under which two paths name the same file: the same expression (or the one a name is bound
+ * to), the same known path, the same file name, or the same path-building function of the file.
+ */
+const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1')}`;
+
 function pathKeys(p: FilePath): string[] {
-  const keys = [`e:${p.arg.text.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1')}`];
+  const keys = [expr(p.arg.text)];
+  if (p.origin) keys.push(expr(p.origin));
+  if (p.builder) keys.push(`f:${p.builder}`);
   const v = p.arg.value();
   if (v.kind === 'str' && v.complete) keys.push(`s:${v.text}`);
   // A file name with an extension names one file; `"{run_id}"` or a bare folder does not.
   if (p.name && /^[\w.-]*\w\.\w+$/.test(p.name)) keys.push(`b:${p.name}`);
   return keys;
+}
+
+/** The test of a write that only creates a missing file: `if not path.exists():`, `if (!fs.existsSync(file))`. */
+const WRITE_ONCE = /^\s*\(?\s*(not\s+[\w.]*(exists|isfile|is_file)\b|!\s*[\w.]*(existsSync|exists)\b)/;
+
+const SAVE_VERBS = new Set(['save', 'write', 'store', 'persist', 'dump', 'put', 'set', 'export', 'update']);
+const LOAD_VERBS = new Set(['load', 'read', 'restore', 'get', 'fetch', 'import', 'open', 'resume', 'from']);
+/** Words too general to name one kind of file. */
+const GENERIC_NOUNS = new Set(['file', 'files', 'path', 'text', 'data', 'bytes', 'json', 'content', 'to', 'from', 'disk']);
+
+/** `save_history` / `load_history`, `saveTranscript` / `loadTranscript`: a saver and its loader of one kind of file. */
+function savesAndLoads(writer: string | undefined, reader: string | undefined): boolean {
+  if (!writer || !reader) return false;
+  const w = words(writer);
+  const r = words(reader);
+  if (!w.some((x) => SAVE_VERBS.has(x)) || !r.some((x) => LOAD_VERBS.has(x))) return false;
+  const nouns = (ws: string[]) => ws.filter((x) => !SAVE_VERBS.has(x) && !LOAD_VERBS.has(x) && !GENERIC_NOUNS.has(x));
+  const wn = nouns(w);
+  const rn = new Set(nouns(r));
+  // `save(path)` / `load(path)`, `_write_file(path, data)` / `_read_file(path)` of one class or
+  // module: the pair by its verbs alone (the caller checks that the data is serialised).
+  if (!wn.length && !rn.size) return true;
+  return wn.length > 0 && wn.every((x) => rn.has(x)) && rn.size === wn.length;
 }
 
 function isTempPath(p: FilePath): boolean {
@@ -41,8 +79,9 @@ function isTempPath(p: FilePath): boolean {
   return words(p.arg.text).some((w) => TEMP_WORDS.has(w)) || /(^|\/)tmp\//.test(known) || /\.(tmp|part|partial|new)$/.test(p.name ?? known);
 }
 
-/** The file is the memory tool's: a request declares `memory_...`, or a path is under `/memories`. */
+/** The file is the memory tool's: it names the tool type (`memory_20250818`), or a path is under `/memories`. */
 function memoryTool(ctx: RuleContext, ops: readonly FileOp[]): boolean {
+  if (/\bmemory_\d{8}\b|["'`][^"'`\n]*\/memories\b/.test(ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER }))) return true;
   const declared = ctx.calls.some((c) => {
     const tools = param(c, 'tools');
     return tools?.kind === 'list' && tools.items.some((t) => t.kind === 'obj' && t.entries.some((e) => e.key === 'type' && e.value.kind === 'str' && /^memory_\d{8}$/.test(e.value.text)));
@@ -72,7 +111,9 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
-"Reads it back" means a read in the same file of the same path: the same expression, the same known path, or the same file name (\`"state.json"\`). Files written once and never read by the program (exports, reports, downloads), other programs' files (a browser's \`Local State\`), calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files are not reported.
+"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
+
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file, a loop that writes a different file on each pass, caches, other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -147,29 +188,76 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
   checkFile(ctx) {
     // A test's files, fixtures and sessions are its own scaffolding, not the program's state.
     if (ctx.testFile) return;
+    // Scripts of a CI workflow run on a throwaway checkout: a crash there loses nothing.
+    if (/(^|[\\/])\.github[\\/]/.test(ctx.file)) return;
     const view = ctx.view;
     const ops = view.fileOps;
     if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;
     const reads = ops.filter((o): o is Read => o.kind === 'read');
-    const readKeys = new Map<string, Read>();
-    for (const r of reads) for (const k of pathKeys(r.path)) if (!readKeys.has(k)) readKeys.set(k, r);
-    const readBack = (p: FilePath): Read | undefined => {
+    const fnOf = (at: Loc): FunctionView | undefined => view.enclosingFunction(at);
+    // A bare name (`path`, `file_path`) is a parameter or a local of its function: in another
+    // function the same name is another file. Across functions only what the name stands for
+    // links a write and a read: the expression it is bound to, a path-building function, a known
+    // path or file name, or an expression that is not a bare name (`self.state_file`, `STATE`).
+    // One exception: a saver and its loader named as a pair (`save_history(path)` and
+    // `load_history(path)`) that serialises the program's data take the same file.
+    const bare = (p: FilePath) => /^[A-Za-z_$][\w$]*$/.test(p.arg.text.trim());
+    const keysFor = (p: FilePath, crossFunction: boolean): string[] => {
+      const keys = pathKeys(p);
+      return crossFunction && bare(p) ? keys.filter((k) => k !== expr(p.arg.text)) : keys;
+    };
+    const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
+      const here = fnOf(at);
+      for (const r of reads) {
+        const there = fnOf(r.at);
+        const same = there === here;
+        if (!same && structured && bare(p) && p.arg.text.trim() === r.path.arg.text.trim() && savesAndLoads(here?.name, there?.name)) return r;
+        // Text read and written in one pass of one function (or of a script's top level): an edit
+        // of the file (`bump_version(path)`: read, change, write back) or a check of what was just
+        // written, not state that a later run loads. Serialised data loaded, changed and saved
+        // there (a session) is state; a loop around the write makes it a resume.
+        if (same && !structured && !view.enclosingLoop(at)) continue;
+        const mine = new Set(keysFor(p, !same));
+        if (keysFor(r.path, !same).some((k) => mine.has(k))) return r;
+      }
+      return undefined;
+    };
+    // Reads in the modules this file imports: a saver whose loader lives in a helper module. Only
+    // the same file name or known path links them; an expression means something else there.
+    let importedKeys: Map<string, Read> | undefined;
+    const readElsewhere = (p: FilePath): Read | undefined => {
+      if (!importedKeys) {
+        importedKeys = new Map();
+        for (const r of view.importedReads) for (const k of pathKeys(r.path)) if (/^[sb]:/.test(k) && !importedKeys.has(k)) importedKeys.set(k, r);
+      }
       for (const k of pathKeys(p)) {
-        const r = readKeys.get(k);
+        const r = /^[sb]:/.test(k) ? importedKeys.get(k) : undefined;
         if (r) return r;
       }
       return undefined;
     };
     const memory = memoryTool(ctx, ops);
-    const fnOf = (at: Loc): FunctionView | undefined => view.enclosingFunction(at);
     const sameFn = (a: Loc, b: Loc) => fnOf(a) === fnOf(b);
     /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
-    const evidence = (at: Loc, p: FilePath): { why: string; consequence: string; read?: Read } | undefined => {
-      if (p.name && FOREIGN_FILES.has(p.name)) return undefined;
-      const r = readBack(p);
+    const evidence = (at: Loc, p: FilePath, structured = true): { why: string; consequence: string; read?: Read } | undefined => {
+      if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
+      const named = words(`${p.arg.text} ${p.origin ?? ''}`);
+      if (named.some((w, i) => w === 'package' && named[i + 1] === 'json')) return undefined;
+      // A cache is rebuilt when it is missing or unreadable: a torn one costs a recomputation.
+      if (words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
+      // Written only when the file does not exist yet: there is no good copy for a crash to destroy
+      // (but a memory file seeded once and then trusted stays truncated).
+      if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
+      const r = readBack(at, p, structured);
       if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
+      const other = readElsewhere(p);
+      if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, line ${lineOf(ctx, other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
       const loop = view.enclosingLoop(at);
-      if (loop && !(loop.targetText && words(p.arg.text).some((w) => words(loop.targetText!).includes(w)))) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
+      const pathWords = words(`${p.arg.text} ${p.origin ?? ''}`);
+      const perPass = (l: NonNullable<typeof loop>) =>
+        (l.targetText && pathWords.some((w) => words(l.targetText!).includes(w))) || allTaints(p.arg.value()).some((t) => t.kind === 'loop-variable' && t.at.file === l.at.file && t.at.start >= l.at.start && t.at.end <= l.at.end);
+      if (loop && !perPass(loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
       if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
       return undefined;
     };
@@ -199,7 +287,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (w.kind !== 'write' || !w.truncates) continue;
       // The temp file of an atomic save is written in place on purpose.
       if (pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
-      const state = evidence(w.at, w.path);
+      const state = evidence(w.at, w.path, w.serialised || w.data.some((d) => SERIALISED.test(d.text)));
       if (!state) continue;
       const site = view.calls.find((c) => sameLoc(c.at, w.at));
       const edits = site && atomicWrite(site, ctx);
@@ -212,6 +300,10 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     }
   },
 });
+
+function baseName(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+}
 
 function lineOf(ctx: RuleContext, at: Loc): number {
   return ctx.textOf({ file: at.file, start: 0, end: at.start }).split('\n').length;

@@ -1,7 +1,8 @@
 /**
  * Python's file operations: `open` (and `io.open`, `codecs.open`, `Path.open`) by mode, pathlib's
  * `write_text` / `read_text`, the serialisers (`json.dump(x, f)`) and `f.write(x)` on a handle,
- * `os.replace` / `os.rename` / `shutil.move` and `Path.replace`, `os.fsync`, `tempfile`.
+ * `os.open` by its flags, `os.replace` / `os.rename` / `shutil.move` and `Path.replace`, `os.fsync`,
+ * `tempfile`.
  */
 import type { ArgView, FileOp } from '../../core/fileView';
 import type { Evaluator } from '../evaluate';
@@ -17,6 +18,8 @@ const RENAME = new Set(['os.replace', 'os.rename', 'shutil.move', 'os.renames'])
 const FSYNC = new Set(['os.fsync', 'os.fdatasync']);
 const TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
 const PATH_CLASS = /^pathlib\.(Pure)?(Posix|Windows)?Path$/;
+/** The class methods of `Path` that make one: `Path.home()`, `Path.cwd()`. */
+const PATH_FACTORY = /^pathlib\.Path\.(home|cwd)$/;
 /** Names that say a value is a path (for `p.write_text(...)` on a parameter or attribute). */
 const PATHISH = /(path|file|dir|root|folder|filename|dest|target)$/i;
 
@@ -39,8 +42,15 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     if (e.k === 'binary' && e.op === '/') return isPath(e.left, depth + 1);
     if (e.k === 'call') {
       const name = ev.calleeName(unit, e.callee);
-      if (name && PATH_CLASS.test(name)) return true;
+      if (name && (PATH_CLASS.test(name) || PATH_FACTORY.test(name))) return true;
       const c = unit.adapter.expr(e.callee);
+      // `state_path(name)`: a function of the file whose every return is a path.
+      if (c.k === 'ident') {
+        const b = ev.findBinding(unit, e.callee, c.name)?.binding;
+        if (b?.kind !== 'function' || !b.value) return false;
+        const returns = unit.adapter.functionInfo(b.value).returns;
+        return returns.length > 0 && returns.every((r) => isPath(r, depth + 1));
+      }
       return c.k === 'member' && ['resolve', 'expanduser', 'absolute', 'with_suffix', 'with_name', 'joinpath'].includes(c.prop) && isPath(c.object, depth + 1);
     }
     if (e.k === 'ident') {
@@ -117,12 +127,19 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     if (SERIALIZE_TO_FILE.test(name) && pos.length >= 2) {
       const handle = openOf(pos[1].value);
       const op = handle ? byOpen.get(handle.id) : undefined;
-      if (op?.kind === 'write') op.data.push(view(pos[0].value));
+      if (op?.kind === 'write') {
+        op.data.push(view(pos[0].value));
+        op.serialised = true;
+      }
     } else if (LOAD_FROM_FILE.test(name) && pos.length >= 1) {
       // `json.load(open(p))` is the read of its open call; a path given directly is one too.
       if (!openOf(pos[0].value) && isPath(pos[0].value)) ops.push({ kind: 'read', at, path: fp(pos[0].value) });
     } else if (RENAME.has(name) && pos.length >= 2) {
       ops.push({ kind: 'rename', at, from: fp(pos[0].value), to: fp(pos[1].value) });
+    } else if (name === 'os.open' && pos.length >= 2) {
+      // `os.open(p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)`: a write when the flags say so.
+      const flags = pos[1].value.text;
+      if (/\bO_(WRONLY|RDWR)\b/.test(flags)) ops.push({ kind: 'write', at, path: fp(pos[0].value), truncates: /\bO_TRUNC\b/.test(flags), data: [] });
     } else if (FSYNC.has(name)) {
       ops.push({ kind: 'fsync', at });
     } else if (TEMPFILE.has(name) || name === 'tempfile.gettempdir') {

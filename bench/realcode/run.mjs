@@ -191,7 +191,8 @@ for (const row of rows) {
     continue;
   }
   const hit = (r.findings ?? []).some(
-    (f) => f.file === row.file && f.ruleId === row.rule && (f.line === row.line || (f.related ?? []).some((x) => x.file === row.file && x.line === row.line)),
+    // The finding itself, or one of its related places (a constant in another file that the request reads).
+    (f) => f.ruleId === row.rule && ((f.file === row.file && f.line === row.line) || (f.related ?? []).some((x) => x.file === row.file && x.line === row.line)),
   );
   const outcome =
     row.verdict === 'TP' ? (hit ? 'TP kept' : 'TP lost') : row.verdict === 'FP' ? (hit ? 'FP still reported' : 'FP silent') : row.verdict === 'MISS' ? (hit ? 'MISS found' : 'MISS still missed') : hit ? 'UNSURE reported' : 'UNSURE silent';

@@ -1,5 +1,6 @@
 /**
- * `npm run docs`: writes docs/rules/<id>.md for every rule, and docs/rules/README.md, from the
+ * `npm run docs`: writes src/rules/index.ts (the registry: every rule file of src/rules, in group
+ * order), docs/rules/<id>.md for every rule, and docs/rules/README.md, from the
  * rule files with the renderer that `prefixlint explain` and the editor use (engine/docs.ts);
  * removes pages of rules that no longer exist; and puts the rule table (`prefixlint rules
  * --format markdown`) into README.md. `-- --check` only reports what is out of date and exits 1
@@ -8,14 +9,24 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RULE_PAGES_DIR } from '../src/core/rule';
-import { readmeWithRuleTable, repositoryPages } from '../src/engine/docs';
+import { readmeWithRuleTable, repositoryPages, ruleRegistry } from '../src/engine/docs';
 import { allRules } from '../src/engine/registry';
 
 const root = process.cwd();
 const check = process.argv.includes('--check');
+const stale: string[] = [];
+
+// The rule registry is written from the files of src/rules: a new rule is its file (and its
+// fixtures); its import, its page and its row in the table follow from here.
+const rulesDir = path.join(root, 'src', 'rules');
+const registry = path.join(rulesDir, 'index.ts');
+const registryText = ruleRegistry(fs.readdirSync(rulesDir));
+if ((fs.existsSync(registry) ? fs.readFileSync(registry, 'utf8') : '') !== registryText) {
+  stale.push('src/rules/index.ts');
+  if (!check) fs.writeFileSync(registry, registryText);
+}
 const pages = repositoryPages(allRules);
 const dir = path.join(root, RULE_PAGES_DIR);
-const stale: string[] = [];
 
 for (const [rel, text] of pages) {
   const file = path.join(root, rel);

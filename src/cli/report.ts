@@ -122,12 +122,12 @@ export function formatSummary(t: Totals, c: Colors): string[] {
 // JSON
 // ---------------------------------------------------------------------------------------------
 
-export interface JsonEdit {
+/** A range in the file (1-based), and for notebooks in the cell as well. */
+export interface JsonRange {
   line: number;
   column: number;
   endLine: number;
   endColumn: number;
-  newText: string;
   cell?: number;
   cellLine?: number;
   cellColumn?: number;
@@ -135,24 +135,24 @@ export interface JsonEdit {
   cellEndColumn?: number;
 }
 
-export interface JsonFinding {
+export interface JsonEdit extends JsonRange {
+  newText: string;
+}
+
+/** Another place a finding is about: where a value comes from, the request that sends it. */
+export interface JsonRelated extends JsonRange {
+  file: string;
+  message: string;
+}
+
+export interface JsonFinding extends JsonRange {
   ruleId: string;
   severity: Severity;
   file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
   message: string;
   url: string;
   fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
-  /** Other places the finding is about: where a value comes from, the request that sends it. */
   related: JsonRelated[];
-  cell?: number;
-  cellLine?: number;
-  cellColumn?: number;
-  cellEndLine?: number;
-  cellEndColumn?: number;
 }
 
 /** Positions of a range: in the file, and for notebooks in the cell (the end clamped to the start's cell). */
@@ -168,20 +168,6 @@ function rangeFields(start: Place, end: Place) {
     cellEndLine: (sameCell ? end.cell!.line : start.cell.line) + 1,
     cellEndColumn: (sameCell ? end.cell!.column : start.cell.column) + 1,
   };
-}
-
-export interface JsonRelated {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-  cell?: number;
-  cellLine?: number;
-  cellColumn?: number;
-  cellEndLine?: number;
-  cellEndColumn?: number;
 }
 
 function jsonEdit(e: PlacedEdit): JsonEdit {

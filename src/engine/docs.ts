@@ -91,3 +91,26 @@ export function repositoryPages(rules: readonly Rule[]): Map<string, string> {
   pages.set(`${RULE_PAGES_DIR}/README.md`, `${GENERATED('src/rules/')}\n\n# Rules\n\n${ruleTable(rules, (r) => `${r.meta.id}.md`)}`);
   return pages;
 }
+
+/**
+ * The text of src/rules/index.ts for the files of that folder: one import per rule file (every
+ * `.ts` file but the registry and the rules' shared helpers), listed in file-name order. `npm run
+ * docs` writes it, so that a new rule is its file and its fixtures.
+ */
+export function ruleRegistry(fileNames: readonly string[]): string {
+  const ids = fileNames
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'util.ts')
+    .map((f) => f.slice(0, -3))
+    .sort();
+  const name = (id: string) => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return [
+    '/** The rule registry, written by `npm run docs` from the files of this folder (do not edit). */',
+    "import type { Rule } from '../core/rule';",
+    ...ids.map((id) => `import ${name(id)} from './${id}';`),
+    '',
+    'export const allRules: readonly Rule[] = [',
+    ...ids.map((id) => `  ${name(id)},`),
+    '];',
+    '',
+  ].join('\n');
+}

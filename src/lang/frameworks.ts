@@ -233,54 +233,160 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
   const modelId = ref.args[0] ? ev.eval(ref.unit, ref.args[0].value) : undefined;
   const entries: Entry[] = [];
   if (modelId) entries.push({ key: 'model', value: modelId });
+  let messages: Entry | undefined;
+  let system: Entry | undefined;
   for (const e of opts.entries) {
-    if (e.key === 'system' || e.key === 'maxTokens' || e.key === 'messages') entries.push(e.key === 'maxTokens' ? { ...e, key: 'max_tokens' } : e);
+    if (e.key === 'maxTokens' || e.key === 'maxOutputTokens') entries.push({ ...e, key: 'max_tokens' });
+    if (e.key === 'system') system = { ...e, value: aiSdkSystem(e.value) };
+    if (e.key === 'messages') messages = { ...e, value: aiSdkMessages(e.value) };
     if (e.key === 'prompt') {
-      entries.push({ key: 'messages', value: { kind: 'list', items: [{ kind: 'obj', entries: [{ key: 'role', value: str('user') }, { key: 'content', valueAt: e.valueAt, value: e.value }], complete: true, taints: [] }], complete: true, taints: [] } });
+      // A string is one user turn; a message list (AI SDK 5 and later) is the conversation.
+      const turn: Value = { kind: 'obj', entries: [{ key: 'role', value: str('user') }, { key: 'content', valueAt: e.valueAt, value: e.value }], complete: true, taints: [] };
+      messages = e.value.kind === 'list' ? { ...e, key: 'messages', value: aiSdkMessages(e.value) } : { key: 'messages', value: { kind: 'list', items: [turn], complete: true, taints: [] } };
     }
     if (e.key === 'tools' && e.value.kind === 'obj') {
       // A name -> tool map, sent in insertion order.
-      entries.push({ ...e, value: { kind: 'list', items: e.value.entries.map((t) => withName(t)), complete: e.value.complete, at: e.value.at, taints: e.value.taints } });
+      entries.push({ ...e, value: { kind: 'list', items: e.value.entries.map((t) => aiSdkTool(ev, t)), complete: e.value.complete, at: e.value.at, taints: e.value.taints } });
     }
   }
-  // `providerOptions.anthropic.cacheControl` on a message marks its last block.
-  const mi = entries.findIndex((e) => e.key === 'messages');
-  const messages = entries[mi];
-  if (messages?.value.kind === 'list') {
-    // A copy: the entry belongs to the evaluated (memoised) options object.
-    const marked: ListValue = { ...messages.value, items: messages.value.items.map(vercelCacheControl) };
-    entries[mi] = { ...messages, value: marked };
+  // `providerOptions.anthropic.cacheControl` on the call itself is the top-level (automatic) breakpoint.
+  const topLevel = aiSdkCacheControl(opts);
+  if (topLevel) entries.push({ key: 'cache_control', value: topLevel });
+  if (system) entries.push(system);
+  if (messages) {
     // `{ role: 'system', ... }` messages are sent as system blocks, after the `system` option.
-    const split = splitSystem(marked);
+    const split = splitSystem(messages.value);
     if (split.system) {
+      const parts = [...(system ? [system.value] : []), split.system];
+      const system2: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
       const si = entries.findIndex((e) => e.key === 'system');
-      const parts = [...(si >= 0 ? [entries[si].value] : []), split.system];
-      const textBlock = (p: Value): Value => ({ kind: 'obj', entries: [{ key: 'type', value: str('text') }, { key: 'text', value: p }], complete: true, at: p.at, taints: [] });
-      const system: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
-      if (si >= 0) entries[si] = { ...entries[si], value: system };
-      else entries.push({ key: 'system', valueAt: split.systemAt, value: system });
-      entries[mi] = { ...messages, value: split.messages };
-    }
+      if (si >= 0) entries[si] = { ...entries[si], value: system2 };
+      else entries.push({ key: 'system', valueAt: split.systemAt, value: system2 });
+      entries.push({ ...messages, value: split.messages });
+    } else entries.push(messages);
   }
   return request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
 }
 
-function withName(t: Entry): Value {
-  const v = t.value;
-  const name: Entry = { key: 'name', value: str(t.key), keyAt: t.keyAt };
-  if (v.kind === 'obj') return { ...v, entries: [name, ...v.entries] };
-  return { kind: 'obj', entries: [name], complete: false, at: v.at, taints: allTaints(v) };
+function textBlock(text: Value, cacheControl?: Value): ObjValue {
+  const entries: Entry[] = [{ key: 'type', value: str('text') }, { key: 'text', value: text }];
+  if (cacheControl) entries.push({ key: 'cache_control', value: cacheControl });
+  return { kind: 'obj', entries, complete: true, at: text.at, taints: [] };
 }
 
-function vercelCacheControl(m: Value): Value {
+/**
+ * The AI SDK's cache marker on a message, a part, a tool or the call: `providerOptions.anthropic.cacheControl`
+ * (or `cache_control`, which the provider accepts too), or the same under the older
+ * `experimental_providerMetadata`.
+ */
+function aiSdkCacheControl(v: Value | undefined): Value | undefined {
+  for (const key of ['providerOptions', 'experimental_providerMetadata']) {
+    const anthropic = getEntry(getEntry(v, key), 'anthropic');
+    const cc = getEntry(anthropic, 'cacheControl') ?? getEntry(anthropic, 'cache_control');
+    if (cc && cc.kind !== 'null') return cc;
+  }
+  return undefined;
+}
+
+const AI_SDK_OPTION_KEYS = new Set(['providerOptions', 'experimental_providerMetadata', 'type']);
+
+/** The `system` option: a string, or (AI SDK 6) a system message or a list of them. */
+function aiSdkSystem(v: Value): Value {
+  const block = (m: Value): Value => {
+    const content = getEntry(m, 'content');
+    return content ? textBlock(content, aiSdkCacheControl(m)) : m;
+  };
+  if (v.kind === 'obj' && getEntry(v, 'role')) return { kind: 'list', items: [block(v)], complete: true, at: v.at, taints: [] };
+  if (v.kind === 'list' && v.items.some((m) => getEntry(m, 'role'))) return { ...v, items: v.items.map(block) };
+  return v;
+}
+
+function aiSdkMessages(v: Value): Value {
+  if (v.kind !== 'list') return v;
+  return { ...v, items: v.items.map(aiSdkMessage) };
+}
+
+/**
+ * One AI SDK `ModelMessage` in the Messages API shape the Anthropic provider sends: a message
+ * marker goes on its last part, `tool` messages are user turns, and parts are translated by
+ * their AI SDK type. What the provider does with a part this does not know stays unknown.
+ */
+function aiSdkMessage(m: Value): Value {
   if (m.kind !== 'obj') return m;
-  const cc = getEntry(getEntry(getEntry(m, 'providerOptions'), 'anthropic'), 'cacheControl');
-  if (!cc) return m;
+  const role = getEntry(m, 'role');
   const content = m.entries.find((e) => e.key === 'content');
-  if (!content) return m;
-  const block: ObjValue = content.value.kind === 'obj' ? content.value : { kind: 'obj', entries: [{ key: 'type', value: str('text') }, { key: 'text', value: content.value }], complete: true, at: content.value.at, taints: [] };
-  const marked: ObjValue = { ...block, entries: [...block.entries, { key: 'cache_control', value: cc }] };
-  return { ...m, entries: m.entries.map((e) => (e === content ? { ...e, value: { kind: 'list', items: [marked], complete: true, at: content.value.at, taints: [] } as ListValue } : e)) };
+  const marker = aiSdkCacheControl(m);
+  const entries: Entry[] = [];
+  for (const e of m.entries) {
+    if (e.key === 'providerOptions' || e.key === 'experimental_providerMetadata') continue;
+    if (e === content) {
+      let value = e.value;
+      if (value.kind === 'list') {
+        const last = value.items.length - 1;
+        value = { ...value, items: value.items.map((p, i) => aiSdkPart(p, i === last && value.kind === 'list' && value.complete ? marker : undefined)) };
+      } else if (marker && role?.kind === 'str' && role.text !== 'system') {
+        value = { kind: 'list', items: [textBlock(value, marker)], complete: true, at: value.at, taints: [] };
+      }
+      entries.push({ ...e, value });
+    } else if (e.key === 'role' && role?.kind === 'str' && role.text === 'tool') {
+      entries.push({ ...e, value: str('user') });
+    } else entries.push(e);
+  }
+  // A system message's marker goes on its text block (splitSystem keeps a list as it is).
+  if (marker && role?.kind === 'str' && role.text === 'system' && content && content.value.kind !== 'list') {
+    const i = entries.findIndex((e) => e.key === 'content');
+    entries[i] = { ...entries[i], value: { kind: 'list', items: [textBlock(content.value, marker)], complete: true, at: content.value.at, taints: [] } };
+  }
+  return { ...m, entries };
+}
+
+/**
+ * An AI SDK content part as the Messages API block the provider makes of it. The AI SDK's own
+ * names (`tool-call`, `tool-result`, `file`) never reach a rule as block types: the block gets
+ * the Messages API type without a source location (so no fix edits the AI SDK code), or none.
+ */
+function aiSdkPart(p: Value, inherited: Value | undefined): Value {
+  if (p.kind !== 'obj') return p;
+  const marker = aiSdkCacheControl(p) ?? inherited;
+  const type = getEntry(p, 'type');
+  const pick = (from: string, to: string): Entry[] => {
+    const e = p.entries.find((x) => x.key === from);
+    return e ? [{ ...e, key: to }] : [];
+  };
+  let entries: Entry[];
+  let complete = p.complete;
+  const name = type?.kind === 'str' && type.complete ? type.text : undefined;
+  if (name === 'text') entries = [{ key: 'type', value: str('text') }, ...pick('text', 'text')];
+  else if (name === 'tool-call') entries = [{ key: 'type', value: str('tool_use') }, ...pick('toolCallId', 'id'), ...pick('toolName', 'name'), ...pick('input', 'input'), ...pick('args', 'input')];
+  else if (name === 'tool-result') entries = [{ key: 'type', value: str('tool_result') }, ...pick('toolCallId', 'tool_use_id'), ...pick('output', 'content'), ...pick('result', 'content')];
+  else {
+    // `image`, `file`, `reasoning`, provider parts: their block type depends on data the
+    // provider inspects at run time, so the block has no type here.
+    entries = p.entries.filter((e) => !AI_SDK_OPTION_KEYS.has(e.key));
+    complete = false;
+  }
+  if (marker) entries.push({ key: 'cache_control', value: marker });
+  return { kind: 'obj', entries, complete, at: p.at, taints: p.taints, ...(p.repeated ? { repeated: p.repeated } : {}) };
+}
+
+/**
+ * One entry of the AI SDK `tools` map (`name: tool({ description, inputSchema, ... })`) as a
+ * Messages API tool: its name is the key; its `type` (`function`, `dynamic`) is the AI SDK's.
+ */
+function aiSdkTool(ev: Evaluator, t: Entry): Value {
+  let v = t.value;
+  const ref = ev.refOf(v);
+  if (ref?.kind === 'external-instance' && /^ai\.(tool|dynamicTool)$/.test(ref.name)) v = options(ref.unit, ev, ref.args);
+  const name: Entry = { key: 'name', value: str(t.key), keyAt: t.keyAt };
+  if (v.kind !== 'obj') return { kind: 'obj', entries: [name], complete: false, at: v.at, taints: allTaints(v) };
+  const marker = aiSdkCacheControl(v);
+  const entries: Entry[] = [name];
+  for (const e of v.entries) {
+    if (e.key === 'description') entries.push(e);
+    else if (e.key === 'inputSchema' || e.key === 'parameters') entries.push({ ...e, key: 'input_schema' });
+  }
+  if (marker) entries.push({ key: 'cache_control', value: marker });
+  return { kind: 'obj', entries, complete: v.complete, at: v.at, taints: v.taints };
 }
 
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {

@@ -7,7 +7,7 @@
  */
 import type { Framework, RequestCall } from '../core/model';
 import type { Entry, ListValue, ObjValue, Value } from '../core/value';
-import { allTaints, getEntry } from '../core/value';
+import { allTaints, getEntry, getEntryRecord } from '../core/value';
 import type { Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
@@ -20,7 +20,12 @@ const ROLE_OF_CLASS: Record<string, string> = {
   AIMessage: 'assistant',
   ToolMessage: 'user',
   ChatMessage: 'user',
+  SystemMessagePromptTemplate: 'system',
+  HumanMessagePromptTemplate: 'user',
+  AIMessagePromptTemplate: 'assistant',
 };
+/** `SystemMessagePromptTemplate.from_template("...")`: the class is the segment before the factory. */
+const TEMPLATE_FACTORY = /\.(\w+MessagePromptTemplate)\.(from_template|fromTemplate)$/;
 const ROLE_OF_TUPLE: Record<string, string> = { system: 'system', human: 'user', user: 'user', ai: 'assistant', assistant: 'assistant', placeholder: 'user' };
 const VERCEL = new Set(['generateText', 'streamText', 'generateObject', 'streamObject']);
 
@@ -47,7 +52,8 @@ function str(text: string): Value {
 function toMessage(ev: Evaluator, v: Value): ObjValue | undefined {
   const ref = ev.refOf(v);
   if (ref?.kind === 'external-instance') {
-    const role = ROLE_OF_CLASS[lastName(ref.name)];
+    const factory = TEMPLATE_FACTORY.exec(ref.name);
+    const role = ROLE_OF_CLASS[factory ? factory[1] : lastName(ref.name)];
     if (!role) return undefined;
     // `SystemMessage(content=...)`, `new SystemMessage({ content: ... })`, or the text alone.
     const named = options(ref.unit, ev, ref.args).entries.find((e) => e.key === 'content');
@@ -111,9 +117,10 @@ function request(unit: FileUnit, node: Node, callee: Node, framework: Framework,
 }
 
 /** Follows `llm.bind_tools(tools).with_config(...)` back to the ChatAnthropic and the bound tools. */
-function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtInstance; tools?: Value; prompt?: Value } | undefined {
+function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node, nesting = 0): { model: ExtInstance; tools?: Value; prompt?: Value } | undefined {
   let tools: Value | undefined;
   let n: Node | undefined = receiver;
+  if (nesting > 4) return undefined;
   for (let depth = 0; n && depth < 8; depth++) {
     const v = ev.eval(unit, n);
     const ref = ev.refOf(v);
@@ -123,30 +130,22 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtI
       n = e.inner;
       continue;
     }
+    const parts = pipeParts(unit, ev, n);
+    if (parts) {
+      // `prompt | llm | parser`, `prompt.pipe(llm)`, `RunnableSequence.from([prompt, llm])`: the model is
+      // one element of the chain; the template before it comes first.
+      for (let i = 0; i < parts.length; i++) {
+        const model = chatModel(unit, ev, parts[i], nesting + 1);
+        if (model) return { ...model, prompt: i > 0 ? promptMessages(unit, ev, parts[i - 1]) : undefined };
+      }
+      return undefined;
+    }
     if (e.k === 'call') {
       const c = unit.adapter.expr(e.callee);
       if (c.k !== 'member') return undefined;
       if ((c.prop === 'bind_tools' || c.prop === 'bindTools') && e.args[0]) tools ??= ev.eval(unit, e.args[0].value);
       n = c.object;
       continue;
-    }
-    if (e.k === 'binary' && e.op === '|') {
-      // `prompt | llm | parser`: the model is one element of the pipe; the template before it comes first.
-      const parts: Node[] = [];
-      const flatten = (x: Node) => {
-        const xe = unit.adapter.expr(x);
-        if (xe.k === 'binary' && xe.op === '|') {
-          flatten(xe.left);
-          flatten(xe.right);
-        } else if (xe.k === 'wrap') flatten(xe.inner);
-        else parts.push(x);
-      };
-      flatten(n);
-      for (let i = 0; i < parts.length; i++) {
-        const model = chatModel(unit, ev, parts[i]);
-        if (model) return { ...model, prompt: i > 0 ? promptMessages(unit, ev, parts[i - 1]) : undefined };
-      }
-      return undefined;
     }
     if (e.k === 'ident') {
       // `chain = prompt | llm` then `chain.invoke(...)`.
@@ -157,6 +156,39 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtI
       }
     }
     return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The elements of a runnable chain, in order: `a | b | c`, `a.pipe(b).pipe(c)`,
+ * `RunnableSequence.from([a, b, c])`. Undefined when the node is not a chain.
+ */
+function pipeParts(unit: FileUnit, ev: Evaluator, node: Node): Node[] | undefined {
+  const e = unit.adapter.expr(node);
+  if (e.k === 'binary' && e.op === '|') {
+    const parts: Node[] = [];
+    const flatten = (x: Node) => {
+      const xe = unit.adapter.expr(x);
+      if (xe.k === 'binary' && xe.op === '|') {
+        flatten(xe.left);
+        flatten(xe.right);
+      } else if (xe.k === 'wrap') flatten(xe.inner);
+      else parts.push(x);
+    };
+    flatten(node);
+    return parts;
+  }
+  if (e.k !== 'call') return undefined;
+  const c = unit.adapter.expr(e.callee);
+  if (c.k !== 'member') return undefined;
+  if (c.prop === 'pipe' && e.args.length >= 1 && !e.args.some((a) => a.name || a.spread)) {
+    return [...(pipeParts(unit, ev, c.object) ?? [c.object]), ...e.args.map((a) => a.value)];
+  }
+  if (c.prop === 'from' && e.args.length === 1) {
+    const name = ev.calleeName(unit, e.callee);
+    const list = unit.adapter.expr(e.args[0].value);
+    if (name && /(^|\.)RunnableSequence\.from$/.test(name) && list.k === 'list' && !list.items.some((i) => i.spread)) return list.items.map((i) => i.value);
   }
   return undefined;
 }
@@ -208,6 +240,110 @@ function langchainCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, 
   if (system) entries.push({ key: 'system', valueAt: systemAt, value: system });
   entries.push({ key: 'messages', valueAt: input ? unit.loc(input.value) : undefined, value: messages });
   return request(unit, node, callee, 'langchain', entries, true);
+}
+
+/** `createAgent` (langchain, JS) and `create_agent` (langchain.agents, Python). */
+const CREATE_AGENT = /^langchain(\.agents)?\.(createAgent|create_agent)$/;
+const CACHING_MIDDLEWARE = /(^|\.)(anthropicPromptCachingMiddleware|AnthropicPromptCachingMiddleware)$/;
+const INIT_CHAT_MODEL = /(^|\.)(initChatModel|init_chat_model)$/;
+
+/**
+ * The Anthropic model id a LangChain model argument stands for: a provider string
+ * (`"anthropic:claude-…"`, or a bare `"claude-…"`, which LangChain infers as Anthropic),
+ * `init_chat_model(...)` / `initChatModel(...)` of one, or a `ChatAnthropic`. Undefined for
+ * other providers and for what cannot be resolved.
+ */
+function agentModel(ev: Evaluator, v: Value | undefined): { model?: Entry; chat?: ExtInstance } | undefined {
+  if (!v) return undefined;
+  if (v.kind === 'str' && v.complete) {
+    const m = /^(?:anthropic:)?(claude-.*)$/.exec(v.text);
+    return m ? { model: { key: 'model', value: { ...v, text: m[1] } } } : undefined;
+  }
+  const ref = ev.refOf(v);
+  if (ref?.kind === 'external-instance' && INIT_CHAT_MODEL.test(ref.name)) {
+    const opts = options(ref.unit, ev, ref.args);
+    const first = ref.args.find((a) => !a.name && !a.spread);
+    const model = first ? ev.eval(ref.unit, first.value) : getEntry(opts, 'model');
+    const provider = getEntry(opts, 'model_provider') ?? getEntry(opts, 'modelProvider');
+    if (provider && !(provider.kind === 'str' && provider.text === 'anthropic')) return undefined;
+    if (model?.kind === 'str' && provider && !model.text.includes(':')) return { model: { key: 'model', value: model } };
+    return agentModel(ev, model);
+  }
+  if (isChatAnthropic(ref)) {
+    const opts = options(ref.unit, ev, ref.args);
+    const e = opts.entries.find((x) => x.key === 'model' || x.key === 'model_name' || x.key === 'modelName');
+    return { model: e ? { ...e, key: 'model' } : undefined, chat: ref };
+  }
+  return undefined;
+}
+
+/**
+ * `createAgent({ model, systemPrompt, tools, middleware })` / `create_agent(model, tools, system_prompt=...)`
+ * as the request its model calls make: the model, the system prompt and the tools come from
+ * here, the messages from the one `agent.invoke({ messages })` of the file when there is one.
+ * The Anthropic prompt-caching middleware sets the top-level `cache_control` of every model call.
+ */
+function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
+  const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
+  const positional = args.filter((a) => !a.name && !a.spread);
+  // Python passes model and tools positionally too; JS passes one options object.
+  const pyPositional = unit.language === 'python' ? positional : [];
+  const modelValue = pyPositional[0] ? ev.eval(unit, pyPositional[0].value) : getEntry(opts, 'model');
+  const found = agentModel(ev, modelValue);
+  if (!found) return undefined;
+  const entries: Entry[] = [];
+  if (found.model) entries.push(found.model);
+  if (found.chat) {
+    const chatOpts = options(found.chat.unit, ev, found.chat.args);
+    for (const e of chatOpts.entries) {
+      if (e.key === 'max_tokens' || e.key === 'maxTokens') entries.push({ ...e, key: 'max_tokens' });
+      if (e.key === 'betas') entries.push(e);
+    }
+  }
+  const toolsEntry = pyPositional[1] ? { key: 'tools', valueAt: unit.loc(pyPositional[1].value), value: ev.eval(unit, pyPositional[1].value) } : opts.entries.find((e) => e.key === 'tools');
+  if (toolsEntry?.value.kind === 'list') entries.push({ ...toolsEntry, key: 'tools' });
+  const systemEntry = opts.entries.find((e) => e.key === 'systemPrompt' || e.key === 'system_prompt');
+  if (systemEntry) {
+    const asMessage = toMessage(ev, systemEntry.value);
+    const content = asMessage ? getEntryRecord(asMessage, 'content') : undefined;
+    entries.push(content ? { key: 'system', valueAt: content.valueAt, value: content.value } : { ...systemEntry, key: 'system' });
+  }
+  const middleware = getEntry(opts, 'middleware');
+  if (middleware?.kind === 'list') {
+    for (const m of middleware.items) {
+      const ref = ev.refOf(m);
+      if (ref?.kind !== 'external-instance' || !CACHING_MIDDLEWARE.test(ref.name)) continue;
+      const mopts = options(ref.unit, ev, ref.args);
+      const ttl = mopts.entries.find((e) => e.key === 'ttl');
+      const marker: ObjValue = { kind: 'obj', entries: [{ key: 'type', value: str('ephemeral') }, ...(ttl ? [ttl] : [])], complete: mopts.complete, at: ref.unit.loc(ref.call), taints: [] };
+      entries.push({ key: 'cache_control', valueAt: ref.unit.loc(ref.call), value: marker });
+    }
+  }
+  const invoked = agentInvocation(unit, ev, node);
+  if (invoked) entries.push(invoked);
+  return request(unit, node, callee, 'langchain', entries, true, argsAt);
+}
+
+/** The `messages` of the only `agent.invoke({ messages: [...] })` (or stream) on the agent that `node` creates. */
+function agentInvocation(unit: FileUnit, ev: Evaluator, node: Node): Entry | undefined {
+  let found: Entry | undefined;
+  let count = 0;
+  for (const call of unit.calls) {
+    const e = unit.adapter.expr(call);
+    if (e.k !== 'call') continue;
+    const c = unit.adapter.expr(e.callee);
+    if (c.k !== 'member' || !INVOKE.has(c.prop)) continue;
+    const recv = unit.adapter.expr(c.object);
+    if (recv.k !== 'ident') continue;
+    const binding = ev.findBinding(unit, c.object, recv.name);
+    if (binding?.binding.kind !== 'assign' || binding.binding.value !== node) continue;
+    count++;
+    const input = e.args.find((a) => !a.name && !a.spread);
+    const messages = input ? getEntryRecord(ev.eval(unit, input.value), 'messages') : undefined;
+    const list = messages ? toMessageList(ev, messages.value) : undefined;
+    found = list ? { key: 'messages', valueAt: messages?.valueAt, value: list } : undefined;
+  }
+  return count === 1 ? found : undefined;
 }
 
 function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
@@ -392,9 +528,10 @@ function aiSdkTool(ev: Evaluator, t: Entry): Value {
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const text = unit.text;
   const langchain = /langchain_anthropic|@langchain\/anthropic/.test(text);
+  const agents = /\bcreate(?:Agent|_agent)\b/.test(text);
   const litellm = /\blitellm\b/.test(text);
   const vercel = /@ai-sdk\/anthropic/.test(text);
-  if (!langchain && !litellm && !vercel) return [];
+  if (!langchain && !litellm && !vercel && !agents) return [];
   const out: RequestCall[] = [];
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
@@ -402,13 +539,14 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
     const c = unit.adapter.expr(e.callee);
     let call: RequestCall | undefined;
     if (langchain && c.k === 'member' && INVOKE.has(c.prop)) call = langchainCall(unit, ev, node, e.callee, c.object, e.args);
-    else if (litellm || vercel) {
+    else if (litellm || vercel || agents) {
       // The library name from the file's own imports: evaluating every callee of the file
       // would follow each one into the workspace.
       const name = ev.calleeName(unit, e.callee);
       if (name) {
         if (litellm && /^litellm\.(a?completion)$/.test(name)) call = litellmCall(unit, ev, node, e.callee, e.args);
         else if (vercel && name.startsWith('ai.') && VERCEL.has(lastName(name))) call = vercelCall(unit, ev, node, e.callee, e.args);
+        else if (agents && CREATE_AGENT.test(name)) call = agentCall(unit, ev, node, e.callee, e.args);
       }
     }
     if (call) out.push(call);

@@ -346,6 +346,70 @@ function agentInvocation(unit: FileUnit, ev: Evaluator, node: Node): Entry | und
   return count === 1 ? found : undefined;
 }
 
+/** smolagents' model classes that send their `model_id` through LiteLLM. */
+const SMOLAGENTS_LITELLM = /^smolagents(\.models)?\.(LiteLLMModel|LiteLLMRouterModel)$/;
+/** A LiteLLM model name that LiteLLM sends to the Claude API. */
+const LITELLM_ANTHROPIC = /^(?:anthropic\/)?(claude-.*)$/;
+
+function modelRequest(unit: FileUnit, model: Value, at: Node, calleeText: string): RequestCall | undefined {
+  if (model.kind !== 'str' || !model.complete) return undefined;
+  const m = LITELLM_ANTHROPIC.exec(model.text);
+  if (!m) return undefined;
+  return {
+    file: unit.file,
+    language: unit.language,
+    sdk: unit.frontEnd.sdk,
+    at: unit.loc(at),
+    callee: unit.loc(at),
+    calleeText,
+    method: 'invoke',
+    beta: false,
+    params: { kind: 'obj', entries: [{ key: 'model', value: { ...model, text: m[1] } }], complete: false, taints: [] },
+    headerBetas: [],
+    clientHeadersKnown: false,
+    framework: 'smolagents',
+  };
+}
+
+/** `LiteLLMModel(model_id="anthropic/claude-…")`: the model of every request the agent makes through it. */
+function smolagentsModelCall(unit: FileUnit, ev: Evaluator, node: Node, args: Arg[]): RequestCall | undefined {
+  const opts = options(unit, ev, args);
+  const first = args.find((a) => !a.name && !a.spread);
+  const model = first ? ev.eval(unit, first.value) : getEntry(opts, 'model_id');
+  return model ? modelRequest(unit, model, node, 'LiteLLMModel') : undefined;
+}
+
+/**
+ * A model class whose constructor defaults `model_id` to a Claude model (a parameter default,
+ * or `if not model_id: model_id = "anthropic/claude-…"` in `__init__`) and that sends it
+ * through LiteLLM (it names litellm, or extends smolagents' LiteLLMModel): the default is the
+ * model of every request made with the class when no model is passed.
+ */
+function modelClassDefaults(unit: FileUnit, ev: Evaluator): RequestCall[] {
+  if (unit.adapter.family !== 'python' || !/\bmodel_id\b/.test(unit.text)) return [];
+  const out: RequestCall[] = [];
+  for (const scope of unit.scopes.values()) {
+    const cls = scope.node;
+    if (!unit.adapter.isClass(cls)) continue;
+    const bases = cls.childForFieldName('superclasses')?.text ?? '';
+    if (!/\blitellm\b/.test(cls.text) && !/\bLiteLLM(Router)?Model\b/.test(bases)) continue;
+    const init = unit.adapter.classMembers(cls).get('__init__')?.find((n) => unit.adapter.isFunction(n));
+    if (!init) continue;
+    const param = unit.adapter.functionInfo(init).params.find((p) => p.name === 'model_id');
+    if (!param) continue;
+    const name = cls.childForFieldName('name')?.text ?? 'model class';
+    const defaults: Node[] = [];
+    if (param.default) defaults.push(param.default);
+    for (const b of unit.scopes.get(init.id)?.bindings.get('model_id') ?? []) if (b.kind === 'assign' && b.value) defaults.push(b.value);
+    for (const d of defaults) {
+      if (unit.adapter.expr(d).k !== 'str') continue;
+      const call = modelRequest(unit, ev.eval(unit, d), d, `${name}.__init__`);
+      if (call) out.push(call);
+    }
+  }
+  return out;
+}
+
 function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
   const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
   const model = getEntry(opts, 'model');
@@ -529,17 +593,18 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
   const text = unit.text;
   const langchain = /langchain_anthropic|@langchain\/anthropic/.test(text);
   const agents = /\bcreate(?:Agent|_agent)\b/.test(text);
+  const smolagents = /\bsmolagents\b/.test(text);
   const litellm = /\blitellm\b/.test(text);
   const vercel = /@ai-sdk\/anthropic/.test(text);
-  if (!langchain && !litellm && !vercel && !agents) return [];
-  const out: RequestCall[] = [];
+  if (!langchain && !litellm && !vercel && !agents && !smolagents) return [];
+  const out: RequestCall[] = litellm ? modelClassDefaults(unit, ev) : [];
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
     if (e.k !== 'call') continue;
     const c = unit.adapter.expr(e.callee);
     let call: RequestCall | undefined;
     if (langchain && c.k === 'member' && INVOKE.has(c.prop)) call = langchainCall(unit, ev, node, e.callee, c.object, e.args);
-    else if (litellm || vercel || agents) {
+    else if (litellm || vercel || agents || smolagents) {
       // The library name from the file's own imports: evaluating every callee of the file
       // would follow each one into the workspace.
       const name = ev.calleeName(unit, e.callee);
@@ -547,6 +612,7 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
         if (litellm && /^litellm\.(a?completion)$/.test(name)) call = litellmCall(unit, ev, node, e.callee, e.args);
         else if (vercel && name.startsWith('ai.') && VERCEL.has(lastName(name))) call = vercelCall(unit, ev, node, e.callee, e.args);
         else if (agents && CREATE_AGENT.test(name)) call = agentCall(unit, ev, node, e.callee, e.args);
+        else if (smolagents && SMOLAGENTS_LITELLM.test(name)) call = smolagentsModelCall(unit, ev, node, e.args);
       }
     }
     if (call) out.push(call);

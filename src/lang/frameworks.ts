@@ -1,13 +1,16 @@
 /**
  * Requests built through frameworks, mapped into the same request model as SDK calls so that
  * every rule applies: LangChain / LangGraph (`ChatAnthropic` with `.invoke` and friends, message
- * classes, `("system", ...)` tuples, `ChatPromptTemplate.from_messages(...) | llm`), LiteLLM
- * (`completion` / `acompletion` with an Anthropic model) and the Vercel AI SDK
- * (`generateText` / `streamText` / `generateObject` / `streamObject` with an `@ai-sdk/anthropic` model).
+ * classes, `("system", ...)` tuples, `ChatPromptTemplate.from_messages(...) | llm` or `.pipe(llm)`,
+ * `createAgent` / `create_agent`), LiteLLM (`completion` / `acompletion` with an Anthropic model),
+ * smolagents (`LiteLLMModel`, a model class's default `model_id`) and the Vercel AI SDK
+ * (`generateText` / `streamText` / `generateObject` / `streamObject` with an `@ai-sdk/anthropic`
+ * model). Each adapter translates its framework's own format into Messages API terms, or
+ * leaves the part unknown: the rules never judge another format by Messages API names.
  */
 import type { Framework, RequestCall } from '../core/model';
 import type { Entry, ListValue, ObjValue, Value } from '../core/value';
-import { allTaints, getEntry, getEntryRecord } from '../core/value';
+import { allTaints, getEntry, getEntryRecord, unknown } from '../core/value';
 import type { Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
@@ -242,8 +245,13 @@ function langchainCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, 
   return request(unit, node, callee, 'langchain', entries, true);
 }
 
-/** `createAgent` (langchain, JS) and `create_agent` (langchain.agents, Python). */
-const CREATE_AGENT = /^langchain(\.agents)?\.(createAgent|create_agent)$/;
+/**
+ * `createAgent` (langchain, JS), `create_agent` (langchain.agents, Python), and LangGraph's
+ * prebuilt `createReactAgent` / `create_react_agent` that came before them.
+ */
+const CREATE_AGENT = /^(?:langchain(\.agents)?\.(createAgent|create_agent)|@langchain\/langgraph\/prebuilt\.createReactAgent|langgraph\.prebuilt\.create_react_agent)$/;
+/** Where each of them takes the system prompt (a string or a SystemMessage; a function is not followed). */
+const AGENT_SYSTEM_KEYS = new Set(['systemPrompt', 'system_prompt', 'prompt', 'stateModifier', 'messageModifier']);
 const CACHING_MIDDLEWARE = /(^|\.)(anthropicPromptCachingMiddleware|AnthropicPromptCachingMiddleware)$/;
 const INIT_CHAT_MODEL = /(^|\.)(initChatModel|init_chat_model)$/;
 
@@ -288,7 +296,7 @@ function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args
   const positional = args.filter((a) => !a.name && !a.spread);
   // Python passes model and tools positionally too; JS passes one options object.
   const pyPositional = unit.language === 'python' ? positional : [];
-  const modelValue = pyPositional[0] ? ev.eval(unit, pyPositional[0].value) : getEntry(opts, 'model');
+  const modelValue = pyPositional[0] ? ev.eval(unit, pyPositional[0].value) : (getEntry(opts, 'model') ?? getEntry(opts, 'llm'));
   const found = agentModel(ev, modelValue);
   if (!found) return undefined;
   const entries: Entry[] = [];
@@ -301,8 +309,9 @@ function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args
     }
   }
   const toolsEntry = pyPositional[1] ? { key: 'tools', valueAt: unit.loc(pyPositional[1].value), value: ev.eval(unit, pyPositional[1].value) } : opts.entries.find((e) => e.key === 'tools');
-  if (toolsEntry?.value.kind === 'list') entries.push({ ...toolsEntry, key: 'tools' });
-  const systemEntry = opts.entries.find((e) => e.key === 'systemPrompt' || e.key === 'system_prompt');
+  // Tools that cannot be resolved stay in the request as unknown: the prefix is then not fully known.
+  if (toolsEntry) entries.push({ ...toolsEntry, key: 'tools' });
+  const systemEntry = opts.entries.find((e) => AGENT_SYSTEM_KEYS.has(e.key));
   if (systemEntry) {
     const asMessage = toMessage(ev, systemEntry.value);
     const content = asMessage ? getEntryRecord(asMessage, 'content') : undefined;
@@ -444,9 +453,10 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
       const turn: Value = { kind: 'obj', entries: [{ key: 'role', value: str('user') }, { key: 'content', valueAt: e.valueAt, value: e.value }], complete: true, taints: [] };
       messages = e.value.kind === 'list' ? { ...e, key: 'messages', value: aiSdkMessages(e.value) } : { key: 'messages', value: { kind: 'list', items: [turn], complete: true, taints: [] } };
     }
-    if (e.key === 'tools' && e.value.kind === 'obj') {
-      // A name -> tool map, sent in insertion order.
-      entries.push({ ...e, value: { kind: 'list', items: e.value.entries.map((t) => aiSdkTool(ev, t)), complete: e.value.complete, at: e.value.at, taints: e.value.taints } });
+    if (e.key === 'tools') {
+      // A name -> tool map, sent in insertion order; one that cannot be resolved stays unknown.
+      if (e.value.kind === 'obj') entries.push({ ...e, value: { kind: 'list', items: e.value.entries.map((t) => aiSdkTool(ev, t)), complete: e.value.complete, at: e.value.at, taints: e.value.taints } });
+      else entries.push({ ...e, value: unknown(e.value.at, 'tools not resolved', allTaints(e.value)) });
     }
   }
   // `providerOptions.anthropic.cacheControl` on the call itself is the top-level (automatic) breakpoint.
@@ -592,7 +602,7 @@ function aiSdkTool(ev: Evaluator, t: Entry): Value {
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const text = unit.text;
   const langchain = /langchain_anthropic|@langchain\/anthropic/.test(text);
-  const agents = /\bcreate(?:Agent|_agent)\b/.test(text);
+  const agents = /\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b/.test(text);
   const smolagents = /\bsmolagents\b/.test(text);
   const litellm = /\blitellm\b/.test(text);
   const vercel = /@ai-sdk\/anthropic/.test(text);

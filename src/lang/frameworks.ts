@@ -293,10 +293,11 @@ function agentModel(ev: Evaluator, v: Value | undefined): { model?: Entry; chat?
  */
 function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
   const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
+  // JS passes one options object; Python passes the model (and the tools) positionally too.
   const positional = args.filter((a) => !a.name && !a.spread);
-  // Python passes model and tools positionally too; JS passes one options object.
-  const pyPositional = unit.language === 'python' ? positional : [];
-  const modelValue = pyPositional[0] ? ev.eval(unit, pyPositional[0].value) : (getEntry(opts, 'model') ?? getEntry(opts, 'llm'));
+  const firstValue = positional[0] ? ev.eval(unit, positional[0].value) : undefined;
+  const modelArgs = firstValue && firstValue.kind !== 'obj' ? positional : [];
+  const modelValue = modelArgs[0] ? firstValue : (getEntry(opts, 'model') ?? getEntry(opts, 'llm'));
   const found = agentModel(ev, modelValue);
   if (!found) return undefined;
   const entries: Entry[] = [];
@@ -308,7 +309,7 @@ function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args
       if (e.key === 'betas') entries.push(e);
     }
   }
-  const toolsEntry = pyPositional[1] ? { key: 'tools', valueAt: unit.loc(pyPositional[1].value), value: ev.eval(unit, pyPositional[1].value) } : opts.entries.find((e) => e.key === 'tools');
+  const toolsEntry = modelArgs[1] ? { key: 'tools', valueAt: unit.loc(modelArgs[1].value), value: ev.eval(unit, modelArgs[1].value) } : opts.entries.find((e) => e.key === 'tools');
   // Tools that cannot be resolved stay in the request as unknown: the prefix is then not fully known.
   if (toolsEntry) entries.push({ ...toolsEntry, key: 'tools' });
   const systemEntry = opts.entries.find((e) => AGENT_SYSTEM_KEYS.has(e.key));
@@ -395,18 +396,20 @@ function smolagentsModelCall(unit: FileUnit, ev: Evaluator, node: Node, args: Ar
  * model of every request made with the class when no model is passed.
  */
 function modelClassDefaults(unit: FileUnit, ev: Evaluator): RequestCall[] {
-  if (unit.adapter.family !== 'python' || !/\bmodel_id\b/.test(unit.text)) return [];
+  // `model_id` and `__init__` are the Python spellings; a JavaScript class has neither.
+  if (!/\bmodel_id\b/.test(unit.text)) return [];
   const out: RequestCall[] = [];
   for (const scope of unit.scopes.values()) {
     const cls = scope.node;
     if (!unit.adapter.isClass(cls)) continue;
-    const bases = cls.childForFieldName('superclasses')?.text ?? '';
+    const header = unit.adapter.classHeader(cls);
+    const bases = header.bases;
     if (!/\blitellm\b/.test(cls.text) && !/\bLiteLLM(Router)?Model\b/.test(bases)) continue;
     const init = unit.adapter.classMembers(cls).get('__init__')?.find((n) => unit.adapter.isFunction(n));
     if (!init) continue;
     const param = unit.adapter.functionInfo(init).params.find((p) => p.name === 'model_id');
     if (!param) continue;
-    const name = cls.childForFieldName('name')?.text ?? 'model class';
+    const name = header.name ?? 'model class';
     const defaults: Node[] = [];
     if (param.default) defaults.push(param.default);
     for (const b of unit.scopes.get(init.id)?.bindings.get('model_id') ?? []) if (b.kind === 'assign' && b.value) defaults.push(b.value);

@@ -329,8 +329,8 @@ function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args
       entries.push({ key: 'cache_control', valueAt: ref.unit.loc(ref.call), value: marker });
     }
   }
-  const invoked = agentInvocation(unit, ev, node);
-  if (invoked) entries.push(invoked);
+  // Without one invocation to read, the conversation is unknown (not empty: the prefix is not known).
+  entries.push(agentInvocation(unit, ev, node) ?? { key: 'messages', value: unknown(undefined, 'the messages the agent is invoked with') });
   return request(unit, node, callee, 'langchain', entries, true, argsAt);
 }
 

@@ -471,10 +471,10 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
     const split = splitSystem(messages.value);
     if (split.system) {
       const parts = [...(system ? [system.value] : []), split.system];
-      const system2: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
+      const mergedSystem: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
       const si = entries.findIndex((e) => e.key === 'system');
-      if (si >= 0) entries[si] = { ...entries[si], value: system2 };
-      else entries.push({ key: 'system', valueAt: split.systemAt, value: system2 });
+      if (si >= 0) entries[si] = { ...entries[si], value: mergedSystem };
+      else entries.push({ key: 'system', valueAt: split.systemAt, value: mergedSystem });
       entries.push({ ...messages, value: split.messages });
     } else entries.push(messages);
   }

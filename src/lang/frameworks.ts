@@ -1,13 +1,16 @@
 /**
  * Requests built through frameworks, mapped into the same request model as SDK calls so that
  * every rule applies: LangChain / LangGraph (`ChatAnthropic` with `.invoke` and friends, message
- * classes, `("system", ...)` tuples, `ChatPromptTemplate.from_messages(...) | llm`), LiteLLM
- * (`completion` / `acompletion` with an Anthropic model) and the Vercel AI SDK
- * (`generateText` / `streamText` / `generateObject` / `streamObject` with an `@ai-sdk/anthropic` model).
+ * classes, `("system", ...)` tuples, `ChatPromptTemplate.from_messages(...) | llm` or `.pipe(llm)`,
+ * `createAgent` / `create_agent`), LiteLLM (`completion` / `acompletion` with an Anthropic model),
+ * smolagents (`LiteLLMModel`, a model class's default `model_id`) and the Vercel AI SDK
+ * (`generateText` / `streamText` / `generateObject` / `streamObject` with an `@ai-sdk/anthropic`
+ * model). Each adapter translates its framework's own format into Messages API terms, or
+ * leaves the part unknown: the rules never judge another format by Messages API names.
  */
 import type { Framework, RequestCall } from '../core/model';
 import type { Entry, ListValue, ObjValue, Value } from '../core/value';
-import { allTaints, getEntry } from '../core/value';
+import { allTaints, getEntry, getEntryRecord, unknown } from '../core/value';
 import type { Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
@@ -20,7 +23,12 @@ const ROLE_OF_CLASS: Record<string, string> = {
   AIMessage: 'assistant',
   ToolMessage: 'user',
   ChatMessage: 'user',
+  SystemMessagePromptTemplate: 'system',
+  HumanMessagePromptTemplate: 'user',
+  AIMessagePromptTemplate: 'assistant',
 };
+/** `SystemMessagePromptTemplate.from_template("...")`: the class is the segment before the factory. */
+const TEMPLATE_FACTORY = /\.(\w+MessagePromptTemplate)\.(from_template|fromTemplate)$/;
 const ROLE_OF_TUPLE: Record<string, string> = { system: 'system', human: 'user', user: 'user', ai: 'assistant', assistant: 'assistant', placeholder: 'user' };
 const VERCEL = new Set(['generateText', 'streamText', 'generateObject', 'streamObject']);
 
@@ -47,7 +55,8 @@ function str(text: string): Value {
 function toMessage(ev: Evaluator, v: Value): ObjValue | undefined {
   const ref = ev.refOf(v);
   if (ref?.kind === 'external-instance') {
-    const role = ROLE_OF_CLASS[lastName(ref.name)];
+    const factory = TEMPLATE_FACTORY.exec(ref.name);
+    const role = ROLE_OF_CLASS[factory ? factory[1] : lastName(ref.name)];
     if (!role) return undefined;
     // `SystemMessage(content=...)`, `new SystemMessage({ content: ... })`, or the text alone.
     const named = options(ref.unit, ev, ref.args).entries.find((e) => e.key === 'content');
@@ -111,9 +120,10 @@ function request(unit: FileUnit, node: Node, callee: Node, framework: Framework,
 }
 
 /** Follows `llm.bind_tools(tools).with_config(...)` back to the ChatAnthropic and the bound tools. */
-function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtInstance; tools?: Value; prompt?: Value } | undefined {
+function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node, nesting = 0): { model: ExtInstance; tools?: Value; prompt?: Value } | undefined {
   let tools: Value | undefined;
   let n: Node | undefined = receiver;
+  if (nesting > 4) return undefined;
   for (let depth = 0; n && depth < 8; depth++) {
     const v = ev.eval(unit, n);
     const ref = ev.refOf(v);
@@ -123,30 +133,22 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtI
       n = e.inner;
       continue;
     }
+    const parts = pipeParts(unit, ev, n);
+    if (parts) {
+      // `prompt | llm | parser`, `prompt.pipe(llm)`, `RunnableSequence.from([prompt, llm])`: the model is
+      // one element of the chain; the template before it comes first.
+      for (let i = 0; i < parts.length; i++) {
+        const model = chatModel(unit, ev, parts[i], nesting + 1);
+        if (model) return { ...model, prompt: i > 0 ? promptMessages(unit, ev, parts[i - 1]) : undefined };
+      }
+      return undefined;
+    }
     if (e.k === 'call') {
       const c = unit.adapter.expr(e.callee);
       if (c.k !== 'member') return undefined;
       if ((c.prop === 'bind_tools' || c.prop === 'bindTools') && e.args[0]) tools ??= ev.eval(unit, e.args[0].value);
       n = c.object;
       continue;
-    }
-    if (e.k === 'binary' && e.op === '|') {
-      // `prompt | llm | parser`: the model is one element of the pipe; the template before it comes first.
-      const parts: Node[] = [];
-      const flatten = (x: Node) => {
-        const xe = unit.adapter.expr(x);
-        if (xe.k === 'binary' && xe.op === '|') {
-          flatten(xe.left);
-          flatten(xe.right);
-        } else if (xe.k === 'wrap') flatten(xe.inner);
-        else parts.push(x);
-      };
-      flatten(n);
-      for (let i = 0; i < parts.length; i++) {
-        const model = chatModel(unit, ev, parts[i]);
-        if (model) return { ...model, prompt: i > 0 ? promptMessages(unit, ev, parts[i - 1]) : undefined };
-      }
-      return undefined;
     }
     if (e.k === 'ident') {
       // `chain = prompt | llm` then `chain.invoke(...)`.
@@ -157,6 +159,39 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node): { model: ExtI
       }
     }
     return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The elements of a runnable chain, in order: `a | b | c`, `a.pipe(b).pipe(c)`,
+ * `RunnableSequence.from([a, b, c])`. Undefined when the node is not a chain.
+ */
+function pipeParts(unit: FileUnit, ev: Evaluator, node: Node): Node[] | undefined {
+  const e = unit.adapter.expr(node);
+  if (e.k === 'binary' && e.op === '|') {
+    const parts: Node[] = [];
+    const flatten = (x: Node) => {
+      const xe = unit.adapter.expr(x);
+      if (xe.k === 'binary' && xe.op === '|') {
+        flatten(xe.left);
+        flatten(xe.right);
+      } else if (xe.k === 'wrap') flatten(xe.inner);
+      else parts.push(x);
+    };
+    flatten(node);
+    return parts;
+  }
+  if (e.k !== 'call') return undefined;
+  const c = unit.adapter.expr(e.callee);
+  if (c.k !== 'member') return undefined;
+  if (c.prop === 'pipe' && e.args.length >= 1 && !e.args.some((a) => a.name || a.spread)) {
+    return [...(pipeParts(unit, ev, c.object) ?? [c.object]), ...e.args.map((a) => a.value)];
+  }
+  if (c.prop === 'from' && e.args.length === 1) {
+    const name = ev.calleeName(unit, e.callee);
+    const list = unit.adapter.expr(e.args[0].value);
+    if (name && /(^|\.)RunnableSequence\.from$/.test(name) && list.k === 'list' && !list.items.some((i) => i.spread)) return list.items.map((i) => i.value);
   }
   return undefined;
 }
@@ -210,6 +245,183 @@ function langchainCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, 
   return request(unit, node, callee, 'langchain', entries, true);
 }
 
+/**
+ * `createAgent` (langchain, JS), `create_agent` (langchain.agents, Python), and LangGraph's
+ * prebuilt `createReactAgent` / `create_react_agent` that came before them.
+ */
+const CREATE_AGENT = /^(?:langchain(\.agents)?\.(createAgent|create_agent)|@langchain\/langgraph\/prebuilt\.createReactAgent|langgraph\.prebuilt\.create_react_agent)$/;
+/** Where each of them takes the system prompt (a string or a SystemMessage; a function is not followed). */
+const AGENT_SYSTEM_KEYS = new Set(['systemPrompt', 'system_prompt', 'prompt', 'stateModifier', 'messageModifier']);
+const CACHING_MIDDLEWARE = /(^|\.)(anthropicPromptCachingMiddleware|AnthropicPromptCachingMiddleware)$/;
+const INIT_CHAT_MODEL = /(^|\.)(initChatModel|init_chat_model)$/;
+
+/**
+ * The Anthropic model id a LangChain model argument stands for: a provider string
+ * (`"anthropic:claude-…"`, or a bare `"claude-…"`, which LangChain infers as Anthropic),
+ * `init_chat_model(...)` / `initChatModel(...)` of one, or a `ChatAnthropic`. Undefined for
+ * other providers and for what cannot be resolved.
+ */
+function agentModel(ev: Evaluator, v: Value | undefined): { model?: Entry; chat?: ExtInstance } | undefined {
+  if (!v) return undefined;
+  if (v.kind === 'str' && v.complete) {
+    const m = /^(?:anthropic:)?(claude-.*)$/.exec(v.text);
+    return m ? { model: { key: 'model', value: { ...v, text: m[1] } } } : undefined;
+  }
+  const ref = ev.refOf(v);
+  if (ref?.kind === 'external-instance' && INIT_CHAT_MODEL.test(ref.name)) {
+    const opts = options(ref.unit, ev, ref.args);
+    const first = ref.args.find((a) => !a.name && !a.spread);
+    const model = first ? ev.eval(ref.unit, first.value) : getEntry(opts, 'model');
+    const provider = getEntry(opts, 'model_provider') ?? getEntry(opts, 'modelProvider');
+    if (provider && !(provider.kind === 'str' && provider.text === 'anthropic')) return undefined;
+    if (model?.kind === 'str' && provider && !model.text.includes(':')) return { model: { key: 'model', value: model } };
+    return agentModel(ev, model);
+  }
+  if (isChatAnthropic(ref)) {
+    const opts = options(ref.unit, ev, ref.args);
+    const e = opts.entries.find((x) => x.key === 'model' || x.key === 'model_name' || x.key === 'modelName');
+    return { model: e ? { ...e, key: 'model' } : undefined, chat: ref };
+  }
+  return undefined;
+}
+
+/**
+ * `createAgent({ model, systemPrompt, tools, middleware })` / `create_agent(model, tools, system_prompt=...)`
+ * as the request its model calls make: the model, the system prompt and the tools come from
+ * here, the messages from the one `agent.invoke({ messages })` of the file when there is one.
+ * The Anthropic prompt-caching middleware sets the top-level `cache_control` of every model call.
+ */
+function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
+  const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
+  // JS passes one options object; Python passes the model (and the tools) positionally too.
+  const positional = args.filter((a) => !a.name && !a.spread);
+  const firstValue = positional[0] ? ev.eval(unit, positional[0].value) : undefined;
+  const modelArgs = firstValue && firstValue.kind !== 'obj' ? positional : [];
+  const modelValue = modelArgs[0] ? firstValue : (getEntry(opts, 'model') ?? getEntry(opts, 'llm'));
+  const found = agentModel(ev, modelValue);
+  if (!found) return undefined;
+  const entries: Entry[] = [];
+  if (found.model) entries.push(found.model);
+  if (found.chat) {
+    const chatOpts = options(found.chat.unit, ev, found.chat.args);
+    for (const e of chatOpts.entries) {
+      if (e.key === 'max_tokens' || e.key === 'maxTokens') entries.push({ ...e, key: 'max_tokens' });
+      if (e.key === 'betas') entries.push(e);
+    }
+  }
+  const toolsEntry = modelArgs[1] ? { key: 'tools', valueAt: unit.loc(modelArgs[1].value), value: ev.eval(unit, modelArgs[1].value) } : opts.entries.find((e) => e.key === 'tools');
+  // Tools that cannot be resolved stay in the request as unknown: the prefix is then not fully known.
+  if (toolsEntry) entries.push({ ...toolsEntry, key: 'tools' });
+  const systemEntry = opts.entries.find((e) => AGENT_SYSTEM_KEYS.has(e.key));
+  if (systemEntry) {
+    const asMessage = toMessage(ev, systemEntry.value);
+    const content = asMessage ? getEntryRecord(asMessage, 'content') : undefined;
+    entries.push(content ? { key: 'system', valueAt: content.valueAt, value: content.value } : { ...systemEntry, key: 'system' });
+  }
+  const middleware = getEntry(opts, 'middleware');
+  if (middleware?.kind === 'list') {
+    for (const m of middleware.items) {
+      const ref = ev.refOf(m);
+      if (ref?.kind !== 'external-instance' || !CACHING_MIDDLEWARE.test(ref.name)) continue;
+      const mopts = options(ref.unit, ev, ref.args);
+      const ttl = mopts.entries.find((e) => e.key === 'ttl');
+      const marker: ObjValue = { kind: 'obj', entries: [{ key: 'type', value: str('ephemeral') }, ...(ttl ? [ttl] : [])], complete: mopts.complete, at: ref.unit.loc(ref.call), taints: [] };
+      entries.push({ key: 'cache_control', valueAt: ref.unit.loc(ref.call), value: marker });
+    }
+  }
+  // Without one invocation to read, the conversation is unknown (not empty: the prefix is not known).
+  entries.push(agentInvocation(unit, ev, node) ?? { key: 'messages', value: unknown(undefined, 'the messages the agent is invoked with') });
+  return request(unit, node, callee, 'langchain', entries, true, argsAt);
+}
+
+/** The `messages` of the only `agent.invoke({ messages: [...] })` (or stream) on the agent that `node` creates. */
+function agentInvocation(unit: FileUnit, ev: Evaluator, node: Node): Entry | undefined {
+  let found: Entry | undefined;
+  let count = 0;
+  for (const call of unit.calls) {
+    const e = unit.adapter.expr(call);
+    if (e.k !== 'call') continue;
+    const c = unit.adapter.expr(e.callee);
+    if (c.k !== 'member' || !INVOKE.has(c.prop)) continue;
+    const recv = unit.adapter.expr(c.object);
+    if (recv.k !== 'ident') continue;
+    const binding = ev.findBinding(unit, c.object, recv.name);
+    if (binding?.binding.kind !== 'assign' || binding.binding.value !== node) continue;
+    count++;
+    const input = e.args.find((a) => !a.name && !a.spread);
+    const messages = input ? getEntryRecord(ev.eval(unit, input.value), 'messages') : undefined;
+    const list = messages ? toMessageList(ev, messages.value) : undefined;
+    found = list ? { key: 'messages', valueAt: messages?.valueAt, value: list } : undefined;
+  }
+  return count === 1 ? found : undefined;
+}
+
+/** smolagents' model classes that send their `model_id` through LiteLLM. */
+const SMOLAGENTS_LITELLM = /^smolagents(\.models)?\.(LiteLLMModel|LiteLLMRouterModel)$/;
+/** A LiteLLM model name that LiteLLM sends to the Claude API. */
+const LITELLM_ANTHROPIC = /^(?:anthropic\/)?(claude-.*)$/;
+
+function modelRequest(unit: FileUnit, model: Value, at: Node, calleeText: string): RequestCall | undefined {
+  if (model.kind !== 'str' || !model.complete) return undefined;
+  const m = LITELLM_ANTHROPIC.exec(model.text);
+  if (!m) return undefined;
+  return {
+    file: unit.file,
+    language: unit.language,
+    sdk: unit.frontEnd.sdk,
+    at: unit.loc(at),
+    callee: unit.loc(at),
+    calleeText,
+    method: 'invoke',
+    beta: false,
+    params: { kind: 'obj', entries: [{ key: 'model', value: { ...model, text: m[1] } }], complete: false, taints: [] },
+    headerBetas: [],
+    clientHeadersKnown: false,
+    framework: 'smolagents',
+  };
+}
+
+/** `LiteLLMModel(model_id="anthropic/claude-…")`: the model of every request the agent makes through it. */
+function smolagentsModelCall(unit: FileUnit, ev: Evaluator, node: Node, args: Arg[]): RequestCall | undefined {
+  const opts = options(unit, ev, args);
+  const first = args.find((a) => !a.name && !a.spread);
+  const model = first ? ev.eval(unit, first.value) : getEntry(opts, 'model_id');
+  return model ? modelRequest(unit, model, node, 'LiteLLMModel') : undefined;
+}
+
+/**
+ * A model class whose constructor defaults `model_id` to a Claude model (a parameter default,
+ * or `if not model_id: model_id = "anthropic/claude-…"` in `__init__`) and that sends it
+ * through LiteLLM (it names litellm, or extends smolagents' LiteLLMModel): the default is the
+ * model of every request made with the class when no model is passed.
+ */
+function modelClassDefaults(unit: FileUnit, ev: Evaluator): RequestCall[] {
+  // `model_id` and `__init__` are the Python spellings; a JavaScript class has neither.
+  if (!/\bmodel_id\b/.test(unit.text)) return [];
+  const out: RequestCall[] = [];
+  for (const scope of unit.scopes.values()) {
+    const cls = scope.node;
+    if (!unit.adapter.isClass(cls)) continue;
+    const header = unit.adapter.classHeader(cls);
+    const bases = header.bases;
+    if (!/\blitellm\b/.test(cls.text) && !/\bLiteLLM(Router)?Model\b/.test(bases)) continue;
+    const init = unit.adapter.classMembers(cls).get('__init__')?.find((n) => unit.adapter.isFunction(n));
+    if (!init) continue;
+    const param = unit.adapter.functionInfo(init).params.find((p) => p.name === 'model_id');
+    if (!param) continue;
+    const name = header.name ?? 'model class';
+    const defaults: Node[] = [];
+    if (param.default) defaults.push(param.default);
+    for (const b of unit.scopes.get(init.id)?.bindings.get('model_id') ?? []) if (b.kind === 'assign' && b.value) defaults.push(b.value);
+    for (const d of defaults) {
+      if (unit.adapter.expr(d).k !== 'str') continue;
+      const call = modelRequest(unit, ev.eval(unit, d), d, `${name}.__init__`);
+      if (call) out.push(call);
+    }
+  }
+  return out;
+}
+
 function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
   const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
   const model = getEntry(opts, 'model');
@@ -233,76 +445,187 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
   const modelId = ref.args[0] ? ev.eval(ref.unit, ref.args[0].value) : undefined;
   const entries: Entry[] = [];
   if (modelId) entries.push({ key: 'model', value: modelId });
+  let messages: Entry | undefined;
+  let system: Entry | undefined;
   for (const e of opts.entries) {
-    if (e.key === 'system' || e.key === 'maxTokens' || e.key === 'messages') entries.push(e.key === 'maxTokens' ? { ...e, key: 'max_tokens' } : e);
+    if (e.key === 'maxTokens' || e.key === 'maxOutputTokens') entries.push({ ...e, key: 'max_tokens' });
+    if (e.key === 'system') system = { ...e, value: aiSdkSystem(e.value) };
+    if (e.key === 'messages') messages = { ...e, value: aiSdkMessages(e.value) };
     if (e.key === 'prompt') {
-      entries.push({ key: 'messages', value: { kind: 'list', items: [{ kind: 'obj', entries: [{ key: 'role', value: str('user') }, { key: 'content', valueAt: e.valueAt, value: e.value }], complete: true, taints: [] }], complete: true, taints: [] } });
+      // A string is one user turn; a message list (AI SDK 5 and later) is the conversation.
+      const turn: Value = { kind: 'obj', entries: [{ key: 'role', value: str('user') }, { key: 'content', valueAt: e.valueAt, value: e.value }], complete: true, taints: [] };
+      messages = e.value.kind === 'list' ? { ...e, key: 'messages', value: aiSdkMessages(e.value) } : { key: 'messages', value: { kind: 'list', items: [turn], complete: true, taints: [] } };
     }
-    if (e.key === 'tools' && e.value.kind === 'obj') {
-      // A name -> tool map, sent in insertion order.
-      entries.push({ ...e, value: { kind: 'list', items: e.value.entries.map((t) => withName(t)), complete: e.value.complete, at: e.value.at, taints: e.value.taints } });
+    if (e.key === 'tools') {
+      // A name -> tool map, sent in insertion order; one that cannot be resolved stays unknown.
+      if (e.value.kind === 'obj') entries.push({ ...e, value: { kind: 'list', items: e.value.entries.map((t) => aiSdkTool(ev, t)), complete: e.value.complete, at: e.value.at, taints: e.value.taints } });
+      else entries.push({ ...e, value: unknown(e.value.at, 'tools not resolved', allTaints(e.value)) });
     }
   }
-  // `providerOptions.anthropic.cacheControl` on a message marks its last block.
-  const mi = entries.findIndex((e) => e.key === 'messages');
-  const messages = entries[mi];
-  if (messages?.value.kind === 'list') {
-    // A copy: the entry belongs to the evaluated (memoised) options object.
-    const marked: ListValue = { ...messages.value, items: messages.value.items.map(vercelCacheControl) };
-    entries[mi] = { ...messages, value: marked };
+  // `providerOptions.anthropic.cacheControl` on the call itself is the top-level (automatic) breakpoint.
+  const topLevel = aiSdkCacheControl(opts);
+  if (topLevel) entries.push({ key: 'cache_control', value: topLevel });
+  if (system) entries.push(system);
+  if (messages) {
     // `{ role: 'system', ... }` messages are sent as system blocks, after the `system` option.
-    const split = splitSystem(marked);
+    const split = splitSystem(messages.value);
     if (split.system) {
+      const parts = [...(system ? [system.value] : []), split.system];
+      const mergedSystem: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
       const si = entries.findIndex((e) => e.key === 'system');
-      const parts = [...(si >= 0 ? [entries[si].value] : []), split.system];
-      const textBlock = (p: Value): Value => ({ kind: 'obj', entries: [{ key: 'type', value: str('text') }, { key: 'text', value: p }], complete: true, at: p.at, taints: [] });
-      const system: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
-      if (si >= 0) entries[si] = { ...entries[si], value: system };
-      else entries.push({ key: 'system', valueAt: split.systemAt, value: system });
-      entries[mi] = { ...messages, value: split.messages };
-    }
+      if (si >= 0) entries[si] = { ...entries[si], value: mergedSystem };
+      else entries.push({ key: 'system', valueAt: split.systemAt, value: mergedSystem });
+      entries.push({ ...messages, value: split.messages });
+    } else entries.push(messages);
   }
   return request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
 }
 
-function withName(t: Entry): Value {
-  const v = t.value;
-  const name: Entry = { key: 'name', value: str(t.key), keyAt: t.keyAt };
-  if (v.kind === 'obj') return { ...v, entries: [name, ...v.entries] };
-  return { kind: 'obj', entries: [name], complete: false, at: v.at, taints: allTaints(v) };
+function textBlock(text: Value, cacheControl?: Value): ObjValue {
+  const entries: Entry[] = [{ key: 'type', value: str('text') }, { key: 'text', value: text }];
+  if (cacheControl) entries.push({ key: 'cache_control', value: cacheControl });
+  return { kind: 'obj', entries, complete: true, at: text.at, taints: [] };
 }
 
-function vercelCacheControl(m: Value): Value {
+/**
+ * The AI SDK's cache marker on a message, a part, a tool or the call: `providerOptions.anthropic.cacheControl`
+ * (or `cache_control`, which the provider accepts too), or the same under the older
+ * `experimental_providerMetadata`.
+ */
+function aiSdkCacheControl(v: Value | undefined): Value | undefined {
+  for (const key of ['providerOptions', 'experimental_providerMetadata']) {
+    const anthropic = getEntry(getEntry(v, key), 'anthropic');
+    const cc = getEntry(anthropic, 'cacheControl') ?? getEntry(anthropic, 'cache_control');
+    if (cc && cc.kind !== 'null') return cc;
+  }
+  return undefined;
+}
+
+const AI_SDK_OPTION_KEYS = new Set(['providerOptions', 'experimental_providerMetadata', 'type']);
+
+/** The `system` option: a string, or (AI SDK 6) a system message or a list of them. */
+function aiSdkSystem(v: Value): Value {
+  const block = (m: Value): Value => {
+    const content = getEntry(m, 'content');
+    return content ? textBlock(content, aiSdkCacheControl(m)) : m;
+  };
+  if (v.kind === 'obj' && getEntry(v, 'role')) return { kind: 'list', items: [block(v)], complete: true, at: v.at, taints: [] };
+  if (v.kind === 'list' && v.items.some((m) => getEntry(m, 'role'))) return { ...v, items: v.items.map(block) };
+  return v;
+}
+
+function aiSdkMessages(v: Value): Value {
+  if (v.kind !== 'list') return v;
+  return { ...v, items: v.items.map(aiSdkMessage) };
+}
+
+/**
+ * One AI SDK `ModelMessage` in the Messages API shape the Anthropic provider sends: a message
+ * marker goes on its last part, `tool` messages are user turns, and parts are translated by
+ * their AI SDK type. What the provider does with a part this does not know stays unknown.
+ */
+function aiSdkMessage(m: Value): Value {
   if (m.kind !== 'obj') return m;
-  const cc = getEntry(getEntry(getEntry(m, 'providerOptions'), 'anthropic'), 'cacheControl');
-  if (!cc) return m;
+  const role = getEntry(m, 'role');
   const content = m.entries.find((e) => e.key === 'content');
-  if (!content) return m;
-  const block: ObjValue = content.value.kind === 'obj' ? content.value : { kind: 'obj', entries: [{ key: 'type', value: str('text') }, { key: 'text', value: content.value }], complete: true, at: content.value.at, taints: [] };
-  const marked: ObjValue = { ...block, entries: [...block.entries, { key: 'cache_control', value: cc }] };
-  return { ...m, entries: m.entries.map((e) => (e === content ? { ...e, value: { kind: 'list', items: [marked], complete: true, at: content.value.at, taints: [] } as ListValue } : e)) };
+  const marker = aiSdkCacheControl(m);
+  const entries: Entry[] = [];
+  for (const e of m.entries) {
+    if (e.key === 'providerOptions' || e.key === 'experimental_providerMetadata') continue;
+    if (e === content) {
+      let value = e.value;
+      if (value.kind === 'list') {
+        const last = value.items.length - 1;
+        value = { ...value, items: value.items.map((p, i) => aiSdkPart(p, i === last && value.kind === 'list' && value.complete ? marker : undefined)) };
+      } else if (marker && role?.kind === 'str' && role.text !== 'system') {
+        value = { kind: 'list', items: [textBlock(value, marker)], complete: true, at: value.at, taints: [] };
+      }
+      entries.push({ ...e, value });
+    } else if (e.key === 'role' && role?.kind === 'str' && role.text === 'tool') {
+      entries.push({ ...e, value: str('user') });
+    } else entries.push(e);
+  }
+  // A system message's marker goes on its text block (splitSystem keeps a list as it is).
+  if (marker && role?.kind === 'str' && role.text === 'system' && content && content.value.kind !== 'list') {
+    const i = entries.findIndex((e) => e.key === 'content');
+    entries[i] = { ...entries[i], value: { kind: 'list', items: [textBlock(content.value, marker)], complete: true, at: content.value.at, taints: [] } };
+  }
+  return { ...m, entries };
+}
+
+/**
+ * An AI SDK content part as the Messages API block the provider makes of it. The AI SDK's own
+ * names (`tool-call`, `tool-result`, `file`) never reach a rule as block types: the block gets
+ * the Messages API type without a source location (so no fix edits the AI SDK code), or none.
+ */
+function aiSdkPart(p: Value, inherited: Value | undefined): Value {
+  if (p.kind !== 'obj') return p;
+  const marker = aiSdkCacheControl(p) ?? inherited;
+  const type = getEntry(p, 'type');
+  const pick = (from: string, to: string): Entry[] => {
+    const e = p.entries.find((x) => x.key === from);
+    return e ? [{ ...e, key: to }] : [];
+  };
+  let entries: Entry[];
+  let complete = p.complete;
+  const name = type?.kind === 'str' && type.complete ? type.text : undefined;
+  if (name === 'text') entries = [{ key: 'type', value: str('text') }, ...pick('text', 'text')];
+  else if (name === 'tool-call') entries = [{ key: 'type', value: str('tool_use') }, ...pick('toolCallId', 'id'), ...pick('toolName', 'name'), ...pick('input', 'input'), ...pick('args', 'input')];
+  else if (name === 'tool-result') entries = [{ key: 'type', value: str('tool_result') }, ...pick('toolCallId', 'tool_use_id'), ...pick('output', 'content'), ...pick('result', 'content')];
+  else {
+    // `image`, `file`, `reasoning`, provider parts: their block type depends on data the
+    // provider inspects at run time, so the block has no type here.
+    entries = p.entries.filter((e) => !AI_SDK_OPTION_KEYS.has(e.key));
+    complete = false;
+  }
+  if (marker) entries.push({ key: 'cache_control', value: marker });
+  return { kind: 'obj', entries, complete, at: p.at, taints: p.taints, ...(p.repeated ? { repeated: p.repeated } : {}) };
+}
+
+/**
+ * One entry of the AI SDK `tools` map (`name: tool({ description, inputSchema, ... })`) as a
+ * Messages API tool: its name is the key; its `type` (`function`, `dynamic`) is the AI SDK's.
+ */
+function aiSdkTool(ev: Evaluator, t: Entry): Value {
+  let v = t.value;
+  const ref = ev.refOf(v);
+  if (ref?.kind === 'external-instance' && /^ai\.(tool|dynamicTool)$/.test(ref.name)) v = options(ref.unit, ev, ref.args);
+  const name: Entry = { key: 'name', value: str(t.key), keyAt: t.keyAt };
+  if (v.kind !== 'obj') return { kind: 'obj', entries: [name], complete: false, at: v.at, taints: allTaints(v) };
+  const marker = aiSdkCacheControl(v);
+  const entries: Entry[] = [name];
+  for (const e of v.entries) {
+    if (e.key === 'description') entries.push(e);
+    else if (e.key === 'inputSchema' || e.key === 'parameters') entries.push({ ...e, key: 'input_schema' });
+  }
+  if (marker) entries.push({ key: 'cache_control', value: marker });
+  return { kind: 'obj', entries, complete: v.complete, at: v.at, taints: v.taints };
 }
 
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const text = unit.text;
   const langchain = /langchain_anthropic|@langchain\/anthropic/.test(text);
+  const agents = /\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b/.test(text);
+  const smolagents = /\bsmolagents\b/.test(text);
   const litellm = /\blitellm\b/.test(text);
   const vercel = /@ai-sdk\/anthropic/.test(text);
-  if (!langchain && !litellm && !vercel) return [];
-  const out: RequestCall[] = [];
+  if (!langchain && !litellm && !vercel && !agents && !smolagents) return [];
+  const out: RequestCall[] = litellm ? modelClassDefaults(unit, ev) : [];
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
     if (e.k !== 'call') continue;
     const c = unit.adapter.expr(e.callee);
     let call: RequestCall | undefined;
     if (langchain && c.k === 'member' && INVOKE.has(c.prop)) call = langchainCall(unit, ev, node, e.callee, c.object, e.args);
-    else if (litellm || vercel) {
+    else if (litellm || vercel || agents || smolagents) {
       // The library name from the file's own imports: evaluating every callee of the file
       // would follow each one into the workspace.
       const name = ev.calleeName(unit, e.callee);
       if (name) {
         if (litellm && /^litellm\.(a?completion)$/.test(name)) call = litellmCall(unit, ev, node, e.callee, e.args);
         else if (vercel && name.startsWith('ai.') && VERCEL.has(lastName(name))) call = vercelCall(unit, ev, node, e.callee, e.args);
+        else if (agents && CREATE_AGENT.test(name)) call = agentCall(unit, ev, node, e.callee, e.args);
+        else if (smolagents && SMOLAGENTS_LITELLM.test(name)) call = smolagentsModelCall(unit, ev, node, e.args);
       }
     }
     if (call) out.push(call);

@@ -105,6 +105,8 @@ export interface Adapter {
   functionInfo(fn: Node): FunctionInfo;
   /** Class-level names: fields, class attributes, `self.x = ...` / `this.x = ...`, methods. */
   classMembers(cls: Node): Map<string, Node[]>;
+  /** A class's name and the source text of what it extends (`(LiteLLMModel)`, `extends Base`), empty when it extends nothing. */
+  classHeader(cls: Node): { name?: string; bases: string };
   /** Call nodes (including `new`) anywhere under root. */
   isCall(node: Node): boolean;
   /** The loop node (for/for-of/comprehension) whose iteration encloses `node`, and its iterable. */

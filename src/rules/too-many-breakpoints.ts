@@ -16,7 +16,7 @@ export default defineRule({
     fix: 'none',
     summary: 'More than 4 cache_control markers in one request: the API rejects it.',
     docs: `## What it does
-Counts the \`cache_control\` markers of each request in render order (every tool, every system block, every message block), including markers set by assignment (\`block["cache_control"] = {...}\`, \`block.cache_control = ...\`) in the request's function or in a helper it calls, and markers written inside a loop, a comprehension or a \`.map\` callback. It reports a request with more than 4 markers, and a marker that is repeated once per item or once per turn, where the count depends on the data: with 5 parallel tool results, a marker on every tool result is 5 markers. The message says where each marker comes from. The top-level (automatic) \`cache_control\` is checked by \`automatic-breakpoint-conflict\`.
+Counts the \`cache_control\` markers of each request in render order (every tool, every system block, every message block), including markers set by assignment (\`block["cache_control"] = {...}\`, \`block.cache_control = ...\`) in the request's function or in a helper it calls, and markers written inside a loop, a comprehension or a \`.map\` callback. It reports a request with more than 4 markers, and a marker that is repeated once per item or once per turn, where the count depends on the data: with 5 parallel tool results, a marker on every tool result is 5 markers. The message says where each marker comes from. The top-level (automatic) \`cache_control\` is checked by \`automatic-breakpoint-conflict\`. Requests sent through the Vercel AI SDK are not reported: its Anthropic provider sends the first 4 markers and drops the others with a warning, so the request does not fail.
 
 ## Why is this bad?
 The Messages API accepts at most 4 cache breakpoints per request and answers anything more with a 400: \`A maximum of 4 blocks with cache_control may be provided. Found 5.\` A marker set in a loop passes every test with one tool call and fails in production on the first turn with several parallel tool calls; a marker added to the newest message on every turn and never taken off fails from the fifth turn on.
@@ -108,7 +108,9 @@ export async function review(diff: string, guide: string, glossary: string, exam
   },
 
   check(call, ctx) {
-    if (!caches(call)) return;
+    // The AI SDK's Anthropic provider sends the first 4 markers and drops the rest with a
+    // warning of its own: the request is not rejected.
+    if (!caches(call) || call.framework === 'vercel-ai') return;
     const explicit = explicitMarkers(call).map((m) => ({ ...m, path: displayPath(call, m.path) }));
     const keyed = keyedMarkers(call, ctx.view, ctx.textOf);
     const fixed = explicit.filter((m) => !m.repeated);

@@ -25,6 +25,8 @@ export default defineRule({
     docs: `## What it does
 Checks the \`type\` of each \`context_management.edits\` entry, each \`tools\` entry and each content block in \`messages\` against the known names (prefixlint's table, \`known.toolTypes\` of the configuration, and the names of the project's own SDK when one is installed), and reports names that are dated but unknown, written in the beta-header spelling, or one or two letters away from a known name. A well-formed dated name near or after the table's date is a warning: it may be newer than the table.
 
+Messages built through a framework are read in that framework's terms: the Vercel AI SDK's parts (\`tool-call\`, \`tool-result\`, \`file\`, \`reasoning\`) are the blocks its Anthropic provider makes of them, so an AI SDK name is never reported as a misspelled Messages API type.
+
 A Managed Agents agent-configuration type in a Messages request's \`tools\` (\`agent_toolset_20260401\`, \`multiagent_20261001\`) is reported too: the SDK declares it for \`client.beta.agents.create\`, not for the Messages tool unions.
 
 ## Why is this bad?

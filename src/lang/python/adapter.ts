@@ -416,6 +416,10 @@ export const pythonAdapter: Adapter = {
     return { params, returns, ...(receiver ? { receiver } : {}), ...(property ? { property } : {}) };
   },
 
+  classHeader(cls: Node) {
+    return { name: cls.childForFieldName('name')?.text, bases: cls.childForFieldName('superclasses')?.text ?? '' };
+  },
+
   classMembers(cls: Node): Map<string, Node[]> {
     const out = new Map<string, Node[]>();
     const add = (name: string, n: Node) => {

@@ -329,6 +329,10 @@ export const typescriptAdapter: Adapter = {
     return { params, returns, ...(property ? { property } : {}) };
   },
 
+  classHeader(cls: Node) {
+    return { name: cls.childForFieldName('name')?.text, bases: cls.children.find((c) => c.type === 'class_heritage')?.text ?? '' };
+  },
+
   classMembers(cls: Node): Map<string, Node[]> {
     const out = new Map<string, Node[]>();
     const add = (name: string, n: Node) => {

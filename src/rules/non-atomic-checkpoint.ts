@@ -53,6 +53,11 @@ function pathKeys(p: FilePath): string[] {
 /** The test of a write that only creates a missing file: `if not path.exists():`, `if (!fs.existsSync(file))`. */
 const WRITE_ONCE = /^\s*\(?\s*(not\s+[\w.]*(exists|isfile|is_file)\b|!\s*[\w.]*(existsSync|exists)\b)/;
 
+/** A name made new on each write: a uuid, a timestamp. */
+const FRESH_NAME = /\buuid\d?\(|\buuid\.uuid\d\(|randomUUID\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)\.(strftime|isoformat)|\btimestamp\b/;
+/** Configuration folders of other tools (editors, coding agents) that installers write into: `~/.claude`, `.cursor/`, Claude Desktop's config. */
+const FOREIGN_TOOL_DIR = /(^|["'`/\\\s])\.(claude|codex|cursor|vscode|windsurf|hermes|openclaw|continue|gemini)\b|claude_desktop_config/;
+
 const SAVE_VERBS = new Set(['save', 'write', 'store', 'persist', 'dump', 'put', 'set', 'export', 'update']);
 const LOAD_VERBS = new Set(['load', 'read', 'restore', 'get', 'fetch', 'import', 'open', 'resume', 'from']);
 /** Words too general to name one kind of file. */
@@ -67,9 +72,10 @@ function savesAndLoads(writer: string | undefined, reader: string | undefined): 
   const nouns = (ws: string[]) => ws.filter((x) => !SAVE_VERBS.has(x) && !LOAD_VERBS.has(x) && !GENERIC_NOUNS.has(x));
   const wn = nouns(w);
   const rn = new Set(nouns(r));
-  // `save(path)` / `load(path)`, `_write_file(path, data)` / `_read_file(path)` of one class or
-  // module: the pair by its verbs alone (the caller checks that the data is serialised).
-  if (!wn.length && !rn.size) return true;
+  // `save(path)` / `load(path)` of one class or module: the pair by its verbs alone (the caller
+  // checks that the data is serialised). `write_json_file` / `read_json_file` name a format, not a
+  // file: a generic helper, whose callers decide what the file is.
+  if (!wn.length && !rn.size) return ![...w, ...r].some((x) => GENERIC_NOUNS.has(x));
   return wn.length > 0 && wn.every((x) => rn.has(x)) && rn.size === wn.length;
 }
 
@@ -81,7 +87,8 @@ function isTempPath(p: FilePath): boolean {
 
 /** The file is the memory tool's: it names the tool type (`memory_20250818`), or a path is under `/memories`. */
 function memoryTool(ctx: RuleContext, ops: readonly FileOp[]): boolean {
-  if (/\bmemory_\d{8}\b|["'`][^"'`\n]*\/memories\b/.test(ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER }))) return true;
+  // `/memories` in a path, not in a URL of some HTTP API.
+  if (/\bmemory_\d{8}\b|["'`](?![a-z]+:\/\/)[^"'`\n]*\/memories\b/.test(ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER }))) return true;
   const declared = ctx.calls.some((c) => {
     const tools = param(c, 'tools');
     return tools?.kind === 'list' && tools.items.some((t) => t.kind === 'obj' && t.entries.some((e) => e.key === 'type' && e.value.kind === 'str' && /^memory_\d{8}$/.test(e.value.text)));
@@ -113,7 +120,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file, a loop that writes a different file on each pass, caches, other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -206,8 +213,15 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const keys = pathKeys(p);
       return crossFunction && bare(p) ? keys.filter((k) => k !== expr(p.arg.text)) : keys;
     };
+    /** A path that changes on each pass of a loop: by the loop's target name, or by a value of it. */
+    const perPass = (p: FilePath, l: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
+      const pathWords = words(`${p.arg.text} ${p.origin ?? ''}`);
+      if (l.targetText && pathWords.some((w) => words(l.targetText!).includes(w))) return true;
+      return allTaints(p.arg.value()).some((t) => t.kind === 'loop-variable' && t.at.file === l.at.file && t.at.start >= l.at.start && t.at.end <= l.at.end);
+    };
     const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
       const here = fnOf(at);
+      const loopHere = view.enclosingLoop(at);
       for (const r of reads) {
         const there = fnOf(r.at);
         const same = there === here;
@@ -216,7 +230,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         // of the file (`bump_version(path)`: read, change, write back) or a check of what was just
         // written, not state that a later run loads. Serialised data loaded, changed and saved
         // there (a session) is state; a loop around the write makes it a resume.
-        if (same && !structured && !view.enclosingLoop(at)) continue;
+        if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
         const mine = new Set(keysFor(p, !same));
         if (keysFor(r.path, !same).some((k) => mine.has(k))) return r;
       }
@@ -237,6 +251,16 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return undefined;
     };
     const memory = memoryTool(ctx, ops);
+    /** The write's function returns early when the file exists (`if path.exists(): return`) or writes it in a `FileNotFoundError` branch. */
+    const createsOnly = (at: Loc, p: FilePath): boolean => {
+      const fn = fnOf(at);
+      if (!fn) return false;
+      const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
+      const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (new RegExp(`if\\s*\\(?\\s*(os\\.path\\.exists\\(\\s*${name}\\s*\\)|${name}\\.exists\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?\\s*return\\b`).test(before)) return true;
+      const cond = view.enclosingCondition(at);
+      return /except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '') || /except\s+\(?[\w., ]*FileNotFoundError[^:]*:\s*$/.test(before.split('\n').slice(-3).join(' '));
+    };
     const sameFn = (a: Loc, b: Loc) => fnOf(a) === fnOf(b);
     /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
     const evidence = (at: Loc, p: FilePath, structured = true): { why: string; consequence: string; read?: Read } | undefined => {
@@ -246,18 +270,21 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // A cache is rebuilt when it is missing or unreadable: a torn one costs a recomputation.
       if (words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
       // Written only when the file does not exist yet: there is no good copy for a crash to destroy
-      // (but a memory file seeded once and then trusted stays truncated).
+      // (but a memory file seeded once and then trusted stays truncated). So is a file named anew
+      // each time (a uuid or a timestamp in its name).
       if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
+      if (!memory && createsOnly(at, p)) return undefined;
+      if (FRESH_NAME.test(`${p.arg.text} ${p.origin ?? ''}`)) return undefined;
+      // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
+      const known = p.arg.value();
+      if (FOREIGN_TOOL_DIR.test(`${p.arg.text} ${p.origin ?? ''} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
       const r = readBack(at, p, structured);
       if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
       const other = readElsewhere(p);
       if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, line ${lineOf(ctx, other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
       const loop = view.enclosingLoop(at);
       // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
-      const pathWords = words(`${p.arg.text} ${p.origin ?? ''}`);
-      const perPass = (l: NonNullable<typeof loop>) =>
-        (l.targetText && pathWords.some((w) => words(l.targetText!).includes(w))) || allTaints(p.arg.value()).some((t) => t.kind === 'loop-variable' && t.at.file === l.at.file && t.at.start >= l.at.start && t.at.end <= l.at.end);
-      if (loop && !perPass(loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      if (loop && !perPass(p, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
       if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
       return undefined;
     };

@@ -8,12 +8,14 @@ import { describe, expect, it } from 'vitest';
 import type { KnownNamesFile } from '../src/core/knownNames';
 import { readSdkNames, sdkPackageDir } from '../scripts/known-names/readSdk';
 import { formatTable, mergeSdkNames, missingFromTable } from '../scripts/known-names/update';
+import type { HistoricalBeta } from '../scripts/known-names/update';
 import { ROOT } from './helpers';
 
 const TABLE_FILE = path.join(ROOT, 'src', 'data', 'known-names.json');
 const tableText = fs.readFileSync(TABLE_FILE, 'utf8');
 const table = JSON.parse(tableText) as KnownNamesFile;
 const sdk = readSdkNames(sdkPackageDir(ROOT));
+const historical = (JSON.parse(fs.readFileSync(path.join(ROOT, 'scripts', 'known-names', 'historical-betas.json'), 'utf8')) as { betas: HistoricalBeta[] }).betas;
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
 // The bundle holds the SDK, so it is a development dependency that the package pins.
 const pinned = manifest.devDependencies?.['@anthropic-ai/sdk'];
@@ -36,7 +38,26 @@ describe('known names from the pinned SDK', () => {
   });
 
   it('the table is what `npm run known-names` writes', () => {
-    expect(formatTable(mergeSdkNames(table, sdk).table)).toBe(tableText);
+    expect(formatTable(mergeSdkNames(table, sdk, '@anthropic-ai/sdk', historical).table)).toBe(tableText);
+  });
+
+  it('historical betas: each has a source to open, none is in the SDK union, the table holds each as written', () => {
+    expect(historical.length).toBeGreaterThan(0);
+    const declared = new Set([...sdk.betas, ...sdk.sentBetas]);
+    for (const h of historical) {
+      expect(h.sources.some((s) => /^https:\/\/\S+$/.test(s)), h.name).toBe(true);
+      expect(declared.has(h.name), `${h.name} is in the SDK union: take it out of historical-betas.json`).toBe(false);
+      expect(table.betas.find((b) => b.name === h.name)).toEqual(h);
+    }
+  });
+
+  it('the merge writes a historical beta into the table, and its list entry wins over an edited one', () => {
+    const [first] = historical;
+    const without = { ...table, betas: table.betas.filter((b) => b.name !== first.name) };
+    expect(mergeSdkNames(without, sdk).table.betas.some((b) => b.name === first.name)).toBe(false);
+    expect(mergeSdkNames(without, sdk, '@anthropic-ai/sdk', historical).table.betas.find((b) => b.name === first.name)).toEqual(first);
+    const edited = { ...table, betas: table.betas.map((b) => (b.name === first.name ? { ...b, status: 'current' as const } : b)) };
+    expect(mergeSdkNames(edited, sdk, '@anthropic-ai/sdk', historical).table.betas.find((b) => b.name === first.name)).toEqual(first);
   });
 
   it('the check sees a name taken out of the table', () => {

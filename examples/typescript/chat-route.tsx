@@ -8,6 +8,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { loadChat, saveChat } from '@/lib/chat-store';
 import { CHAT_PROMPT } from './prompts';
 
+const DASHBOARD_TOOLS: Anthropic.Tool[] = [
+  { name: 'service_status', description: "Current status of one of the customer's services.", input_schema: { type: 'object', properties: { service: { type: 'string' } }, required: ['service'] } },
+];
+
 const anthropic = new Anthropic({
   defaultHeaders: { 'anthropic-beta': 'token-efficient-tool-2025-02-19' },
 });
@@ -23,6 +27,7 @@ export default async function DashboardChat({ chatId }: { chatId: string }) {
       model: 'claude-sonnet-4-6',
       max_tokens: 1024,
       system: [{ type: 'text', text: CHAT_PROMPT, cache_control: { type: 'ephemeral' } }],
+      tools: DASHBOARD_TOOLS,
       messages: history.slice(-10),
     });
     history.push({ role: 'assistant', content: msg.content });

@@ -24,7 +24,10 @@ export function familyName(id: string): string {
   return ['Claude', ...names, ...(version ? [version] : [])].join(' ');
 }
 
-export function mergeSdkNames(current: KnownNamesFile, sdk: SdkNames, pkg = '@anthropic-ai/sdk'): MergeResult {
+/** A beta the SDK union lacks because it was retired or graduated before (scripts/known-names/historical-betas.json). */
+export type HistoricalBeta = Pick<BetaInfo, 'name' | 'status' | 'gaSince' | 'deprecatedSince' | 'supersededBy' | 'removal' | 'note'> & { sources: string[] };
+
+export function mergeSdkNames(current: KnownNamesFile, sdk: SdkNames, pkg = '@anthropic-ai/sdk', historical: readonly HistoricalBeta[] = []): MergeResult {
   const table: KnownNamesFile = structuredClone(current);
   const notes: string[] = [];
   const at = `${pkg}@${sdk.version}`;
@@ -42,6 +45,21 @@ export function mergeSdkNames(current: KnownNamesFile, sdk: SdkNames, pkg = '@an
   for (const name of sdk.betas) addBeta(name, 'AnthropicBeta');
   for (const name of sdk.sentBetas) addBeta(name, 'sends it itself (lib/credentials)');
   const declared = new Set([...sdk.betas, ...sdk.sentBetas]);
+  // The hand-kept list is where these names' facts live: its entry replaces the table's.
+  for (const h of historical) {
+    if (declared.has(h.name)) {
+      notes.push(`historical beta ${h.name} is in ${at}: take it out of historical-betas.json`);
+      continue;
+    }
+    const entry: BetaInfo = { ...h, sources: [...h.sources] };
+    const i = table.betas.findIndex((b) => b.name === h.name);
+    if (i >= 0) table.betas[i] = entry;
+    else {
+      table.betas.push(entry);
+      betaNames.add(h.name);
+      notes.push(`added historical beta ${h.name} (${h.status})`);
+    }
+  }
   for (const b of table.betas) if (!declared.has(b.name)) notes.push(`kept ${b.name}: not in ${at}, from ${b.sources?.join('; ') ?? 'the docs'}`);
 
   const toolNames = new Set(table.toolTypes.map((t) => t.name));

@@ -101,6 +101,10 @@ export interface Rebuilt {
   scope: Loc;
   /** What changes: names of the inputs, for the message. */
   inputs: string[];
+  /** For a per-turn function: the loop that calls it once per turn, when it is in this file. */
+  turnLoop?: Loc;
+  /** The part of a block list that changes (the `text` of the block built from the inputs), when it is not the whole value. */
+  part?: Loc;
 }
 
 /** A function run once per turn: called inside a loop of this file, or registered as a graph node. */
@@ -123,7 +127,10 @@ export function systemRebuilt(call: RequestCall, view: FileView, textOf: (at: Lo
   if (!entry?.valueAt || entry.valueAt.file !== call.file) return undefined;
   const system = entry.value;
   const taints = allTaints(system);
-  if (taints.some((t) => t.kind === 'retrieval' || t.cls === 'clock' || t.cls === 'random')) return undefined;
+  // Retrieved data is dynamic-content-before-breakpoint's (the request data it is retrieved with too).
+  if (taints.some((t) => t.kind === 'retrieval')) return undefined;
+  // A clock or a random value is volatile-system-prompt's: this rule looks at the rest, the loop's own state.
+  const own = taints.filter((t) => !(t.cls === 'clock' || t.cls === 'random'));
   const fn = view.enclosingFunction(call.at);
   const loop = view.enclosingLoop(call.at);
   const argText = textOf(entry.valueAt).trim();
@@ -132,36 +139,106 @@ export function systemRebuilt(call: RequestCall, view: FileView, textOf: (at: Lo
   const assignment = simple ? [...view.assignments].reverse().find((a) => a.targetText === argText && a.at.start < call.at.start && view.enclosingFunction(a.at) === fn) : undefined;
   const site = simple ? assignment?.valueAt : entry.valueAt;
   if (!site) return undefined;
-  const names = (ts: Taint[]) => [...new Set(ts.map((t) => t.text))];
-  if (loop) {
-    if (!inside(site, loop.at)) return undefined;
-    // One fresh request per item (no history carried between iterations) is not a conversation.
-    const messages = call.params.entries.find((e) => e.key === 'messages')?.value;
-    if (messages?.kind === 'list' && messages.complete && messages.at && inside(messages.at, loop.at) && messages.items.every((m) => m.kind === 'obj' && !m.repeated)) return undefined;
-    // Names the value is built from that the loop assigns again (read on the next turn).
-    const inLoop = view.assignments.filter((a) => inside(a.at, loop.at));
-    // Follow names read at the call to their assignments earlier in the loop body.
-    const readBy = new Map<string, Loc>(codeNames(textOf(site)).map((n) => [n, site]));
-    for (let depth = 0; depth < 3; depth++) {
-      for (const a of inLoop) {
-        if (!readBy.has(a.targetText) || a.at.start > call.at.start) continue;
-        for (const n of codeNames(textOf(a.valueAt))) if (!readBy.has(n)) readBy.set(n, a.valueAt);
-      }
-    }
-    const carried = [...readBy.keys()].filter((n) => inLoop.some((a) => a.targetText === n && a.at.start > call.at.end));
-    if (carried.length) return { at: readBy.get(carried[0])!, how: 'loop', scope: loop.at, inputs: carried };
-    if (stabilityOf(system) === 'constant') return undefined;
-    // Inputs that are the same on every iteration: parameters of the function, the environment.
-    const varying = taints.filter((t) => t.cls !== 'environment' && !(t.kind === 'parameter' && fn && inside(t.at, fn.at) && !inside(t.at, loop.at)));
-    const hasHoles = system.kind === 'str' ? !system.complete : system.kind === 'list' && system.items.some((b) => b.kind === 'obj' && b.entries.some((e) => e.key === 'text' && e.value.kind === 'str' && !e.value.complete));
-    if (!varying.length && !(hasHoles && !taints.length)) return undefined;
-    return { at: site, how: 'loop', scope: loop.at, inputs: names(varying) };
-  }
+  const inLoop = loop ? rebuiltInLoop(call, view, textOf, { system, taints, own, site, fn, loop: loop.at }) : undefined;
+  // The loop reassigns what system is built from: the loop is the conversation.
+  if (inLoop?.carried) return inLoop.rebuilt;
+  // Otherwise the loop around the request may be a retry loop, and the function around both the
+  // one that runs once per turn (called in a loop, or a graph node): its changing inputs say why.
+  const perTurn = perTurnRebuilt(system, own, site, fn, view, textOf);
+  return perTurn ?? inLoop?.rebuilt;
+}
+
+function perTurnRebuilt(system: Value, own: Taint[], site: Loc, fn: FunctionView | undefined, view: FileView, textOf: (at: Loc) => string): Rebuilt | undefined {
   if (stabilityOf(system) === 'constant') return undefined;
   if (!fn || !isPerTurnFunction(view, fn) || !inside(site, fn.at)) return undefined;
-  const state = taints.filter((t) => t.cls === 'per-request' && t.kind !== 'retrieval' && inside(t.at, fn.at));
-  if (!state.length) return undefined;
-  return { at: site, how: 'per-turn', scope: fn.at, inputs: names(state) };
+  const read = new Set(codeNames(textOf(site)));
+  const turnCalls = callsOf(view, fn).filter((c) => view.enclosingLoop(c.at) !== undefined);
+  // A parameter changes between turns when a call in the turn loop passes it a changing value;
+  // with no such call in this file (a graph node), it is the turn's input.
+  const changes = (p: string) => !turnCalls.length || turnCalls.some((c) => changingArgument(view, c, fn, p));
+  // The per-turn function's state, or its parameters passed on to a helper that builds the text
+  // (`build_system_prompt(current_iteration)`: the helper's parameter stands for the argument).
+  const state = own.filter((t) => t.cls === 'per-request' && (inside(t.at, fn.at) || (t.kind === 'parameter' && fn.params.includes(t.text) && read.has(t.text))));
+  const stateNames = [...new Set(state.map((t) => t.text))].filter((n) => !fn.params.includes(n) || changes(n));
+  // Parameters read where system is written that the turn loop fills with a changing value (also
+  // through a helper the evaluator does not see into).
+  const passed = turnCalls.length ? fn.params.filter((p) => read.has(p) && !stateNames.includes(p) && changes(p)) : [];
+  const inputs = [...stateNames, ...passed];
+  if (!inputs.length) return undefined;
+  const turnLoop = turnCalls.length ? view.enclosingLoop(turnCalls[0].at) : undefined;
+  const part = changingPart(system, site, state, inputs, textOf);
+  return { at: site, how: 'per-turn', scope: fn.at, inputs, ...(turnLoop ? { turnLoop: turnLoop.at } : {}), ...(part ? { part } : {}) };
+}
+
+/**
+ * The argument a call in a loop passes for parameter `p` of `fn` (by keyword or position) is not
+ * the same on every turn: it reads a name the loop assigns again (`current_iteration=iteration + 1`
+ * with `iteration += 1` in the loop) or the loop's own variable, or its value changes and is not
+ * just a parameter of the function around the loop (which is the same on every iteration).
+ */
+function changingArgument(view: FileView, c: FileView['calls'][number], fn: FunctionView, p: string): boolean {
+  const positional = fn.params.filter((x) => x !== 'self' && x !== 'cls');
+  const i = positional.indexOf(p);
+  const arg = c.args.find((a) => a.name === p) ?? (i >= 0 ? c.args.filter((a) => !a.name)[i] : undefined);
+  if (!arg) return false;
+  const loop = view.enclosingLoop(c.at);
+  if (!loop) return false;
+  const reads = codeNames(arg.text);
+  if (view.assignments.some((a) => inside(a.at, loop.at) && reads.includes(a.targetText))) return true;
+  if (loop.targetText && codeNames(loop.targetText).some((n) => reads.includes(n))) return true;
+  const v = arg.value();
+  if (stabilityOf(v) === 'constant') return false;
+  const outer = view.enclosingFunction(c.at);
+  const ts = allTaints(v);
+  return !(ts.length && outer && ts.every((t) => t.kind === 'parameter' && inside(t.at, outer.at) && !inside(t.at, loop.at)));
+}
+
+/** In a list of system blocks, the `text` written in the block that holds one of these taints, or reads one of these names. */
+function changingPart(system: Value, site: Loc, ts: Taint[], names: string[], textOf: (at: Loc) => string): Loc | undefined {
+  if (system.kind !== 'list') return undefined;
+  const holds = (v: Value) => allTaints(v).some((t) => ts.some((x) => x.at.file === t.at.file && x.at.start === t.at.start && x.at.end === t.at.end));
+  for (const block of system.items) {
+    const text = block.kind === 'obj' ? block.entries.find((e) => e.key === 'text') : undefined;
+    if (!text?.valueAt || !inside(text.valueAt, site)) continue;
+    if (holds(text.value) || codeNames(textOf(text.valueAt)).some((n) => names.includes(n))) return text.valueAt;
+  }
+  return undefined;
+}
+
+interface LoopFacts {
+  system: Value;
+  taints: Taint[];
+  own: Taint[];
+  site: Loc;
+  fn: FunctionView | undefined;
+  loop: Loc;
+}
+
+/** `system` reassigned (or built at the call) inside the loop around the request, from what the loop changes. */
+function rebuiltInLoop(call: RequestCall, view: FileView, textOf: (at: Loc) => string, f: LoopFacts): { rebuilt: Rebuilt; carried: boolean } | undefined {
+  const { system, taints, own, site, fn, loop } = f;
+  if (!inside(site, loop)) return undefined;
+  // One fresh request per item (no history carried between iterations) is not a conversation.
+  const messages = call.params.entries.find((e) => e.key === 'messages')?.value;
+  if (messages?.kind === 'list' && messages.complete && messages.at && inside(messages.at, loop) && messages.items.every((m) => m.kind === 'obj' && !m.repeated)) return undefined;
+  // Names the value is built from that the loop assigns again (read on the next turn).
+  const inLoop = view.assignments.filter((a) => inside(a.at, loop));
+  // Follow names read at the call to their assignments earlier in the loop body.
+  const readBy = new Map<string, Loc>(codeNames(textOf(site)).map((n) => [n, site]));
+  for (let depth = 0; depth < 3; depth++) {
+    for (const a of inLoop) {
+      if (!readBy.has(a.targetText) || a.at.start > call.at.start) continue;
+      for (const n of codeNames(textOf(a.valueAt))) if (!readBy.has(n)) readBy.set(n, a.valueAt);
+    }
+  }
+  const carried = [...readBy.keys()].filter((n) => inLoop.some((a) => a.targetText === n && a.at.start > call.at.end));
+  if (carried.length) return { rebuilt: { at: readBy.get(carried[0])!, how: 'loop', scope: loop, inputs: carried }, carried: true };
+  if (stabilityOf(system) === 'constant') return undefined;
+  // Inputs that are the same on every iteration: parameters of the function, the environment.
+  const varying = own.filter((t) => t.cls !== 'environment' && !(t.kind === 'parameter' && fn && inside(t.at, fn.at) && !inside(t.at, loop)));
+  const hasHoles = system.kind === 'str' ? !system.complete : system.kind === 'list' && system.items.some((b) => b.kind === 'obj' && b.entries.some((e) => e.key === 'text' && e.value.kind === 'str' && !e.value.complete));
+  if (!varying.length && !(hasHoles && !taints.length)) return undefined;
+  return { rebuilt: { at: site, how: 'loop', scope: loop, inputs: [...new Set(varying.map((t) => t.text))] }, carried: false };
 }
 
 /** Text with a part that is the same on every call (a template's literal text, or a literal block). */

@@ -71,6 +71,8 @@ export interface FilterView {
   iterText: string;
   /** Items whose `type` is one of these are dropped (`b["type"] != "tool_result"`, `b.type !== 'x'`, `not in (...)`). */
   dropsTypes: string[];
+  /** Items whose `type` is one of these are dropped unless a further condition holds (`b["type"] != "tool_result" or keep(b)`). */
+  dropsSometimes: string[];
   /** Items that hold a block of one of these types are dropped (`not any(b["type"] == "tool_result" for b in m["content"])`). */
   dropsHolding: string[];
   /**

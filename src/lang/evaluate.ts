@@ -5,11 +5,12 @@
  */
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, bounded, concatStrings, isComplete, stabilityOf, unknown, union, withChainStep, withoutUnordered } from '../core/value';
+import { HOLE, allTaints, bounded, concatStrings, getEntry, isComplete, stabilityOf, unknown, union, withChainStep, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
 import type { Adapter, Arg, Binding, Expr } from './syntax';
+import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
 
 /**
@@ -202,7 +203,7 @@ export class Evaluator {
       case 'index':
         return this.index(unit, e.object, e.index, node, env);
       case 'slice':
-        return this.slice(unit, e.object, e.lower, node, env);
+        return this.slice(unit, e.object, e.lower, node, env, e.upper);
       case 'call':
         return this.call(unit, node, e.callee, e.args, env, false);
       case 'new':
@@ -656,7 +657,7 @@ export class Evaluator {
     return unknown(at, 'element', [...allTaints(obj), ...(table ? asSelector(allTaints(idx)) : allTaints(idx))]);
   }
 
-  private slice(unit: FileUnit, objNode: Node, lower: Node | undefined, node: Node, env?: Env): Value {
+  private slice(unit: FileUnit, objNode: Node, lower: Node | undefined, node: Node, env?: Env, upper?: Node): Value {
     const obj = this.eval(unit, objNode, env);
     const at = unit.loc(node);
     if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
@@ -664,8 +665,34 @@ export class Evaluator {
       obj.kind === 'list'
         ? { ...obj, at, complete: false, trims: [...(obj.trims ?? [])] }
         : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
-    if (lower && this.isCount(unit, lower, env)) out.trims!.push(this.trim(unit, 'slice', node));
+    if (lower && this.isCount(unit, lower, env) && !(!upper && this.stripsLeadingSystem(unit, objNode, obj, lower, node))) out.trims!.push(this.trim(unit, 'slice', node));
     return out;
+  }
+
+  /**
+   * `messages[1:]` / `messages.slice(1)` that takes off a leading system entry rather than
+   * trimming the conversation: the list's first item is written as a system (or developer)
+   * message, or the function reads that first item itself (`messages[0].content`, sent as
+   * `system`). Such a cut keeps every turn of the history.
+   */
+  stripsLeadingSystem(unit: FileUnit, listNode: Node, list: Value, lower: Node, node: Node): boolean {
+    const e = unit.adapter.expr(lower);
+    if (e.k !== 'num' || e.value !== 1) return false;
+    if (list.kind === 'list' && list.items.length) {
+      const role = getEntry(list.items[0], 'role');
+      if (role?.kind === 'str' && role.complete && (role.text === 'system' || role.text === 'developer')) return true;
+    }
+    // The function reads `<list>[0]` itself (code, not a comment or a string).
+    const listText = listNode.text.replace(/\s+/g, '');
+    let readsFirst = false;
+    walk(unit.enclosingFunction(node), (n) => {
+      if (readsFirst || !n.text.startsWith(listNode.text.slice(0, 1))) return;
+      const x = unit.adapter.expr(n);
+      if (x.k !== 'index' || x.object.text.replace(/\s+/g, '') !== listText) return;
+      const i = unit.adapter.expr(x.index);
+      if (i.k === 'num' && i.value === 0) readsFirst = true;
+    });
+    return readsFirst;
   }
 
   /** A bound that counts messages (a literal, `-k`, a constant or parameter), not a computed turn boundary. */

@@ -10,49 +10,81 @@ import type { FileUnit } from './workspace';
 
 /** What a condition says about an item, as far as block types go. */
 type Summary =
-  | { k: 'is' | 'not'; types: Set<string> }
+  /** The item is of one of these types; `guarded`: and a further condition holds (`b.type == "tool_result" and keep(b)`). */
+  | { k: 'is'; types: Set<string>; guarded?: boolean }
+  /** The item is of none of these types; `sometimes`: items of these types are kept only when a further condition holds. */
+  | { k: 'not'; types: Set<string>; sometimes?: Set<string> }
   /** The item holds (does not hold) a block of one of these types. */
   | { k: 'has' | 'nothas'; types: Set<string> }
-  | { k: 'other' };
+  /** Says nothing about types; `at` is the condition, when there is one to read. */
+  | { k: 'other'; at?: Node };
 
 const OTHER: Summary = { k: 'other' };
 
+/**
+ * A condition that keeps a tool_result only when it still has its tool_use (`b["tool_use_id"] in
+ * kept_ids`): dropping the others repairs the history instead of breaking it.
+ */
+const PAIRING_GUARD = /tool_use_id|toolUseId|_ids?\b|\bids?\b|Ids?\b|pair|orphan|answered|matched/;
 
 function negate(s: Summary): Summary {
   switch (s.k) {
     case 'is':
       return { k: 'not', types: s.types };
     case 'not':
-      return { k: 'is', types: s.types };
+      return s.sometimes?.size ? OTHER : { k: 'is', types: s.types };
     case 'has':
       return { k: 'nothas', types: s.types };
     case 'nothas':
       return { k: 'has', types: s.types };
     default:
+      // The negation of a test that says nothing about types says nothing about them either.
       return s;
   }
 }
 
 const union = (a: Set<string>, b: Set<string>) => new Set([...a, ...b]);
 const inter = (a: Set<string>, b: Set<string>) => new Set([...a].filter((x) => b.has(x)));
+const minus = (a: Set<string>, b: Set<string>) => new Set([...a].filter((x) => !b.has(x)));
+const none = new Set<string>();
+
+function notTypes(types: Set<string>, sometimes: Set<string>): Summary {
+  const s = minus(sometimes, types);
+  return s.size ? { k: 'not', types, sometimes: s } : { k: 'not', types };
+}
 
 /** `a and b`: a conjunct that says nothing about types (`isinstance(c, list)`) is a guard and is left out. */
 function and(a: Summary, b: Summary): Summary {
-  if (a.k === 'other') return b;
-  if (b.k === 'other') return a;
-  if (a.k === 'not' && b.k === 'not') return { k: 'not', types: union(a.types, b.types) };
-  if (a.k === 'is' && b.k === 'is') return { k: 'is', types: inter(a.types, b.types) };
-  if (a.k === 'is' && b.k === 'not') return { k: 'is', types: new Set([...a.types].filter((t) => !b.types.has(t))) };
+  if (a.k === 'other') return b.k === 'is' ? { ...b, guarded: true } : b;
+  if (b.k === 'other') return a.k === 'is' ? { ...a, guarded: true } : a;
+  if (a.k === 'not' && b.k === 'not') return notTypes(union(a.types, b.types), union(a.sometimes ?? none, b.sometimes ?? none));
+  if (a.k === 'is' && b.k === 'is') return { k: 'is', types: inter(a.types, b.types), guarded: a.guarded || b.guarded };
+  if (a.k === 'is' && b.k === 'not') return { k: 'is', types: minus(a.types, b.types), guarded: a.guarded || !!b.sometimes?.size };
   if (a.k === 'not' && b.k === 'is') return and(b, a);
   if (a.k === 'nothas' && b.k === 'nothas') return { k: 'nothas', types: union(a.types, b.types) };
   return OTHER;
 }
 
-/** `a or b`: an unknown alternative may keep anything. */
+/**
+ * `a or b`: an item is kept when either side keeps it. Beside `b.type != "tool_result"`, a side
+ * that says nothing about types (`or keep_results`, `or (b.type == "tool_result" and <test>)`)
+ * keeps those blocks only when it holds: they are dropped on the other runs.
+ */
 function or(a: Summary, b: Summary): Summary {
+  if (a.k === 'other' && b.k === 'other') return OTHER;
+  if (b.k === 'not' && a.k !== 'not') return or(b, a);
+  if (a.k === 'not') {
+    const all = union(a.types, a.sometimes ?? none);
+    if (b.k === 'other') return b.at && !PAIRING_GUARD.test(b.at.text) ? notTypes(none, all) : OTHER;
+    if (b.k === 'is') return notTypes(minus(a.types, b.types), b.guarded ? all : minus(all, b.types));
+    if (b.k === 'not') {
+      const kept = inter(a.types, b.types);
+      return notTypes(kept, minus(inter(all, union(b.types, b.sometimes ?? none)), kept));
+    }
+    return OTHER;
+  }
   if (a.k === 'other' || b.k === 'other') return OTHER;
-  if (a.k === 'is' && b.k === 'is') return { k: 'is', types: union(a.types, b.types) };
-  if (a.k === 'not' && b.k === 'not') return { k: 'not', types: inter(a.types, b.types) };
+  if (a.k === 'is' && b.k === 'is') return { k: 'is', types: union(a.types, b.types), guarded: a.guarded || b.guarded };
   if (a.k === 'has' && b.k === 'has') return { k: 'has', types: union(a.types, b.types) };
   if (a.k === 'nothas' && b.k === 'nothas') return { k: 'nothas', types: inter(a.types, b.types) };
   return OTHER;
@@ -104,6 +136,11 @@ class Reader {
   }
 
   summarize(n: Node, item: string): Summary {
+    const s = this.read(n, item);
+    return s.k === 'other' && !s.at ? { k: 'other', at: n } : s;
+  }
+
+  private read(n: Node, item: string): Summary {
     const c = this.facts.condition(n);
     switch (c.k) {
       case 'group':
@@ -154,6 +191,7 @@ export function findFilters(unit: FileUnit): FilterView[] {
       at: unit.loc(n),
       iterText: f.iter.text,
       dropsTypes: s.k === 'not' ? [...s.types] : [],
+      dropsSometimes: s.k === 'not' ? [...(s.sometimes ?? [])] : [],
       dropsHolding: s.k === 'nothas' ? [...s.types] : [],
       usedAs: facts.usedAs(n),
     });

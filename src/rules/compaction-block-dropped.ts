@@ -6,7 +6,7 @@ import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
 import type { Origin, Value } from '../core/value';
 import { getEntry } from '../core/value';
-import { paramEntry } from './util';
+import { meantName, paramEntry } from './util';
 
 const COMPACT_BETA = 'compact-2026-01-12';
 const COMPACT_EDIT = 'compact_20260112';
@@ -22,16 +22,21 @@ function key(at: Loc): string {
   return `${at.file}:${at.start}:${at.end}`;
 }
 
-/** Compaction is on: a `compact_20260112` edit, or the compaction beta in `betas` or a header. */
-function compacts(call: RequestCall): boolean {
+/**
+ * Compaction is on: a `compact_20260112` edit, or the compaction beta in `betas` or a header —
+ * also when the name is misspelled (`compact-2026-01-21`, `compact_2026012`): that is
+ * `unknown-beta`'s or `unknown-type`'s finding, and the code still means compaction.
+ */
+function compacts(call: RequestCall, ctx: RuleContext): boolean {
   const edits = getEntry(param(call, 'context_management'), 'edits');
   if (edits?.kind === 'list' && edits.items.some((e) => {
     const t = getEntry(e, 'type');
-    return t?.kind === 'str' && t.text === COMPACT_EDIT;
+    return t?.kind === 'str' && t.complete && meantName(t.text, 'edit', ctx) === COMPACT_EDIT;
   })) return true;
+  const isBeta = (n: string) => meantName(n.trim(), 'beta', ctx) === COMPACT_BETA;
   const betas = param(call, 'betas');
-  if (betas?.kind === 'list' && betas.items.some((b) => b.kind === 'str' && b.text === COMPACT_BETA)) return true;
-  return call.headerBetas.some((h) => h.kind === 'str' && h.text.split(',').some((n) => n.trim() === COMPACT_BETA));
+  if (betas?.kind === 'list' && betas.items.some((b) => b.kind === 'str' && b.complete && isBeta(b.text))) return true;
+  return call.headerBetas.some((h) => h.kind === 'str' && h.complete && h.text.split(',').some(isBeta));
 }
 
 interface Hit {
@@ -61,7 +66,7 @@ export default defineRule({
     triggers: 'requests',
     summary: 'With compaction on, only the text of the response is kept in the history: the compaction block is dropped.',
     docs: `## What it does
-Finds code that sends a request with server-side compaction enabled (a \`compact_20260112\` edit in \`context_management\`, or the \`compact-2026-01-12\` beta) and then appends only the text of the response to the history it sends next: \`resp.content[0].text\`, a join of the text blocks, or LangChain's \`response.text\`.
+Finds code that sends a request with server-side compaction enabled (a \`compact_20260112\` edit in \`context_management\`, or the \`compact-2026-01-12\` beta) and then appends only the text of the response to the history it sends next: \`resp.content[0].text\`, a join of the text blocks, or LangChain's \`response.text\`. A misspelled compaction name (\`compact-2026-01-21\`, \`compact_20260121\`) still counts as compaction on: the misspelling is \`unknown-beta\`'s or \`unknown-type\`'s finding, and the code means compaction.
 
 Context editing alone (\`clear_tool_uses_20250919\`, \`clear_thinking_20251015\`) returns no block to keep, so it is not reported.
 
@@ -151,7 +156,7 @@ The fix replaces the text expression with \`<response>.content\`, so the whole a
 
   checkFile(ctx) {
     const requests = new Map<string, RequestCall>();
-    for (const call of ctx.calls) if (compacts(call)) requests.set(key(call.at), call);
+    for (const call of ctx.calls) if (compacts(call, ctx)) requests.set(key(call.at), call);
     if (!requests.size) return;
     for (const site of ctx.view.calls) {
       if (!APPEND.has(site.method) || !site.receiver) continue;

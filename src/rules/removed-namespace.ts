@@ -1,3 +1,4 @@
+import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
@@ -11,11 +12,13 @@ export default defineRule({
     id: 'removed-namespace',
     group: 'api',
     severity: 'error',
-    // Reported only for a callee written in this file, whose segments the fix can always cut.
-    fix: 'always',
+    // Reported only for a callee written in this file; a chain through a cast (`(client.beta as any).promptCaching`) has no segments to cut.
+    fix: 'sometimes',
     summary: '`client.beta.prompt_caching.messages` / `client.beta.promptCaching.messages`: removed when prompt caching went GA.',
     docs: `## What it does
 Finds calls through the old prompt-caching namespace: \`client.beta.prompt_caching.messages.create\` (Python) and \`client.beta.promptCaching.messages.create\` (TypeScript), and their \`stream\` forms.
+
+Code written for both SDK generations is left alone: a call that runs only where the namespace exists (\`if hasattr(client.beta, "prompt_caching"):\`, \`if ('promptCaching' in client.beta)\`) or whose \`AttributeError\` is caught (\`except AttributeError:\`), and names of the old namespace that are only referenced, not called (a type annotation, an \`isinstance\` check, an import under \`try\`/\`except ImportError\`).
 
 ## Why is this bad?
 The namespace was removed when prompt caching became generally available (Python SDK 0.41.0, TypeScript SDK 0.33.0, 2024-12-17). On any newer SDK the call fails before a request is sent: \`AttributeError: 'Beta' object has no attribute 'prompt_caching'\` in Python, \`TypeError: Cannot read properties of undefined (reading 'messages')\` in JavaScript. Caching needs no beta anymore: \`cache_control\` works on \`client.messages.create\`.
@@ -80,25 +83,42 @@ await client.messages.create({
 \`\`\`
 
 ## Fix safety
-The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, leaving \`client.messages.create\`; when the call also passes a beta-only parameter (\`betas\`, \`context_management\`, …) it removes only \`prompt_caching\`, leaving \`client.beta.messages.create\`. It is safe: the old call fails on every run with any SDK released since December 2024, the request body stays the same, and the API has accepted \`cache_control\` without a beta since caching went GA. A \`prompt-caching-2024-07-31\` name left in \`betas\` is then reported by \`stale-beta\`.
+The fix removes \`beta.prompt_caching\` (\`beta.promptCaching\`) from the call, leaving \`client.messages.create\`; when the call also passes a beta-only parameter (\`betas\`, \`context_management\`, …) it removes only \`prompt_caching\`, leaving \`client.beta.messages.create\`. No fix is offered when the chain passes through a cast (\`(client.beta as any).promptCaching\`). It is safe: the old call fails on every run with any SDK released since December 2024, the request body stays the same, and the API has accepted \`cache_control\` without a beta since caching went GA. A \`prompt-caching-2024-07-31\` name left in \`betas\` is then reported by \`stale-beta\`.
 `,
   },
 
   check(call, ctx) {
     const m = /\.(prompt_caching|promptCaching)\./.exec(call.calleeText);
     if (!m || !call.beta || call.callee.file !== ctx.file) return;
+    if (guarded(call, ctx)) return;
     const keepBeta = BETA_ONLY.some((k) => paramEntry(call, k));
     const segments = keepBeta ? [m[1]] : ['beta', m[1]];
     const edits = removeSegments(ctx, call.callee, segments);
-    const target = call.calleeText.replace(keepBeta ? `.${m[1]}` : `.beta.${m[1]}`, '');
+    // The callee as written, on one line (`calleeText` drops every space, `as any` included).
+    const written = ctx.textOf(call.callee).replace(/\s*\n\s*/g, '');
+    const cut = written.replace(keepBeta ? `.${m[1]}` : `.beta.${m[1]}`, '');
+    // `(client.beta as any).promptCaching...`: no one piece to cut in the text; name the method chain.
+    const target = cut !== written ? cut : `${keepBeta ? 'beta.' : ''}messages.${call.calleeText.split('.').pop()}`;
     const error = call.sdk === 'python' ? "AttributeError ('Beta' object has no attribute 'prompt_caching')" : "TypeError (Cannot read properties of undefined (reading 'messages'))";
     ctx.report({
-      message: `\`${call.calleeText}\` was removed when prompt caching went GA (Python SDK 0.41.0 / TS SDK 0.33.0, 2024-12-17): the call raises ${error} before sending. Call \`${target}\`.`,
+      message: `\`${written}\` was removed when prompt caching went GA (Python SDK 0.41.0 / TS SDK 0.33.0, 2024-12-17): the call raises ${error} before sending. Call \`${target}\`.`,
       at: call.callee,
       fix: edits ? { title: `Call \`${target}\``, applicability: 'safe', edits } : undefined,
     });
   },
 });
+
+/**
+ * Code written for both SDK generations: the call runs only where the old namespace exists
+ * (`if hasattr(client.beta, "prompt_caching"):`, `if ('promptCaching' in client.beta)`), or its
+ * AttributeError is caught (`except AttributeError:`) and handled by a fallback.
+ */
+function guarded(call: RequestCall, ctx: RuleContext): boolean {
+  const condition = ctx.view.enclosingCondition(call.at);
+  if (condition && /prompt_caching|promptCaching/.test(condition.conditionText)) return true;
+  const fn = ctx.view.enclosingFunction(call.at);
+  return call.sdk === 'python' && !!fn && /\bexcept\s*\(?[\w.,\s]*\bAttributeError\b/.test(fn.text);
+}
 
 /** `client.beta.prompt_caching.messages.create` minus `beta` and `prompt_caching`: each `.segment` deleted, each found once. */
 function removeSegments(ctx: RuleContext, callee: Loc, segments: readonly string[]): TextEdit[] | undefined {

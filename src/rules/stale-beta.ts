@@ -22,6 +22,9 @@ export default defineRule({
     docs: `## What it does
 Finds beta names in \`betas=[...]\` / \`betas: [...]\` and in \`anthropic-beta\` headers (per call, on the client, or in LiteLLM's \`extra_headers\`) whose feature is generally available now — \`prompt-caching-2024-07-31\`, \`extended-cache-ttl-2025-04-11\`, \`token-counting-2024-11-01\`, \`message-batches-2024-09-24\`, \`pdfs-2024-09-25\`, … — and says since when. Which names are GA, and since when, comes from the known-names table (its date is in the message). Deprecated names that the API still accepts (\`token-efficient-tools-2025-02-19\`, \`mcp-client-2025-04-04\`, …) are reported too, with the name that replaces them. Names that are not known at all are \`unknown-beta\`'s findings, never this rule's: a stale name is never an error.
 
+
+Names the pinned SDK no longer lists because they were retired or graduated earlier (\`tools-2024-04-04\`, \`tools-2024-05-16\`, the tool-use betas) come from a short hand-kept list in which each name has a source; the message names it.
+
 ## Why is this bad?
 A stale name does nothing on the Claude API, but it is not harmless: some routes reject names they do not know any more (\`prompt-caching-2024-07-31\` sent through LiteLLM to Vertex answers 400 \`Unexpected value(s) for the anthropic-beta header\`), and every distinct set of beta headers is a different request shape for cache diagnostics. Copying it forward also keeps code on the beta client for no reason.
 
@@ -158,7 +161,9 @@ function report(ctx: RuleContext, info: BetaInfo, at: Loc, edits: TextEdit[] | u
   const removal = info.removal ?? (info.status === 'ga' ? 'safe' : 'none');
   const applicability = removal === 'unsafe' || platform ? 'unsafe' : 'safe';
   const fix: Fix | undefined = edits && removal !== 'none' ? { title: `Remove \`${info.name}\``, applicability, edits } : undefined;
-  ctx.report({ message: `${what} (known names as of ${ctx.known.asOf}).`, at, fix });
+  // The names the SDK union no longer has are known from a page the user can open.
+  const source = info.sources?.find((s) => /^https:\/\//.test(s));
+  ctx.report({ message: `${what}${source ? ` (source: ${source})` : ''} (known names as of ${ctx.known.asOf}).`, at, fix });
 }
 
 /**

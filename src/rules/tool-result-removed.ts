@@ -27,6 +27,8 @@ export default defineRule({
     docs: `## What it does
 Finds filters that drop \`tool_result\` blocks from message content — \`[b for b in msg["content"] if b["type"] != "tool_result"]\`, \`content.filter((b) => b.type !== 'tool_result')\`, \`filter(lambda b: ..., content)\` — or drop whole messages that hold one (\`not any(b["type"] == "tool_result" for b in m["content"])\`, LangChain's \`not isinstance(m, ToolMessage)\`), when the result is kept: assigned to a variable, attribute or key (\`message["content"] = ...\`), written as a dict/object entry, or returned. A filter that drops \`tool_use\` blocks together with their results is left alone, and so is one whose result is only printed, counted, or assigned to a name that says it is for display (\`text\`, \`lines\`, \`preview\`, \`shown\`).
 
+Conditions joined with \`or\` / \`||\` are read for what either side keeps: \`b["type"] != "tool_result" or <test>\` drops the results that fail the test, and is reported, unless the test keeps a result whenever its \`tool_use\` stays (\`b["tool_use_id"] in kept_ids\`). A type read with a fallback (\`b.get("type") or ""\`, \`b.type ?? 'text'\`) is the block's type.
+
 ## Why is this bad?
 Every \`tool_use\` block in an assistant message must be answered by a \`tool_result\` with the same id in the next user message. Remove the result and keep the call, and the API answers 400 (\`tool_use ids were found without tool_result blocks immediately after\`) on every later request of that conversation. To save tokens, keep the block and shrink its content; or let the API clear old results with context editing (\`clear_tool_uses_20250919\`).
 
@@ -83,12 +85,18 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
   checkFile(ctx) {
     for (const f of ctx.view.filters) {
       if (!storesHistory(f)) continue;
-      const blocks = f.dropsTypes.includes('tool_result') && !f.dropsTypes.includes('tool_use');
+      const keepsToolUse = !f.dropsTypes.includes('tool_use') && !f.dropsSometimes.includes('tool_use');
+      const always = f.dropsTypes.includes('tool_result');
+      // `b.type != "tool_result" or <test>`: the blocks that fail the test are dropped.
+      const some = !always && f.dropsSometimes.includes('tool_result');
+      const blocks = (always || some) && keepsToolUse;
       const messages = f.dropsHolding.includes('tool_result') && !f.dropsHolding.includes('tool_use');
       if (!blocks && !messages) continue;
       const edits = blocks ? keepWithPlaceholder(ctx, f.at) : undefined;
       ctx.report({
-        message: blocks
+        message: some
+          ? 'This filter drops the `tool_result` blocks that fail the rest of its condition but keeps the `tool_use` blocks they answer; once it drops one, the API rejects every later request of the conversation with a 400. Keep the block and replace its content.'
+          : blocks
           ? 'This filter drops `tool_result` blocks but keeps the `tool_use` blocks they answer; the API rejects every later request of the conversation with a 400. Keep the block and replace its content.'
           : 'This filter drops the messages that hold `tool_result` blocks but keeps the assistant `tool_use` blocks they answer; the API rejects every later request of the conversation with a 400.',
         at: f.at,

@@ -1,5 +1,6 @@
 import type { Shape } from '../core/edits';
 import { param } from '../core/model';
+import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
@@ -16,6 +17,10 @@ export default defineRule({
     docs: `## What it does
 Finds history trimmed by a count — \`messages[-N:]\`, \`history[N:]\`, \`messages.slice(-N)\`, \`splice(0, k)\`, \`shift()\`, \`pop(0)\`, \`del messages[:k]\` — when the list is sent as a request's \`messages\`. Code that already moves the cut to a user turn, or checks \`tool_use\`/\`tool_result\` pairs, is left alone.
 
+Two cuts are not trims of the conversation and are not reported:
+- \`messages[1:]\` / \`messages.slice(1)\` that takes off a leading system entry: the list's first item is written as a \`system\` (or \`developer\`) message, or the function reads that first item itself (\`system=messages[0]["content"]\`, the OpenAI-style list converted to the Messages API).
+- A cut in a request that can hold no tool blocks: it sends no \`tools\`, \`tool_choice\` or \`mcp_servers\` (and no parameter is hidden behind \`**kwargs\` or a spread), and neither the file that sends it nor the file that trims it builds or reads tool blocks. The API rejects \`tool_use\`/\`tool_result\` blocks in a request without tools, so such a cut cannot separate a pair, and the Claude API accepts a history that starts with an assistant turn (Amazon Bedrock does not: there, cut at a user turn anyway).
+
 ## Why is this bad?
 A count does not know where turns begin. The cut can land between an assistant message with a \`tool_use\` and the user message with its \`tool_result\`; the API then answers 400 (\`unexpected tool_use_id found in tool_result blocks\`) — only on the conversations where the cut lands there, so it passes tests and fails in production. Every cut also rewrites the cached prefix.
 
@@ -25,10 +30,11 @@ import anthropic
 
 client = anthropic.Anthropic()
 
-def reply(history):
+def reply(history, tools):
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
+        tools=tools,
         messages=history[-10:],
     )
 \`\`\`
@@ -38,8 +44,8 @@ import Anthropic from '@anthropic-ai/sdk';
 
 const client = new Anthropic();
 
-export async function reply(history: Anthropic.MessageParam[]) {
-  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: history.slice(-10) });
+export async function reply(history: Anthropic.MessageParam[], tools: Anthropic.Tool[]) {
+  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, tools, messages: history.slice(-10) });
 }
 \`\`\`
 
@@ -50,13 +56,14 @@ import anthropic
 
 client = anthropic.Anthropic()
 
-def reply(history):
+def reply(history, tools):
     start = max(0, len(history) - 10)
     while start < len(history) and history[start]["role"] != "user":
         start += 1
     return client.messages.create(
         model="claude-sonnet-4-6",
         max_tokens=1024,
+        tools=tools,
         messages=history[start:],
     )
 \`\`\`
@@ -66,10 +73,10 @@ import Anthropic from '@anthropic-ai/sdk';
 
 const client = new Anthropic();
 
-export async function reply(history: Anthropic.MessageParam[]) {
+export async function reply(history: Anthropic.MessageParam[], tools: Anthropic.Tool[]) {
   let start = Math.max(0, history.length - 10);
   while (start < history.length && history[start].role !== 'user') start++;
-  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, messages: history.slice(start) });
+  return client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 1024, tools, messages: history.slice(start) });
 }
 \`\`\`
 
@@ -82,7 +89,7 @@ The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTu
     const messages = param(call, 'messages');
     if (!messages) return;
     for (const trim of trimsOf(messages)) {
-      if (trim.guarded) continue;
+      if (trim.guarded || holdsNoToolBlocks(call, trim, ctx)) continue;
       const at = inFile(ctx, trim.at, paramSite(call, 'messages'));
       if (!at) continue;
       const edits = trim.kind === 'slice' && at === trim.at ? trimAtUserTurn(trim.at, ctx) : undefined;
@@ -94,6 +101,27 @@ The fix replaces the slice with a call to \`trim_to_user_turn\` / \`trimToUserTu
     }
   },
 });
+
+/** Words of code that builds, reads or converts tool blocks (Anthropic's, or another provider's tool calls turned into them). */
+const TOOL_BLOCK_WORD = /tool_use|tool_result|tool-use|tool-result|toolUse|toolResult|tool_call|toolCall|function_call|functionCall/;
+/** Parameters that give a request tools, whose blocks a history can then hold. */
+const TOOL_PARAMS = ['tools', 'tool_choice', 'mcp_servers'];
+
+/**
+ * A conversation that can hold no tool blocks: the request sends no tools (and no parameter is
+ * hidden from us), and neither the file that sends it nor the file that trims it has code that
+ * builds or reads tool blocks. The API rejects tool_use and tool_result blocks in a request
+ * without tools, so a cut there cannot separate a pair, and the first-party API accepts a history
+ * that starts with an assistant turn.
+ */
+function holdsNoToolBlocks(call: RequestCall, trim: Trim, ctx: RuleContext): boolean {
+  if (call.framework || call.method === 'tool_runner' || call.method === 'batch' || !call.params.complete) return false;
+  if (TOOL_PARAMS.some((k) => param(call, k))) return false;
+  for (const file of new Set([call.file, trim.at.file])) {
+    if (TOOL_BLOCK_WORD.test(ctx.textOf({ file, start: 0, end: Number.MAX_SAFE_INTEGER }))) return false;
+  }
+  return true;
+}
 
 function trimsOf(v: Value): Trim[] {
   const out: Trim[] = [...(v.trims ?? [])];

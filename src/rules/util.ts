@@ -1,7 +1,8 @@
 /** Small helpers shared by rules: where to report, and how to describe a taint. */
 import type { Related } from '../core/diagnostic';
 import type { Platform } from '../core/knownNames';
-import { platformOfClient } from '../core/knownNames';
+import { betaToTypeSpelling, platformOfClient, typeToBetaSpelling } from '../core/knownNames';
+import { judgeUnknownName } from '../core/namePolicy';
 import { hasBreakpoint } from '../core/breakpoints';
 import type { RequestCall } from '../core/model';
 import { param } from '../core/model';
@@ -137,4 +138,19 @@ export function addBetas(ctx: RuleContext, call: RequestCall, betas: readonly st
   }
   if (!call.argsAt || call.argsAt.file !== ctx.file) return undefined;
   return ctx.edits.addArgument(call.argsAt, 'betas', ctx.edits.literal(betas, call.argsAt));
+}
+
+/**
+ * The known name an unknown one stands for, as `unknown-beta` / `unknown-type` suggest it (a
+ * type spelling, a misspelled date, one close name): rules that depend on a feature being on
+ * count the misspelled name as the feature, so one mistake gets one finding.
+ */
+export function meantName(name: string, ns: 'beta' | 'edit', ctx: RuleContext): string | undefined {
+  const known = ns === 'beta' ? ctx.known.betas : ctx.known.editTypes;
+  if (known.has(name)) return name;
+  const verdict =
+    ns === 'beta'
+      ? judgeUnknownName(name, known, { spelling: 'beta', asOf: ctx.known.asOf, maxDistance: Math.min(4, Math.max(2, Math.floor(name.length / 6))), otherSpelling: typeToBetaSpelling })
+      : judgeUnknownName(name, known, { spelling: 'type', asOf: ctx.known.asOf, maxDistance: 3, otherSpelling: betaToTypeSpelling });
+  return verdict.kind === 'respelled' || verdict.kind === 'misspelled' || verdict.kind === 'misdated' ? verdict.suggestions[0] : undefined;
 }

@@ -83,6 +83,11 @@ export const pythonFacts: FactSyntax = {
   readsTypeOf(n: Node, item: string): boolean {
     const e = pythonAdapter.expr(n);
     if (e.k === 'wrap') return pythonFacts.readsTypeOf(e.inner, item);
+    // `b.get("type") or ""`: either side, and a literal fallback is never a block's own type.
+    if (e.k === 'cond' && !e.test && n.childForFieldName('operator')?.text === 'or') {
+      const fallback = pythonAdapter.expr(e.options[1]);
+      return (fallback.k === 'str' || fallback.k === 'null') && pythonFacts.readsTypeOf(e.options[0], item);
+    }
     if (e.k === 'member') return e.prop === 'type' && e.object.text === item;
     if (e.k === 'index') {
       const k = pythonAdapter.expr(e.index);

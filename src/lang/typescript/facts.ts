@@ -90,6 +90,11 @@ export const typescriptFacts: FactSyntax = {
   readsTypeOf(n: Node, item: string): boolean {
     const e = typescriptAdapter.expr(n);
     if (e.k === 'wrap') return typescriptFacts.readsTypeOf(e.inner, item);
+    // `b.type ?? ''`, `b.type || 'text'`: either side, and a literal fallback is never a block's own type.
+    if (e.k === 'cond' && !e.test) {
+      const fallback = typescriptAdapter.expr(e.options[1]);
+      return (fallback.k === 'str' || fallback.k === 'null') && typescriptFacts.readsTypeOf(e.options[0], item);
+    }
     if (e.k === 'member') return e.prop === 'type' && e.object.text === item;
     if (e.k === 'index') {
       const k = typescriptAdapter.expr(e.index);

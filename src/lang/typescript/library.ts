@@ -70,6 +70,14 @@ const SOURCES: Record<string, SourceKind> = {
 
 const GLOBALS = new Set(['Date', 'Math', 'JSON', 'crypto', 'performance', 'process', 'Object', 'Array', 'Set', 'Map', 'require', 'String', 'Number', 'Temporal', 'console', 'globalThis']);
 
+/** `messages.slice(1)` that takes off a leading system entry (see Evaluator.stripsLeadingSystem). */
+function stripsLeadingSystem(ev: Evaluator, unit: FileUnit, receiver: Value, args: Arg[], node: Node): boolean {
+  if (args.length !== 1 || args[0].spread) return false;
+  const call = unit.adapter.expr(node);
+  const callee = call.k === 'call' ? unit.adapter.expr(call.callee) : undefined;
+  return callee?.k === 'member' && ev.stripsLeadingSystem(unit, callee.object, receiver, args[0].value, node);
+}
+
 function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined {
   const at: Loc = unit.loc(node);
   const rtaints: Taint[] = allTaints(receiver);
@@ -90,7 +98,8 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
     }
   }
   if (prop === 'slice' && receiver.kind === 'unknown' && !ev.refOf(receiver) && args[0] && ev.isCount(unit, args[0].value, env)) {
-    return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: [...(receiver.trims ?? []), ev.trim(unit, 'slice', node)] };
+    const trims = stripsLeadingSystem(ev, unit, receiver, args, node) ? [...(receiver.trims ?? [])] : [...(receiver.trims ?? []), ev.trim(unit, 'slice', node)];
+    return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims };
   }
   if (receiver.kind === 'unknown' && receiver.origin && !ev.refOf(receiver)) {
     // `resp.content.filter(...)` keeps reading the response; `.find(...)` / `.at(i)` read one item of it.
@@ -120,7 +129,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
       }
       case 'slice': {
         const out: ListValue = { ...receiver, at, complete: false, trims: [...(receiver.trims ?? [])] };
-        if (args[0] && ev.isCount(unit, args[0].value, env)) out.trims!.push(ev.trim(unit, 'slice', node));
+        if (args[0] && ev.isCount(unit, args[0].value, env) && !stripsLeadingSystem(ev, unit, receiver, args, node)) out.trims!.push(ev.trim(unit, 'slice', node));
         return out;
       }
       case 'concat': {

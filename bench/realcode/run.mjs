@@ -191,8 +191,9 @@ for (const row of rows) {
     continue;
   }
   const hit = (r.findings ?? []).some(
-    // The finding itself, or one of its related places (a constant in another file that the request reads).
-    (f) => f.ruleId === row.rule && ((f.file === row.file && f.line === row.line) || (f.related ?? []).some((x) => x.file === row.file && x.line === row.line)),
+    // The finding's range covers the judged line, or one of its related places does (a constant in
+    // another file that the request reads).
+    (f) => f.ruleId === row.rule && [f, ...(f.related ?? [])].some((x) => x.file === row.file && x.line <= row.line && row.line <= (x.endLine ?? x.line)),
   );
   const outcome =
     row.verdict === 'TP' ? (hit ? 'TP kept' : 'TP lost') : row.verdict === 'FP' ? (hit ? 'FP still reported' : 'FP silent') : row.verdict === 'MISS' ? (hit ? 'MISS found' : 'MISS still missed') : hit ? 'UNSURE reported' : 'UNSURE silent';

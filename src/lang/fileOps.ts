@@ -62,6 +62,11 @@ function literalName(unit: FileUnit, ev: Evaluator, n: Node, depth: number): str
     }
     case 'wrap':
       return literalName(unit, ev, e.inner, depth + 1);
+    case 'ident': {
+      // `path = os.path.join(d, "token.json")`: the name a local is bound to once.
+      const b = ev.findBinding(unit, n, e.name)?.binding;
+      return b?.kind === 'assign' && b.value && b.key === undefined ? literalName(unit, ev, b.value, depth + 1) : undefined;
+    }
     case 'binary':
       return e.op === '/' ? literalName(unit, ev, e.right, depth + 1) : undefined;
     case 'call': {

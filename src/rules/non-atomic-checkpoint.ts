@@ -1,7 +1,7 @@
 import type { ShapeArg } from '../core/edits';
 import type { CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
 import { param } from '../core/model';
-import { allTaints } from '../core/value';
+import { HOLE, allTaints } from '../core/value';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
@@ -53,6 +53,10 @@ function pathKeys(p: FilePath): string[] {
 /** The test of a write that only creates a missing file: `if not path.exists():`, `if (!fs.existsSync(file))`. */
 const WRITE_ONCE = /^\s*\(?\s*(not\s+[\w.]*(exists|isfile|is_file)\b|!\s*[\w.]*(existsSync|exists)\b)/;
 
+/** Callables and modules that build a path from their arguments without adding a name of their own. */
+const PATH_CALLS = new Set(['Path', 'PurePath', 'os', 'path', 'pathlib', 'join', 'resolve', 'abspath', 'expanduser', 'normpath', 'realpath', 'str', 'fspath', 'String', 'await']);
+/** The system's temp folder: `/tmp/...`, `tempfile.gettempdir()`, `os.tmpdir()`, a `mkdtemp` folder. */
+const TEMP_DIR = /(^|["'`\s])\/tmp\/|gettempdir\(|\btmpdir\(|mkdtemp/;
 /** A name made new on each write: a uuid, a timestamp. */
 const FRESH_NAME = /\buuid\d?\(|\buuid\.uuid\d\(|randomUUID\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)\.(strftime|isoformat)|\btimestamp\b/;
 /** Configuration folders of other tools (editors, coding agents) that installers write into: `~/.claude`, `.cursor/`, Claude Desktop's config. */
@@ -120,7 +124,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder, PID files, generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -219,6 +223,22 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (l.targetText && pathWords.some((w) => words(l.targetText!).includes(w))) return true;
       return allTaints(p.arg.value()).some((t) => t.kind === 'loop-variable' && t.at.file === l.at.file && t.at.start >= l.at.start && t.at.end <= l.at.end);
     };
+    // A path made only of what the caller passes (`path`, `Path(target)`, `join(root, rel)`) is the
+    // caller's file: a tool's or an API's output, the file an editor edits. A read elsewhere of a
+    // path made the same way links to it only as a saver/loader pair.
+    const callerChosen = (at: Loc, p: FilePath): boolean => {
+      if (p.name || p.builder) return false;
+      const v = p.arg.value();
+      if (v.kind === 'str' && /[A-Za-z]/.test(v.text.split(HOLE).join(''))) return false;
+      const taints = allTaints(v);
+      if (taints.length > 0 && taints.every((t) => t.kind === 'parameter')) return true;
+      // By the text: every name the path is built from is a parameter (`Path(params["path"])`).
+      const params = fnOf(at)?.params ?? [];
+      const text = (p.origin ?? p.arg.text).replace(/\[[^\]]*\]/g, '');
+      if (/["'`][^"'`]*[A-Za-z]/.test(text)) return false;
+      const roots = [...text.matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g)].map((m) => m[0]).filter((n) => !PATH_CALLS.has(n));
+      return roots.length > 0 && roots.every((n) => params.includes(n));
+    };
     const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
       const here = fnOf(at);
       const loopHere = view.enclosingLoop(at);
@@ -226,6 +246,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         const there = fnOf(r.at);
         const same = there === here;
         if (!same && structured && bare(p) && p.arg.text.trim() === r.path.arg.text.trim() && savesAndLoads(here?.name, there?.name)) return r;
+        if (!same && callerChosen(at, p)) continue;
         // Text read and written in one pass of one function (or of a script's top level): an edit
         // of the file (`bump_version(path)`: read, change, write back) or a check of what was just
         // written, not state that a later run loads. Serialised data loaded, changed and saved
@@ -266,6 +287,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const evidence = (at: Loc, p: FilePath, structured = true): { why: string; consequence: string; read?: Read } | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
       const named = words(`${p.arg.text} ${p.origin ?? ''}`);
+      const known = p.arg.value();
       if (named.some((w, i) => w === 'package' && named[i + 1] === 'json')) return undefined;
       // A cache is rebuilt when it is missing or unreadable: a torn one costs a recomputation.
       if (words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
@@ -275,8 +297,11 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
       if (!memory && createsOnly(at, p)) return undefined;
       if (FRESH_NAME.test(`${p.arg.text} ${p.origin ?? ''}`)) return undefined;
+      // A scratch file in the system's temp folder, and a PID file (it describes a process that a
+      // crash of its writer ends too).
+      if (TEMP_DIR.test(`${p.arg.text} ${p.origin ?? ''} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
+      if (named.some((w) => w === 'pid' || w === 'pidfile')) return undefined;
       // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
-      const known = p.arg.value();
       if (FOREIGN_TOOL_DIR.test(`${p.arg.text} ${p.origin ?? ''} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
       const r = readBack(at, p, structured);
       if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };

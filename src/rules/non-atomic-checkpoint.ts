@@ -11,7 +11,7 @@ import { sameLoc } from '../core/span';
  * Files of other programs that code writes on purpose (a browser profile, an editor's rules):
  * their format and their readers are not the program's own.
  */
-const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmarks', 'Cookies', 'Login Data', '.cursorrules', 'settings.json']);
+const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmarks', 'Cookies', 'Login Data', '.cursorrules']);
 /**
  * Files of a project's source tree that scripts and scaffolders edit (manifests, build and docs
  * configuration): kept in version control, so a torn write is undone with a checkout.
@@ -64,6 +64,8 @@ const FOREIGN_TOOL_DIR = /(^|["'`/\\\s])\.(claude|codex|cursor|vscode|windsurf|h
 
 const SAVE_VERBS = new Set(['save', 'write', 'store', 'persist', 'dump', 'put', 'set', 'export', 'update']);
 const LOAD_VERBS = new Set(['load', 'read', 'restore', 'get', 'fetch', 'import', 'open', 'resume', 'from']);
+/** Words of a handler's name that say how it is called, not what it saves (`handle_write_file`, `on_save`). */
+const HANDLER_WORDS = new Set(['handle', 'handler', 'on', 'do', 'cmd', 'command', 'api', 'tool', 'rpc', 'async']);
 /** Words too general to name one kind of file. */
 const GENERIC_NOUNS = new Set(['file', 'files', 'path', 'text', 'data', 'bytes', 'json', 'content', 'to', 'from', 'disk']);
 
@@ -73,7 +75,7 @@ function savesAndLoads(writer: string | undefined, reader: string | undefined): 
   const w = words(writer);
   const r = words(reader);
   if (!w.some((x) => SAVE_VERBS.has(x)) || !r.some((x) => LOAD_VERBS.has(x))) return false;
-  const nouns = (ws: string[]) => ws.filter((x) => !SAVE_VERBS.has(x) && !LOAD_VERBS.has(x) && !GENERIC_NOUNS.has(x));
+  const nouns = (ws: string[]) => ws.filter((x) => !SAVE_VERBS.has(x) && !LOAD_VERBS.has(x) && !GENERIC_NOUNS.has(x) && !HANDLER_WORDS.has(x));
   const wn = nouns(w);
   const rn = new Set(nouns(r));
   // `save(path)` / `load(path)` of one class or module: the pair by its verbs alone (the caller
@@ -245,7 +247,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       for (const r of reads) {
         const there = fnOf(r.at);
         const same = there === here;
-        if (!same && structured && bare(p) && p.arg.text.trim() === r.path.arg.text.trim() && savesAndLoads(here?.name, there?.name)) return r;
+        if (!same && structured && (bare(p) || callerChosen(at, p)) && p.arg.text.trim() === r.path.arg.text.trim() && savesAndLoads(here?.name, there?.name)) return r;
         if (!same && callerChosen(at, p)) continue;
         // Text read and written in one pass of one function (or of a script's top level): an edit
         // of the file (`bump_version(path)`: read, change, write back) or a check of what was just
@@ -339,7 +341,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (w.kind !== 'write' || !w.truncates) continue;
       // The temp file of an atomic save is written in place on purpose.
       if (pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
-      const state = evidence(w.at, w.path, w.serialised || w.data.some((d) => SERIALISED.test(d.text)));
+      // Serialised data: by the write, or the writing function serialises what it writes (`text = json.dumps(payload)`).
+      const structured = w.serialised || w.data.some((d) => SERIALISED.test(d.text)) || SERIALISED.test(view.enclosingFunction(w.at)?.text ?? '');
+      const state = evidence(w.at, w.path, structured);
       if (!state) continue;
       const site = view.calls.find((c) => sameLoc(c.at, w.at));
       const edits = site && atomicWrite(site, ctx);

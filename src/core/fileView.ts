@@ -98,6 +98,9 @@ export interface FilePath {
   origin?: string;
   /** A function of the file whose result the path is (`state_path(n)`): paths it builds name files of one kind. */
   builder?: string;
+  /** The folder part of a join ending in `name`, as written; `dirIsParam` when it is a parameter of the function. */
+  dir?: string;
+  dirIsParam?: boolean;
 }
 
 /**

@@ -24,7 +24,28 @@ export function filePath(unit: FileUnit, ev: Evaluator, n: Node): FilePath {
   const name = literalName(unit, ev, n, 0);
   const from = origin(unit, ev, n, 0);
   const builder = from && builderOf(unit, ev, from);
-  return { arg: argView(unit, ev, n), ...(name ? { name } : {}), ...(from !== n ? { origin: from.text } : {}), ...(builder ? { builder } : {}) };
+  const dir = name ? folderOf(unit, ev, from) : undefined;
+  return { arg: argView(unit, ev, n), ...(name ? { name } : {}), ...(from !== n ? { origin: from.text } : {}), ...(builder ? { builder } : {}), ...(dir ? dir : {}) };
+}
+
+/**
+ * The folder part of a join that ends in a file name (`template_root / "main.py"` ->
+ * `template_root`, `os.path.join(out_dir, "agent.json")` -> `out_dir`), and whether it is only a
+ * parameter of the function (a folder the caller picks).
+ */
+function folderOf(unit: FileUnit, ev: Evaluator, n: Node): { dir: string; dirIsParam: boolean } | undefined {
+  const e = unit.adapter.expr(n);
+  let folder: Node | undefined;
+  if (e.k === 'binary' && e.op === '/') folder = e.left;
+  else if (e.k === 'call') {
+    const name = ev.calleeName(unit, e.callee);
+    const args = e.args.filter((a) => !a.name && !a.spread);
+    if (name && unit.frontEnd.library.isPathJoin(name) && args.length >= 2) folder = args[args.length - 2].value;
+  }
+  if (!folder) return undefined;
+  const f = unit.adapter.expr(folder);
+  const dirIsParam = f.k === 'ident' && ev.findBinding(unit, folder, f.name)?.binding.kind === 'param';
+  return { dir: folder.text.replace(/\s+/g, ''), dirIsParam };
 }
 
 /** The expression a path comes from, through names bound once to it (`p = state_path(name)` -> `state_path(name)`). */

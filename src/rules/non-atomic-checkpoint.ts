@@ -39,6 +39,8 @@ function words(text: string): string[] {
  */
 const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1')}`;
 
+const SOURCE_EXT = /\.(py|pyi|js|mjs|cjs|ts|tsx|jsx|md|mdx|html|css|sh|rs|go|java)$/i;
+
 function pathKeys(p: FilePath): string[] {
   const keys = [expr(p.arg.text)];
   if (p.origin) keys.push(expr(p.origin));
@@ -46,7 +48,8 @@ function pathKeys(p: FilePath): string[] {
   const v = p.arg.value();
   if (v.kind === 'str' && v.complete) keys.push(`s:${v.text}`);
   // A file name with an extension names one file; `"{run_id}"` or a bare folder does not.
-  if (p.name && /^[\w.-]*\w\.\w+$/.test(p.name)) keys.push(`b:${p.name}`);
+  // Source and document files (`main.py`, `README.md`) written by scaffolders share names across folders.
+  if (p.name && /^[\w.-]*\w\.\w+$/.test(p.name) && !SOURCE_EXT.test(p.name)) keys.push(`b:${p.name}`);
   return keys;
 }
 
@@ -126,7 +129,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder, PID files, generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder, PID files, generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -255,7 +258,11 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         // there (a session) is state; a loop around the write makes it a resume.
         if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
         const mine = new Set(keysFor(p, !same));
-        if (keysFor(r.path, !same).some((k) => mine.has(k))) return r;
+        // The same file name in two folders the code names differently (`template_root / "main.py"`
+        // read, `task_dir / "main.py"` written) is two files; a folder the caller passes may be either.
+        // (In one function two folders named differently are two folders, parameters or not.)
+        const otherFolder = (k: string) => k.startsWith('b:') && p.dir && r.path.dir && p.dir !== r.path.dir && (same || (!p.dirIsParam && !r.path.dirIsParam));
+        if (keysFor(r.path, !same).some((k) => mine.has(k) && !otherFolder(k))) return r;
       }
       return undefined;
     };
@@ -280,7 +287,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!fn) return false;
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      if (new RegExp(`if\\s*\\(?\\s*(os\\.path\\.exists\\(\\s*${name}\\s*\\)|${name}\\.exists\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?\\s*return\\b`).test(before)) return true;
+      // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write.
+      const exists = new RegExp(`if\\s*\\(?\\s*(os\\.path\\.exists\\(\\s*${name}\\s*\\)|${name}\\.exists\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\breturn\\b`);
+      if (exists.test(before)) return true;
       const cond = view.enclosingCondition(at);
       return /except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '') || /except\s+\(?[\w., ]*FileNotFoundError[^:]*:\s*$/.test(before.split('\n').slice(-3).join(' '));
     };

@@ -257,6 +257,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         // written, not state that a later run loads. Serialised data loaded, changed and saved
         // there (a session) is state; a loop around the write makes it a resume.
         if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
+        // Read again later in the same pass: the code reads what it has just written.
+        if (same && !loopHere && r.at.start > at.start) continue;
         const mine = new Set(keysFor(p, !same));
         // The same file name in two folders the code names differently (`template_root / "main.py"`
         // read, `task_dir / "main.py"` written) is two files; a folder the caller passes may be either.

@@ -19,7 +19,7 @@ Checks the \`model\` of each request against the lifecycle dates in the known-na
 
 The table keeps the models the pinned SDK no longer lists (Claude 3.x, 2.x, Instant 1.x), with the dates from the deprecations page and the release notes. Their ids (\`claude-3-5-sonnet-20240620\`, \`claude-3-opus-20240229\`) and \`-latest\` aliases match exactly, never by prefix onto another model; a model known to be retired without a documented date is reported without one. A model id set in another file of the workspace (a settings module) is reported where the request uses it, with the place it is set.
 
-Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`: Bedrock and Vertex AI retire models on their own dates. A request whose client is not seen is not checked.
+Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`: Bedrock and Vertex AI retire models on their own dates. A request in a file that imports the SDK whose client is not resolved (kept in an attribute, returned by a getter: \`self.get_client().messages.create(...)\`) is checked when the file creates Claude API clients (\`Anthropic()\`, \`new Anthropic()\`) and no other platform's; a client that comes from a caller in a file that also creates Bedrock, Vertex AI or Foundry clients is not.
 
 ## Why is this bad?
 A retired model id is rejected on every call: the code that worked yesterday fails today, with nothing in the code to show why. Deprecation is announced months ahead; the date is the time to move.
@@ -88,7 +88,11 @@ No fix is offered: another model answers differently, costs differently and has 
     const related: Related[] = at === v.at ? [] : [{ at: v.at, message: `\`${v.text}\` is set here` }];
     const info = modelInfo(ctx.known, v.text);
     if (!info || (!info.retired && !info.retires && !info.deprecated)) return;
-    if (requestPlatform(call, v.text) !== 'anthropic') return;
+    // A client that cannot be resolved (`self.get_client().messages.create(...)`) in a file that
+    // creates Claude API clients and no other platform's sends a model id in the Claude API's form
+    // there (Bedrock and Vertex ids have forms of their own).
+    const platform = requestPlatform(call, v.text) ?? (createsOnlyClaudeApiClients(ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER })) ? 'anthropic' : undefined);
+    if (platform !== 'anthropic') return;
     const name = info.family === info.id ? `\`${v.text}\`` : `\`${v.text}\` (${info.family})`;
     if (isRetired(info, ctx)) {
       const when = info.retires ? ` on ${info.retires}` : '';
@@ -105,6 +109,11 @@ No fix is offered: another model answers differently, costs differently and has 
     ctx.report({ message: `${name} is deprecated${since}${until}. Move to a current model before then.`, at, related, severity: 'info' });
   },
 });
+
+/** The file constructs `Anthropic` / `AsyncAnthropic` clients and no Bedrock, Vertex AI or Foundry one. */
+function createsOnlyClaudeApiClients(text: string): boolean {
+  return /\b(new\s+)?(Async)?Anthropic\s*\(/.test(text) && !/(Bedrock|Vertex|Foundry)\w*\s*\(/.test(text);
+}
 
 /** The request's `model` entry (the last one written wins). */
 function modelEntry(call: RequestCall): Entry | undefined {

@@ -112,7 +112,11 @@ No fix is offered: another model answers differently, costs differently and has 
 
 /** The file constructs `Anthropic` / `AsyncAnthropic` clients and no Bedrock, Vertex AI or Foundry one. */
 function createsOnlyClaudeApiClients(text: string): boolean {
-  return /\b(new\s+)?(Async)?Anthropic\s*\(/.test(text) && !/(Bedrock|Vertex|Foundry)\w*\s*\(/.test(text);
+  // The client classes under their own names or an alias (`from anthropic import Anthropic as AnthropicClient`).
+  const names = new Set(['Anthropic', 'AsyncAnthropic']);
+  for (const m of text.matchAll(/\b(?:Async)?Anthropic\s+as\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
+  const creates = [...names].some((n) => new RegExp(`(?<![\\w$.])${n}\\s*\\(`).test(text));
+  return creates && !/(Bedrock|Vertex|Foundry)\w*\s*\(/.test(text);
 }
 
 /** The request's `model` entry (the last one written wins). */

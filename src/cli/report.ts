@@ -145,7 +145,8 @@ export interface JsonFinding {
   endColumn: number;
   message: string;
   url: string;
-  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
+  /** `edits` are in this finding's file; `files` lists every file the fix changes with its edits (it is applied to all of them or none). */
+  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[]; files: Array<{ file: string; edits: JsonEdit[] }> };
   cell?: number;
   cellLine?: number;
   cellColumn?: number;
@@ -176,12 +177,12 @@ export function toJson(outcomes: readonly FileOutcome[], cwd: string): JsonFindi
   const out: JsonFinding[] = [];
   for (const o of outcomes) {
     const file = displayPath(o.file, cwd);
-    for (const f of o.findings) out.push(jsonFinding(f, file));
+    for (const f of o.findings) out.push(jsonFinding(f, file, cwd));
   }
   return out;
 }
 
-function jsonFinding(f: Finding, file: string): JsonFinding {
+function jsonFinding(f: Finding, file: string, cwd: string): JsonFinding {
   const d = f.diagnostic;
   const { line, column, endLine, endColumn, ...cell } = rangeFields(f.start, f.end);
   return {
@@ -194,7 +195,17 @@ function jsonFinding(f: Finding, file: string): JsonFinding {
     endColumn,
     message: d.message,
     url: docsUrl(d.ruleId),
-    fix: f.fix ? { title: f.fix.title, applicability: f.fix.applicability, edits: f.fix.edits.map(jsonEdit) } : null,
+    fix: f.fix
+      ? {
+          title: f.fix.title,
+          applicability: f.fix.applicability,
+          edits: f.fix.edits.map(jsonEdit),
+          files: [
+            ...(f.fix.edits.length ? [{ file, edits: f.fix.edits.map(jsonEdit) }] : []),
+            ...(f.fix.otherFiles ?? []).map((p) => ({ file: displayPath(p.file, cwd), edits: p.edits.map(jsonEdit) })),
+          ],
+        }
+      : null,
     ...cell,
   };
 }

@@ -49,7 +49,7 @@ function driverRule(rule: Rule): Sarif.ReportingDescriptor {
   };
 }
 
-function result(f: Finding, uri: string, ruleIndex: Map<string, number>): Sarif.Result {
+function result(f: Finding, uri: string, ruleIndex: Map<string, number>, cwd: string): Sarif.Result {
   const d = f.diagnostic;
   const artifactLocation: Sarif.ArtifactLocation = { uri, uriBaseId: SRCROOT };
   const r: Sarif.Result = {
@@ -61,11 +61,17 @@ function result(f: Finding, uri: string, ruleIndex: Map<string, number>): Sarif.
   };
   if (f.start.cell) r.properties = { cell: f.start.cell.index, cellLine: f.start.cell.line + 1, cellColumn: f.start.cell.column + 1 };
   const edits = f.fix?.fileEdits() ?? [];
-  if (f.fix && edits.length) {
+  // One artifact change per file the fix touches: SARIF's fix is applied whole.
+  const others = (f.fix?.otherFiles ?? []).filter((p) => p.edits.length);
+  if (f.fix && (edits.length || others.length) && (edits.length || !f.fix.edits.length)) {
+    const artifactChanges: Sarif.ArtifactChange[] = [
+      ...(edits.length ? [{ artifactLocation, replacements: edits.map(replacement) }] : []),
+      ...others.map((p) => ({ artifactLocation: { uri: uriOf(p.file, cwd), uriBaseId: SRCROOT }, replacements: p.edits.map(replacement) })),
+    ];
     r.fixes = [
       {
         description: { text: f.fix.applicability === 'safe' ? f.fix.title : `${f.fix.title} (unsafe fix)` },
-        artifactChanges: [{ artifactLocation, replacements: edits.map(replacement) }],
+        artifactChanges,
         properties: { applicability: f.fix.applicability },
       },
     ];
@@ -86,7 +92,7 @@ export function toSarif({ outcomes, rules, cwd, version }: SarifInput): Sarif.Lo
   const notifications: Sarif.Notification[] = [];
   for (const o of outcomes) {
     const uri = uriOf(o.file, cwd);
-    for (const f of o.findings) results.push(result(f, uri, ruleIndex));
+    for (const f of o.findings) results.push(result(f, uri, ruleIndex, cwd));
     for (const n of o.notices) {
       notifications.push({
         level: o.crashed ? 'error' : 'warning',

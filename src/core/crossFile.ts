@@ -39,9 +39,9 @@ export interface CrossFileView {
   /** Uses of `def` other than the one the request makes inside `requestAt` (a request call of the file being analysed). */
   otherUses(def: Definition, requestAt: Loc): OtherUses;
   /**
-   * The imports the expression at `at` (in another file) needs to mean the same in the file
-   * being analysed: undefined when it cannot (a name defined in its own file, a relative import
-   * from another folder, a name the analysed file binds to something else).
+   * The imports the expression at `at` (in another file) needs to mean the same at `into` in
+   * the file being analysed: undefined when it cannot (a name defined in its own file, a
+   * relative import from another folder, a name the analysed file binds to something else).
    */
-  importsFor(at: Loc): NeededImport[] | undefined;
+  importsFor(at: Loc, into: Loc): NeededImport[] | undefined;
 }

@@ -88,6 +88,8 @@ export interface AnalysisEngine {
    * about to write). An engine without it applies no fix across files.
    */
   overlay?(file: string, text: string | undefined): void;
+  /** Whether a text parses without syntax errors (an analysis skips parsing a file no rule needs, so it cannot say). */
+  parsesCleanly?(file: string, text: string, language?: LanguageId): boolean;
 }
 
 export class Analyzer implements AnalysisEngine {

@@ -170,6 +170,7 @@ export function fixAcrossFiles<D extends FixableDocument<D>>(
   let result = opts.result;
   let notParsing = false;
   const overlay = engine.overlay?.bind(engine);
+  const parses = (doc: D) => engine.parsesCleanly?.(doc.file, doc.analysedText, doc.language) ?? false;
   const hold = (doc: D) => {
     held.add(doc.file);
     overlay?.(doc.file, doc.analysedText);
@@ -186,7 +187,7 @@ export function fixAcrossFiles<D extends FixableDocument<D>>(
         break;
       }
       const d = result.diagnostics.find((x): x is Diagnostic & { fix: Fix } => applicableAcross(x, opts.unsafe) && !rejectedKeys.has(fixKey(x)));
-      if (!d || !overlay) break;
+      if (!d || !overlay || !engine.parsesCleanly) break;
       rejectedKeys.add(fixKey(d));
       const reject = (reason: string) => rejectedAcross.push({ diagnostic: d, reason });
       // Every file's new text, or the reason the fix cannot be applied whole.
@@ -202,8 +203,7 @@ export function fixAcrossFiles<D extends FixableDocument<D>>(
           failure = `${part.file} is not a plain source file`;
           break;
         }
-        const before = part.file === start.file ? result : analyse(doc);
-        if (before.noticeKind === 'syntax' || before.noticeKind === 'internal') {
+        if (!parses(doc)) {
           failure = `${part.file} did not parse cleanly before fixing`;
           break;
         }
@@ -222,13 +222,12 @@ export function fixAcrossFiles<D extends FixableDocument<D>>(
       const previous = new Map<string, D | undefined>();
       for (const [file, doc] of next) if (file !== start.file) {
         previous.set(file, documents.get(file));
-        const after = analyse(doc);
-        if (after.noticeKind === 'syntax' || after.noticeKind === 'internal') failure ??= `${file} would not parse`;
+        if (!parses(doc)) failure ??= `${file} would not parse`;
         hold(doc);
       }
       const startNext = next.get(start.file) ?? documents.get(start.file)!;
       engine.invalidate(start.file);
-      const after = failure ? undefined : analyse(startNext);
+      const after = failure || !parses(startNext) ? undefined : analyse(startNext);
       if (!after || after.noticeKind === 'syntax' || after.noticeKind === 'internal') {
         reject(failure ?? `${start.file} would not parse`);
         for (const [file, doc] of previous) {

@@ -10,7 +10,7 @@ import type { Loc } from '../core/span';
 import { editBuilderFor } from './edits';
 import type { Node } from './parsers';
 import type { Binding } from './syntax';
-import type { FileUnit, SourceHost, Workspace } from './workspace';
+import type { FileUnit, Scope, SourceHost, Workspace } from './workspace';
 
 function contains(outer: { start: number; end: number }, inner: { start: number; end: number }): boolean {
   return outer.start <= inner.start && inner.end <= outer.end;
@@ -118,25 +118,39 @@ export class CrossFiles implements CrossFileView {
     const importAt = { start: own[0].at.startIndex, end: own[0].at.endIndex };
     const others: Loc[] = [];
     for (const file of files) {
-      const text = file === this.unit.file ? this.unit.text : (this.workspace.get(file)?.text ?? this.host.readFile(file));
+      const text = file === this.unit.file ? this.unit.text : this.host.readFile(file);
       if (text === undefined) return { seen: false, why: `${file} cannot be read` };
-      for (const start of wordsIn(text, def.name)) {
+      const found = wordsIn(text, def.name);
+      // Parsed only when the name is written there, to leave out comments (a notebook is not: its mentions all count).
+      const unit = found.length ? (file === this.unit.file ? this.unit : this.workspace.get(file)) : undefined;
+      for (const start of found) {
         const at = { file, start, end: start + def.name.length };
+        if (unit && unit.text === text && this.inComment(unit, start)) continue;
         if (file === def.file && start === def.nameAt.start) continue;
         if (file === this.unit.file && (contains(importAt, at) || contains(requestAt, at))) continue;
         others.push(at);
       }
     }
     // The request reads it exactly once.
-    const inRequest = wordsIn(this.unit.text, def.name).filter((s) => contains(requestAt, { start: s, end: s + def.name.length }));
+    const inRequest = wordsIn(this.unit.text, def.name).filter((s) => contains(requestAt, { start: s, end: s + def.name.length }) && !this.inComment(this.unit, s));
     if (inRequest.length !== 1) return { seen: false, why: `the request does not read ${def.name} once` };
     return { seen: true, others };
   }
 
-  importsFor(at: Loc): NeededImport[] | undefined {
+  private inComment(unit: FileUnit, offset: number): boolean {
+    return /comment/.test(unit.tree.rootNode.descendantForIndex(offset, offset + 1)?.type ?? '');
+  }
+
+  importsFor(at: Loc, into: Loc): NeededImport[] | undefined {
     const from = this.other(at.file);
     const node = from && this.node(from, at);
-    if (!from || !node) return undefined;
+    const target = into.file === this.unit.file ? this.node(this.unit, into) : undefined;
+    if (!from || !node || !target) return undefined;
+    /** Bound in a function or class around `n` (a parameter, a local), not at the top level. */
+    const boundLocally = (unit: FileUnit, n: Node, name: string) => {
+      for (let s: Scope | undefined = unit.scopeOf(n); s && s !== unit.module; s = s.parent) if (s.bindings.has(name)) return true;
+      return false;
+    };
     const names = new Set<string>();
     const visit = (n: Node) => {
       if (n.type === 'identifier') {
@@ -153,8 +167,8 @@ export class CrossFiles implements CrossFileView {
     for (const name of names) {
       const theirs = from.module.bindings.get(name) ?? [];
       const ours = this.unit.module.bindings.get(name) ?? [];
-      // A name bound inside a function of its file (a parameter, a local) cannot move.
-      if (from.scopeOf(node) !== from.module && from.scopeOf(node).bindings.has(name)) return undefined;
+      // A name bound inside a function (a parameter, a local) means something else where the expression goes.
+      if (boundLocally(from, node, name) || boundLocally(this.unit, target, name)) return undefined;
       if (theirs.length === 0) {
         // A builtin or global (`Date`, `len`): it means the same where nothing shadows it.
         if (ours.length) return undefined;
@@ -168,10 +182,10 @@ export class CrossFiles implements CrossFileView {
         return undefined;
       }
       const statement = from.text.slice(theirs[0].at.startIndex, theirs[0].at.endIndex);
-      // A statement that imports other names too would bind them here as well.
+      // A statement that imports other names too binds them here as well: only names this file leaves free.
       const alsoBinds = [...from.module.bindings.values()].flat().filter((b) => b.at.id === theirs[0].at.id && b.name !== name);
-      if (alsoBinds.length || /[\r\n]/.test(statement)) return undefined;
-      needed.push({ statement });
+      if (alsoBinds.some((b) => this.unit.module.bindings.has(b.name)) || /[\r\n]/.test(statement)) return undefined;
+      if (!needed.some((n) => n.statement === statement)) needed.push({ statement });
     }
     return needed;
   }

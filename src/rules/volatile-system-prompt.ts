@@ -156,7 +156,7 @@ function moveFromOtherFile(call: RequestCall, embed: Loc, user: { content: { kin
   if (!uses.seen || uses.others.length) return undefined;
   const there = ctx.across.edits(embed.file);
   const removed = there?.removeInterpolation(embed, { label: true });
-  const imports = ctx.across.importsFor(embed);
+  const imports = ctx.across.importsFor(embed, user.at);
   if (!removed || !imports) return undefined;
   const note = ctx.edits.wrap(user.at, timeNote(removed.expression), { parenthesize: true });
   const added = imports.map((i) => ctx.edits.addImport(i.statement));

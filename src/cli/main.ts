@@ -336,7 +336,7 @@ async function check(args: string[], io: Io): Promise<number> {
       }
       files = discovery.files;
       const folders = (paths.length ? paths : ['.']).map((p) => path.resolve(io.cwd, p)).filter((p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory());
-      walked = { folders, files };
+      walked = { folders };
     }
   }
 

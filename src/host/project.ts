@@ -5,7 +5,7 @@
  * definition's every use in the project can be searched for.
  */
 import * as path from 'node:path';
-import { isInside } from './files';
+import { discoverFiles, isInside } from './files';
 
 /** What marks the root of a project: a repository, or a Python or Node package manifest. */
 export const PROJECT_MARKERS = ['.git', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json'];
@@ -13,8 +13,11 @@ export const PROJECT_MARKERS = ['.git', 'pyproject.toml', 'setup.py', 'setup.cfg
 export interface WalkedFiles {
   /** Folders walked whole (absolute paths). */
   folders: readonly string[];
-  /** The source files found (absolute paths). */
-  files: readonly string[];
+  /**
+   * The source files in them (absolute paths); walked when first needed otherwise. Files the
+   * configuration excludes from linting are among them: they may still use what a fix changes.
+   */
+  files?: readonly string[];
 }
 
 export class ProjectScope {
@@ -41,10 +44,13 @@ export class ProjectScope {
     return root;
   }
 
+  private files?: readonly string[];
+
   /** The source files of the project of `file` when the run walked all of it, else undefined. */
   projectFiles(file: string): readonly string[] | undefined {
     const root = this.projectRoot(file);
     if (!root || !this.walked.folders.some((f) => isInside(root, f))) return undefined;
-    return this.walked.files.filter((f) => isInside(f, root));
+    this.files ??= this.walked.files ?? [...new Set(this.walked.folders.flatMap((f) => discoverFiles([f], f).files))].sort();
+    return this.files.filter((f) => isInside(f, root));
   }
 }

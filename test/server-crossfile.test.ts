@@ -1,0 +1,89 @@
+/**
+ * The language server's fix across files: the quick fix of a finding whose cause is in another
+ * module is one WorkspaceEdit over both files, as versioned document changes when the client
+ * takes them (the open file at its version, a closed one with null), and as `changes` otherwise;
+ * applying it gives the files `check --fix --unsafe-fixes` writes, and the finding is gone.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CodeAction, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES } from './helpers';
+import { Client } from './lsp-client';
+
+const CASE = path.join(FIXTURES, '_crossfile', 'python-helper');
+const HELPDESK = path.join(CASE, 'project', 'app', 'helpdesk.py');
+const PROMPTS = path.join(CASE, 'project', 'app', 'prompts.py');
+const expected = (rel: string) => fs.readFileSync(path.join(CASE, 'unsafe-fixed', rel), 'utf8');
+const uri = (file: string) => pathToFileURL(file).toString();
+
+const CAPABILITIES = {
+  workspace: { configuration: true, applyEdit: true, workspaceEdit: { documentChanges: true }, diagnostics: { refreshSupport: true } },
+  textDocument: { diagnostic: {}, codeAction: { resolveSupport: { properties: ['edit'] } } },
+};
+
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.dispose();
+  client = undefined;
+});
+
+async function moveAction(c: Client, file: string): Promise<CodeAction> {
+  const u = await c.open(file);
+  const diagnostics = (await c.diagnostics(u)).filter((d) => d.code === 'volatile-system-prompt');
+  expect(diagnostics).toHaveLength(1);
+  const actions = await c.actions(u, diagnostics);
+  const move = actions.find((a) => a.title.startsWith('Move the time into the user message'));
+  expect(move, actions.map((a) => a.title).join('; ')).toBeDefined();
+  return move!;
+}
+
+describe('fixes across files in the editor', () => {
+  it('is one WorkspaceEdit with versioned document changes for both files; applied, both files read as check --fix writes them and the finding is gone', async () => {
+    client = new Client();
+    await client.initialize({ capabilities: CAPABILITIES });
+    const promptsUri = await client.open(PROMPTS);
+    await client.change(promptsUri, fs.readFileSync(PROMPTS, 'utf8'));
+    const move = await moveAction(client, HELPDESK);
+    expect(move.title).toBe('Move the time into the user message (from `helpdesk_prompt` in prompts.py) (unsafe fix)');
+    const changes = (move.edit?.documentChanges ?? []) as TextDocumentEdit[];
+    expect(changes.map((c) => [c.textDocument.uri, c.textDocument.version])).toEqual([
+      [uri(HELPDESK), 1],
+      [promptsUri, 2],
+    ]);
+    for (const c of changes) {
+      const doc = client.docs.get(c.textDocument.uri)!;
+      await client.change(c.textDocument.uri, TextDocument.applyEdits(doc, c.edits as TextEdit[]));
+    }
+    expect(client.text(uri(HELPDESK))).toBe(expected('app/helpdesk.py'));
+    expect(client.text(promptsUri)).toBe(expected('app/prompts.py'));
+    const after = await client.diagnostics(uri(HELPDESK));
+    expect(after.filter((d) => d.code === 'volatile-system-prompt')).toEqual([]);
+  });
+
+  it('names a closed file with version null, and offers no fix once the other file changed since the analysis', async () => {
+    client = new Client();
+    await client.initialize({ capabilities: CAPABILITIES });
+    const u = await client.open(HELPDESK);
+    const diagnostics = (await client.diagnostics(u)).filter((d) => d.code === 'volatile-system-prompt');
+    const [move] = (await client.actions(u, diagnostics)).filter((a) => a.title.startsWith('Move the time'));
+    const changes = (move.edit?.documentChanges ?? []) as TextDocumentEdit[];
+    expect(changes.map((c) => [c.textDocument.uri, c.textDocument.version])).toEqual([
+      [u, 1],
+      [uri(PROMPTS), null],
+    ]);
+    // prompts.py opened (and so possibly edited) after the analysis: the fix's offsets may be stale.
+    await client.open(PROMPTS);
+    const stale = (await client.actions(u, diagnostics)).filter((a) => a.title.startsWith('Move the time'));
+    expect(stale).toEqual([]);
+  });
+
+  it('gives plain `changes` for both files to a client without document changes', async () => {
+    client = new Client();
+    await client.initialize({ capabilities: { ...CAPABILITIES, workspace: { ...CAPABILITIES.workspace, workspaceEdit: {} } } });
+    const move = await moveAction(client, HELPDESK);
+    expect(Object.keys(move.edit?.changes ?? {}).sort()).toEqual([uri(HELPDESK), uri(PROMPTS)].sort());
+  });
+});

@@ -4,7 +4,8 @@
  * its unsafe fixes change as they must read afterwards (`unsafe-fixed/`, same relative paths).
  * Every source file's findings must equal its `expect:` annotations; `check --fix
  * --unsafe-fixes` over a copy of the project must change exactly the files under `unsafe-fixed/`
- * into them, and nothing else; checking again finds no fixable volatile-system-prompt finding.
+ * into them, and nothing else; checking again finds no fix across files left (and no fixable
+ * volatile-system-prompt finding).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -77,7 +78,8 @@ describe('fixes across files', () => {
         const wanted = want.has(f) ? fs.readFileSync(path.join(expected, f), 'utf8') : inputs[f].toString('utf8');
         expect(now, `${name}/${f}`).toBe(wanted);
       }
-      const again = json(run(tmp, ['check', '--format', 'json', '--unsafe-fixes', '.'])) as Array<{ ruleId: string; fix: unknown }>;
+      const again = json(run(tmp, ['check', '--format', 'json', '--unsafe-fixes', '.'])) as Array<{ ruleId: string; file: string; fix: null | { files: Array<{ file: string }> } }>;
+      expect(again.filter((f) => f.fix?.files.some((p) => p.file !== f.file))).toEqual([]);
       expect(again.filter((f) => f.ruleId === 'volatile-system-prompt' && f.fix)).toEqual([]);
     });
   }

@@ -105,7 +105,8 @@ Output:
           marker under the range, where the values come from and the fix; then a summary
   concise path:line:column: rule-id [*] message        ([*]: --fix can fix it)
   json    an array, one object per finding: ruleId, severity, file, line, column, endLine,
-          endColumn, message, url, fix (null or {title, applicability, edits}); notebook
+          endColumn, message, url, fix (null or {title, applicability, edits, files}:
+          files lists each file a fix edits, for fixes that reach other files); notebook
           findings add cell, cellLine, cellColumn, cellEndLine and cellEndColumn.
           With --statistics: [{ruleId, severity, count, fixable}].
   sarif   one run; tool.driver.rules has every rule with its docs (help) and page (helpUri);

@@ -102,7 +102,7 @@ export async function ask(question: string) {
 ## Fix safety
 Wrapping a directory listing in \`sorted(...)\` (\`[...x].sort()\` in JavaScript) is safe: the file system gives no order, so the sorted one is an order the code could already get, of the same names. It is offered for listings of names and paths (\`os.listdir\`, \`glob.glob\`, \`readdirSync\`, \`glob.sync\`; \`glob.iglob\` and \`Path.iterdir\` / \`glob\` / \`rglob\` only where a loop iterates them, since \`sorted\` returns a list, not an iterator); \`os.scandir\`, \`os.walk\`, \`withFileTypes\` listings and listings that return a Promise get no fix.
 
-Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. Wrapping a set in \`sorted(...)\` is unsafe too: the set's order was not defined, but \`sorted\` raises \`TypeError\` when its items do not compare (\`{"a", 1}\`). \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix).
+Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. Wrapping a set in \`sorted(...)\` is unsafe too: the set's order was not defined, but \`sorted\` raises \`TypeError\` when its items do not compare (\`{"a", 1}\`). \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix). When the \`json.dumps\` or the set is written in a helper or constant of another module the request imports, the same unsafe fix is made there, if the request is its only use in the project (as for volatile-system-prompt: the whole project walked, nothing else names it, not a package's public module); a listing in another module is not fixed.
 `,
   },
 

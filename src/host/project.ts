@@ -45,6 +45,14 @@ export class ProjectScope {
   }
 
   private files?: readonly string[];
+  /** Texts of the project's files read for the search of uses, kept while this scope lives (the editor makes a new one when files change on disk). */
+  private readonly texts = new Map<string, string | undefined>();
+
+  /** A project file's text on disk, read once per scope. */
+  text(file: string, read: (file: string) => string | undefined): string | undefined {
+    if (!this.texts.has(file)) this.texts.set(file, read(file));
+    return this.texts.get(file);
+  }
 
   /** The source files of the project of `file` when the run walked all of it, else undefined. */
   projectFiles(file: string): readonly string[] | undefined {

@@ -107,6 +107,13 @@ export class DiskHost {
     return this.project?.projectFiles(absPath);
   }
 
+  /** A project file's text for the search of uses: an open buffer as it is now, a file on disk as first read while the project scope lives. */
+  projectText(absPath: string): string | undefined {
+    const open = this.pinned.get(absPath) ?? (this.options.overlay?.(absPath) !== undefined ? this.read(absPath) : undefined);
+    if (open) return 'text' in open ? open.text : undefined;
+    return this.project ? this.project.text(absPath, (f) => this.readFile(f)) : this.readFile(absPath);
+  }
+
   read(absPath: string): ReadResult {
     const given = this.pinned.get(absPath);
     if (given) return given;

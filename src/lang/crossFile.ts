@@ -35,9 +35,6 @@ function dir(file: string): string {
   return p.slice(0, p.lastIndexOf('/'));
 }
 
-/** Identifiers a grammar uses for names that are not variables (`b` in `a.b`, `key=` in a call, object keys). */
-const NOT_VARIABLES = new Set(['property_identifier', 'shorthand_property_identifier', 'type_identifier', 'field_identifier']);
-
 export class CrossFiles implements CrossFileView {
   constructor(
     private readonly workspace: Workspace,
@@ -118,7 +115,7 @@ export class CrossFiles implements CrossFileView {
     const importAt = { start: own[0].at.startIndex, end: own[0].at.endIndex };
     const others: Loc[] = [];
     for (const file of files) {
-      const text = file === this.unit.file ? this.unit.text : this.host.readFile(file);
+      const text = file === this.unit.file ? this.unit.text : file === def.file ? this.workspace.get(file)?.text : (this.host.projectText?.(file) ?? this.host.readFile(file));
       if (text === undefined) return { seen: false, why: `${file} cannot be read` };
       const found = wordsIn(text, def.name);
       // Parsed only when the name is written there, to leave out comments (a notebook is not: its mentions all count).
@@ -138,7 +135,8 @@ export class CrossFiles implements CrossFileView {
   }
 
   private inComment(unit: FileUnit, offset: number): boolean {
-    return /comment/.test(unit.tree.rootNode.descendantForIndex(offset, offset + 1)?.type ?? '');
+    const node = unit.tree.rootNode.descendantForIndex(offset, offset + 1);
+    return !!node && unit.adapter.isComment(node);
   }
 
   importsFor(at: Loc, into: Loc): NeededImport[] | undefined {
@@ -152,17 +150,40 @@ export class CrossFiles implements CrossFileView {
       return false;
     };
     const names = new Set<string>();
-    const visit = (n: Node) => {
-      if (n.type === 'identifier') {
-        const parent = n.parent;
-        // `b` in Python's `a.b` and the name of a keyword argument are not variables.
-        const notVariable = parent && ((parent.type === 'attribute' && parent.childForFieldName('attribute')?.id === n.id) || (parent.type === 'keyword_argument' && parent.childForFieldName('name')?.id === n.id));
-        if (!notVariable) names.add(n.text);
-      } else if (!NOT_VARIABLES.has(n.type)) {
-        for (const c of n.namedChildren) if (c) visit(c);
+    // The names the expression reads, through the front end's normalised forms; any other construct (a lambda, a comprehension) is refused.
+    const visit = (n: Node): boolean => {
+      const e = from.adapter.expr(n);
+      switch (e.k) {
+        case 'ident':
+          names.add(e.name);
+          return true;
+        case 'str':
+        case 'num':
+        case 'bool':
+        case 'null':
+          return true;
+        case 'member':
+          return visit(e.object);
+        case 'index':
+          return visit(e.object) && visit(e.index);
+        case 'call':
+        case 'new':
+          return visit(e.callee) && e.args.every((a) => visit(a.value));
+        case 'binary':
+          return visit(e.left) && visit(e.right);
+        case 'neg':
+          return visit(e.arg);
+        case 'wrap':
+          return visit(e.inner);
+        case 'template':
+          return e.parts.every((p) => !('expr' in p) || visit(p.expr));
+        default:
+          return false;
       }
     };
-    visit(node);
+    // An interpolation (`{x:%H}`, `${x}`) holds the expression as its first part.
+    const expression = from.adapter.expr(node).k === 'other' ? node.namedChildren[0] : node;
+    if (!expression || !visit(expression)) return undefined;
     const needed: NeededImport[] = [];
     for (const name of names) {
       const theirs = from.module.bindings.get(name) ?? [];

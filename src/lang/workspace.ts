@@ -23,6 +23,8 @@ export interface SourceHost {
    * a definition other files could use are offered only when this answers.
    */
   projectFiles?(absPath: string): readonly string[] | undefined;
+  /** The text of a file of `projectFiles` for a search over all of them (may be kept between calls); readFile when absent. */
+  projectText?(absPath: string): string | undefined;
 }
 
 export interface Scope {

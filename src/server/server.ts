@@ -579,8 +579,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeWatchedFiles((p) => {
     let configChanged = false;
-    // A file created or deleted: the folders are walked again when a fix next needs their files.
-    if (p.changes.some((c) => c.type !== FileChangeType.Changed)) host.useProject(workspaceRoots.length ? { folders: workspaceRoots } : undefined);
+    // Files changed on disk: the folders are walked, and their texts read, again when a fix next searches them.
+    if (p.changes.length) host.useProject(workspaceRoots.length ? { folders: workspaceRoots } : undefined);
     for (const c of p.changes) {
       const file = pathOf(c.uri);
       if (!openDocByPath(file)) analyzer?.invalidate(file);

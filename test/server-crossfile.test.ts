@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { CodeAction, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES } from './helpers';
+import { analyzer, FIXTURES } from './helpers';
 import { Client } from './lsp-client';
 
 const CASE = path.join(FIXTURES, '_crossfile', 'python-helper');
@@ -86,4 +86,28 @@ describe('fixes across files in the editor', () => {
     const move = await moveAction(client, HELPDESK);
     expect(Object.keys(move.edit?.changes ?? {}).sort()).toEqual([uri(HELPDESK), uri(PROMPTS)].sort());
   });
+
+  it('offers the headline fix of the bundled example (support_agent.py, the time from prompts.py) across both files; applied, both parse and the rule is silent', async () => {
+    const examples = path.join(FIXTURES, '..', '..', 'examples', 'python');
+    const agent = path.join(examples, 'support_agent.py');
+    const prompts = path.join(examples, 'prompts.py');
+    client = new Client();
+    await client.initialize({ capabilities: CAPABILITIES });
+    const move = await moveAction(client, agent);
+    expect(move.title).toBe('Move the time into the user message (from `support_prompt` in prompts.py) (unsafe fix)');
+    const changes = (move.edit?.documentChanges ?? []) as TextDocumentEdit[];
+    expect(changes.map((c) => c.textDocument.uri)).toEqual([uri(agent), uri(prompts)]);
+    // Applied as the editor applies it: prompts.py is opened to take its edit.
+    const promptsUri = await client.open(prompts);
+    for (const c of changes) await client.change(c.textDocument.uri, TextDocument.applyEdits(client.docs.get(c.textDocument.uri)!, c.edits as TextEdit[]));
+    expect(client.text(promptsUri)).toContain('    return f"{SUPPORT_PROMPT}"\n');
+    expect(client.text(uri(agent))).toContain('f"[time: {datetime.now():%Y-%m-%d %H:%M}] " + req.question');
+    const after = await client.diagnostics(uri(agent));
+    expect(after.filter((d) => d.code === 'volatile-system-prompt')).toEqual([]);
+    // Both still parse.
+    const a = await analyzer();
+    expect(a.parsesCleanly(agent, client.text(uri(agent)))).toBe(true);
+    expect(a.parsesCleanly(prompts, client.text(promptsUri))).toBe(true);
+  });
 });
+

@@ -109,5 +109,29 @@ describe('fixes across files in the editor', () => {
     expect(a.parsesCleanly(agent, client.text(uri(agent)))).toBe(true);
     expect(a.parsesCleanly(prompts, client.text(promptsUri))).toBe(true);
   });
+
+  it('for a notebook whose prompt comes from a module: the cell and the module, each at its version', async () => {
+    const dir = path.join(FIXTURES, '_crossfile', 'notebook');
+    const notebook = path.join(dir, 'project', 'labelling.ipynb');
+    const module = path.join(dir, 'project', 'lab_prompts.py');
+    client = new Client();
+    await client.initialize({ capabilities: CAPABILITIES });
+    const cells = await client.openNotebook(notebook);
+    const cell = cells.get(2)!;
+    const diagnostics = (await client.diagnostics(cell)).filter((d) => d.code === 'volatile-system-prompt');
+    expect(diagnostics).toHaveLength(1);
+    const move = (await client.actions(cell, diagnostics)).find((a) => a.title.startsWith('Move the time'));
+    const changes = (move?.edit?.documentChanges ?? []) as TextDocumentEdit[];
+    // The import goes into the cell of the imports, the time into the request's cell, and the module loses it.
+    expect(changes.map((c) => [c.textDocument.uri, c.textDocument.version]).sort()).toEqual(
+      [
+        [cells.get(1)!, 1],
+        [cell, 1],
+        [uri(module), null],
+      ].sort(),
+    );
+    const edited = changes.find((c) => c.textDocument.uri === uri(module))!;
+    expect(TextDocument.applyEdits(TextDocument.create(uri(module), 'python', 0, fs.readFileSync(module, 'utf8')), edited.edits as TextEdit[])).toBe(fs.readFileSync(path.join(dir, 'unsafe-fixed', 'lab_prompts.py'), 'utf8'));
+  });
 });
 

@@ -3,7 +3,7 @@
  * shape, so that a test can compare what the editor shows with what `prefixlint check` reports.
  */
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Diagnostic, TextEdit } from 'vscode-languageserver/node';
 import { main } from '../src/cli/main';
 import type { JsonFinding as CliFinding } from '../src/cli/report';
@@ -33,7 +33,9 @@ const SEVERITY_NAMES = ['', 'error', 'warning', 'info', 'hint'];
 /** An LSP diagnostic in the CLI's JSON shape (1-based lines and columns; `file` relative to `base`, as the CLI run from `base` gives it). */
 export function asJson(file: string, d: Diagnostic, base: string, cell?: number, cellOf?: (uri: string) => number): JsonFinding {
   const data = d.data as { fix?: { title: string; applicability: string; changes: Record<string, TextEdit[]> } };
-  const edits = Object.entries(data.fix?.changes ?? {}).flatMap(([uri, list]) =>
+  // The edits of the finding's own document (its cells, for a notebook); those of other files are the CLI's `fix.files`.
+  const own = (uri: string) => (cellOf ? uri.startsWith('vscode-notebook-cell:') : uri === pathToFileURL(file).toString());
+  const edits = Object.entries(data.fix?.changes ?? {}).filter(([uri]) => own(uri)).flatMap(([uri, list]) =>
     list.map((e) => {
       const at = { line: e.range.start.line + 1, column: e.range.start.character + 1, endLine: e.range.end.line + 1, endColumn: e.range.end.character + 1 };
       if (!cellOf) return { ...at, newText: e.newText };
@@ -63,13 +65,21 @@ export function asJson(file: string, d: Diagnostic, base: string, cell?: number,
 }
 
 /** For notebook findings the CLI's line/column point into the .ipynb: compare the cell positions. */
-export function comparable(f: JsonFinding): Partial<JsonFinding> {
+export function comparable(found: JsonFinding): Partial<JsonFinding> {
+  // `fix.files` (the CLI's edits per file) has no LSP counterpart in this shape: the edits of a
+  // fix across files are compared by test/server-crossfile.test.ts.
+  const f = found.fix && 'files' in found.fix ? { ...found, fix: withoutFiles(found.fix) } : found;
   // Cell places lose their .ipynb line/column too (a partial shape, compared as is).
   const related = f.related.map((r) => (r.cell === undefined ? r : (({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...rest }) => rest)(r))) as JsonFinding['related'];
   if (f.cell === undefined) return { ...f, related };
   const { line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, fix, ...rest } = f;
   const edits = fix?.edits.map(({ line: _l, column: _c, endLine: _el, endColumn: _ec, ...e }) => e);
   return { ...rest, related, fix: fix && { ...fix, edits: edits! } };
+}
+
+function withoutFiles(fix: NonNullable<JsonFinding['fix']> & { files?: unknown }): NonNullable<JsonFinding['fix']> {
+  const { files: _files, ...rest } = fix;
+  return rest;
 }
 
 const sortKey = (f: Partial<JsonFinding>) => `${f.file}:${f.cell ?? ''}:${f.cellLine ?? f.line}:${f.cellColumn ?? f.column}:${f.ruleId}:${f.message}`;

@@ -96,10 +96,10 @@ export class Client {
   }
 
   /** Initializes as the VS Code client does (pull diagnostics, our commands), unless told otherwise. */
-  async initialize(init: { capabilities?: Record<string, unknown>; initializationOptions?: unknown } = {}): Promise<void> {
+  async initialize(init: { capabilities?: Record<string, unknown>; initializationOptions?: unknown; root?: string } = {}): Promise<void> {
     await this.conn.sendRequest('initialize', {
       processId: process.pid,
-      rootUri: pathToFileURL(ROOT).toString(),
+      rootUri: pathToFileURL(init.root ?? ROOT).toString(),
       capabilities: init.capabilities ?? {
         workspace: { configuration: true, applyEdit: true, codeLens: { refreshSupport: true }, diagnostics: { refreshSupport: true } },
         textDocument: { diagnostic: {}, codeAction: { resolveSupport: { properties: ['edit'] } }, codeLens: {}, hover: {} },

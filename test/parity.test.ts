@@ -265,7 +265,8 @@ describe('the editor reports what the CLI reports', () => {
     fs.cpSync(FIXTURES, path.join(dir, 'fixtures'), { recursive: true });
     fs.cpSync(path.join(ROOT, 'examples'), path.join(dir, 'examples'), { recursive: true });
     const client = editorClient();
-    await client.initialize();
+    // The folder is the editor's workspace, as it is the CLI's walk: both see every use of what a fix across files changes.
+    await client.initialize({ root: dir });
     try {
       const editor = await openAll(client, dir);
       const seen = new Set<string>();

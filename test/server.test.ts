@@ -44,7 +44,9 @@ let temp: string;
 beforeAll(async () => {
   temp = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-server-'));
   client = new Client();
-  await client.initialize();
+  // The fixtures folder is the workspace: it does not hold the whole project of the repository,
+  // so, as for the CLI given the fixture files, no fix across files is offered.
+  await client.initialize({ root: FIXTURES });
 }, 60_000);
 
 afterAll(async () => {

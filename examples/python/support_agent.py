@@ -33,7 +33,8 @@ ENABLED_TOOLS = {"lookup_account", "search_help_center", "escalate"}
 
 
 class ChatRequest(BaseModel):
-    messages: list[dict]
+    history: list[dict]
+    question: str
 
 
 @app.post("/support/chat")
@@ -46,6 +47,6 @@ def chat(req: ChatRequest) -> dict:
         thinking={"type": "enabled", "budget_tokens": 2048},
         system=support_prompt(),
         tools=[TOOLS[name] for name in ENABLED_TOOLS],
-        messages=req.messages,
+        messages=[*req.history, {"role": "user", "content": req.question}],
     )
     return resp.model_dump()

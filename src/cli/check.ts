@@ -8,7 +8,8 @@ import { LineIndex } from '../core/span';
 import type { AnalysisEngine, AnalyzeOptions } from '../engine/analyzer';
 import { openDocument } from '../engine/document';
 import type { Place, PlacedEdit, SourceDocument } from '../engine/document';
-import { applicable, fixToFixpoint } from '../engine/fixpoint';
+import { fixToFixpoint, offered } from '../engine/fixpoint';
+import { hasEdits } from '../core/fix';
 import type { DiskHost } from '../host/source';
 
 export type { PlacedEdit };
@@ -36,6 +37,8 @@ export interface Finding {
     edits: PlacedEdit[];
     /** The same change as edits of the file's own text (for a notebook: of its JSON); computed on demand. */
     fileEdits(): PlacedEdit[];
+    /** Edits of other files that are part of the same fix (it is applied to all of them or none), placed in each file's text. */
+    otherFiles?: Array<{ file: string; edits: PlacedEdit[] }>;
   };
   /** The applicability of the diagnostic's fix, shown or not. */
   fixApplicability?: Fix['applicability'];
@@ -171,21 +174,33 @@ function place(doc: SourceDocument, d: Diagnostic, opts: CheckOptions, locateIn:
     diagnostic: d,
     start: doc.locate(d.at.start),
     end: doc.locate(d.at.end),
-    fixApplicability: d.fix && d.fix.edits.length > 0 ? d.fix.applicability : undefined,
+    fixApplicability: d.fix && hasEdits(d.fix) ? d.fix.applicability : undefined,
     related: d.related.flatMap((r) => {
       const at = locateIn(r.at.file, r.at.start);
       const end = locateIn(r.at.file, r.at.end) ?? at;
       return at && end ? [{ file: r.at.file, at, end, message: r.message }] : [];
     }),
   };
-  if (applicable(d, opts.unsafeFixes)) {
+  if (offered(d, opts.unsafeFixes)) {
     const fix = d.fix;
-    finding.fix = {
-      title: d.fix.title,
-      applicability: d.fix.applicability,
-      edits: d.fix.edits.map((e) => ({ start: doc.locate(e.start), end: doc.locate(e.end), newText: e.newText })),
-      fileEdits: () => doc.fileEdits(fix),
-    };
+    const otherFiles = (fix.otherFiles ?? []).map((part) => ({
+      file: part.file,
+      edits: part.edits.flatMap((e) => {
+        const start = locateIn(part.file, e.start);
+        const end = locateIn(part.file, e.end);
+        return start && end ? [{ start, end, newText: e.newText }] : [];
+      }),
+    }));
+    // A fix whose other files cannot be placed is not shown: it could only be shown in part.
+    if (otherFiles.every((p, i) => p.edits.length === fix.otherFiles![i].edits.length)) {
+      finding.fix = {
+        title: fix.title,
+        applicability: fix.applicability,
+        edits: fix.edits.map((e) => ({ start: doc.locate(e.start), end: doc.locate(e.end), newText: e.newText })),
+        fileEdits: () => (fix.edits.length ? doc.fileEdits({ ...fix, otherFiles: undefined }) : []),
+        otherFiles,
+      };
+    }
   }
   return finding;
 }

@@ -8,6 +8,7 @@
  * Results arrive as plain data and are delivered in the order of the files, whatever the
  * order they finish in, so the output is the same with one thread or several.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Severity } from '../core/diagnostic';
@@ -17,6 +18,11 @@ import type { ConfigOverrides } from '../engine/config';
 import { checkFile, configFailure } from './check';
 import type { FileOutcome, Finding, PlacedEdit } from './check';
 import { DiskHost } from '../host/source';
+import type { SourceText } from '../host/source';
+import type { WalkedFiles } from '../host/project';
+import { openDocument } from '../engine/document';
+import type { SourceDocument } from '../engine/document';
+import { fixAcrossFiles } from '../engine/fixpoint';
 
 export interface LintJob {
   fix: boolean;
@@ -29,6 +35,19 @@ export interface LintJob {
   prefilter: boolean;
   /** The texts analysed are the files on disk (not standard input). */
   textsFromHost: boolean;
+  /** The folders walked and the files found: fixes across files search every use of what they change in these. */
+  project?: WalkedFiles;
+}
+
+/** What fixing one file across files did. */
+export interface CrossFixOutcome {
+  /** Files written (the file itself and the others its fixes changed). */
+  written: string[];
+  /** Fixes applied: those across files and the in-file ones the loop applied between them. */
+  applied: number;
+  appliedAcross: number;
+  /** One-line notices for stderr, by file. */
+  notices: Array<{ file: string; message: string }>;
 }
 
 export interface LintResult {
@@ -50,6 +69,7 @@ export class FileLinter {
   ) {}
 
   static async create(job: LintJob, host = new DiskHost(), config = new Configuration(host)): Promise<FileLinter> {
+    host.useProject(job.project);
     const analyzer = await Analyzer.create({ host, prefilter: job.prefilter, textsFromHost: job.textsFromHost });
     config.useParsers(analyzer.parsers);
     return new FileLinter(job, host, config, analyzer);
@@ -71,6 +91,57 @@ export class FileLinter {
       write: this.job.write,
     });
     return { outcome, failLevel: config.failLevel, ms: performance.now() - started };
+  }
+
+  /**
+   * Applies the fixes of a file that reach other files (engine/fixpoint.ts, fixAcrossFiles) and
+   * writes every file they change: all of them or, when one cannot be written, none (each is
+   * written to a temporary file first, then renamed over the original).
+   */
+  fixAcross(file: string): CrossFixOutcome {
+    const out: CrossFixOutcome = { written: [], applied: 0, appliedAcross: 0, notices: [] };
+    let analyze;
+    try {
+      analyze = this.config.configFor(file, this.job.overrides).analyze;
+    } catch (err) {
+      if (err instanceof ConfigError) return out;
+      throw err;
+    }
+    const reads = new Map<string, SourceText>();
+    const open = (f: string): SourceDocument | undefined => {
+      const read = this.host.read(f);
+      if ('skipped' in read) return undefined;
+      reads.set(f, read);
+      const doc = openDocument(f, read.text);
+      return 'notice' in doc ? undefined : doc;
+    };
+    const start = open(file);
+    if (!start) return out;
+    const fixed = fixAcrossFiles(this.analyzer, start, open, { unsafe: this.job.unsafeFixes, analyze });
+    for (const r of fixed.rejectedAcross) out.notices.push({ file, message: `fix for ${r.diagnostic.ruleId} not applied ("${r.diagnostic.fix.title}"): ${r.reason}` });
+    if (fixed.appliedAcross === 0) return out;
+    const changed = [...fixed.documents].filter(([f, doc]) => doc.text !== reads.get(f)?.text);
+    const temps: Array<{ file: string; temp: string }> = [];
+    try {
+      for (const [f, doc] of changed) {
+        const temp = `${f}.prefixlint-${process.pid}.tmp`;
+        fs.writeFileSync(temp, (reads.get(f)?.bom ? '\ufeff' : '') + doc.text, 'utf8');
+        temps.push({ file: f, temp });
+      }
+    } catch (err) {
+      for (const t of temps) fs.rmSync(t.temp, { force: true });
+      out.notices.push({ file, message: `fixes across files not applied: ${err instanceof Error ? err.message : String(err)}` });
+      return out;
+    }
+    for (const t of temps) {
+      fs.renameSync(t.temp, t.file);
+      this.host.pin(t.file, { text: fixed.documents.get(t.file)!.text, bom: reads.get(t.file)?.bom ?? false });
+      this.analyzer.invalidate(t.file);
+    }
+    out.written = changed.map(([f]) => f);
+    out.applied = fixed.applied;
+    out.appliedAcross = fixed.appliedAcross;
+    return out;
   }
 }
 

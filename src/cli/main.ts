@@ -28,6 +28,8 @@ import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from '../engine/diffReport';
 import { discoverFiles, isSourceFile, selectChanged } from '../host/files';
+import type { WalkedFiles } from '../host/project';
+import { applicableAcross, MAX_FIX_PASSES } from '../engine/fixpoint';
 import { changedLines, changedSince } from '../host/git';
 import type { ChangedLines } from '../host/git';
 import { githubAnnotations } from './github';
@@ -103,7 +105,8 @@ Output:
           marker under the range, where the values come from and the fix; then a summary
   concise path:line:column: rule-id [*] message        ([*]: --fix can fix it)
   json    an array, one object per finding: ruleId, severity, file, line, column, endLine,
-          endColumn, message, url, fix (null or {title, applicability, edits}); notebook
+          endColumn, message, url, fix (null or {title, applicability, edits, files}:
+          files lists each file a fix edits, for fixes that reach other files); notebook
           findings add cell, cellLine, cellColumn, cellEndLine and cellEndColumn.
           With --statistics: [{ruleId, severity, count, fixable}].
   sarif   one run; tool.driver.rules has every rule with its docs (help) and page (helpUri);
@@ -299,6 +302,8 @@ async function check(args: string[], io: Io): Promise<number> {
   const excluded = (abs: string, isDir: boolean) => config.excluded(abs, isDir);
 
   let files: string[];
+  /** What was walked whole, when the files are a walk of folders (not a list of changes or standard input). */
+  let walked: WalkedFiles | undefined;
   const skippedInWalk: FileOutcome[] = [];
   let changed: Map<string, ChangedLines> | undefined;
   if (stdinName !== undefined) {
@@ -331,6 +336,8 @@ async function check(args: string[], io: Io): Promise<number> {
         skippedInWalk.push(skippedOutcome(s.file, s.reason));
       }
       files = discovery.files;
+      const folders = (paths.length ? paths : ['.']).map((p) => path.resolve(io.cwd, p)).filter((p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory());
+      walked = { folders };
     }
   }
 
@@ -349,6 +356,7 @@ async function check(args: string[], io: Io): Promise<number> {
     // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
     prefilter: process.env.PREFIXLINT_PREFILTER !== '0',
     textsFromHost: stdinName === undefined,
+    project: walked,
   };
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
@@ -363,15 +371,46 @@ async function check(args: string[], io: Io): Promise<number> {
     outcomes.push(o);
     failLevels.set(o, r.failLevel);
   };
+  let linter: FileLinter | undefined;
+  /**
+   * Fixes whose edits reach other files, after every file had its own: applied one file at a
+   * time in this thread (each fix to all its files or to none), then every file is checked
+   * again, until no such fix is left or MAX_FIX_PASSES is reached.
+   */
+  const fixAcross = async () => {
+    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+      const pending = outcomes.filter((o) => o.findings.some((f) => applicableAcross(f.diagnostic, job.unsafeFixes)));
+      if (!pending.length) return;
+      linter ??= await FileLinter.create(job, host, config);
+      let applied = 0;
+      const fixedBy = new Map<string, number>();
+      for (const o of pending) {
+        const r = linter.fixAcross(o.file);
+        for (const n of r.notices) io.err(`${displayPath(n.file, io.cwd)}: ${n.message}\n`);
+        applied += r.appliedAcross;
+        fixedBy.set(o.file, r.applied);
+      }
+      if (!applied) return;
+      // Every file again: the files written, and those that import them, find what is left.
+      const again = outcomes.splice(0);
+      for (const o of again) {
+        const r = linter.lint(o.file);
+        r.outcome.fixed += o.fixed + (fixedBy.get(o.file) ?? 0);
+        outcomes.push(r.outcome);
+        failLevels.set(r.outcome, r.failLevel);
+      }
+    }
+  };
   const threads = stdinName !== undefined ? 1 : threadCount(files.length, threadsOption);
   const script = workerScript();
   if (threads > 1 && script) {
     if (stats) stats.threads = threads;
     await lintInWorkers(script, files, job, threads, (i, r) => take(files[i], r));
   } else {
-    const linter = await FileLinter.create(job, host, config);
+    linter = await FileLinter.create(job, host, config);
     for (const file of files) take(file, linter.lint(file));
   }
+  if (job.fix && job.write) await fixAcross();
   outcomes.push(...skippedInWalk);
   if (stats && statsFile) {
     stats.wallMs = Math.round(performance.now() - runStarted);

@@ -151,7 +151,8 @@ export interface JsonFinding extends JsonRange {
   file: string;
   message: string;
   url: string;
-  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[] };
+  /** `edits` are in this finding's file; `files` lists every file the fix changes with its edits (it is applied to all of them or none). */
+  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: JsonEdit[]; files: Array<{ file: string; edits: JsonEdit[] }> };
   related: JsonRelated[];
 }
 
@@ -196,7 +197,17 @@ function jsonFinding(f: Finding, file: string, cwd: string): JsonFinding {
     endColumn,
     message: d.message,
     url: docsUrl(d.ruleId),
-    fix: f.fix ? { title: f.fix.title, applicability: f.fix.applicability, edits: f.fix.edits.map(jsonEdit) } : null,
+    fix: f.fix
+      ? {
+          title: f.fix.title,
+          applicability: f.fix.applicability,
+          edits: f.fix.edits.map(jsonEdit),
+          files: [
+            ...(f.fix.edits.length ? [{ file, edits: f.fix.edits.map(jsonEdit) }] : []),
+            ...(f.fix.otherFiles ?? []).map((p) => ({ file: displayPath(p.file, cwd), edits: p.edits.map(jsonEdit) })),
+          ],
+        }
+      : null,
     related: f.related.map((r) => ({ file: displayPath(r.file, cwd), ...rangeFields(r.at, r.end), message: r.message })),
     ...cell,
   };

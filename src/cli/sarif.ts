@@ -69,11 +69,17 @@ function result(f: Finding, uri: string, ruleIndex: Map<string, number>, cwd: st
   }
   if (f.start.cell) r.properties = { cell: f.start.cell.index, cellLine: f.start.cell.line + 1, cellColumn: f.start.cell.column + 1 };
   const edits = f.fix?.fileEdits() ?? [];
-  if (f.fix && edits.length) {
+  // One artifact change per file the fix touches: SARIF's fix is applied whole.
+  const others = (f.fix?.otherFiles ?? []).filter((p) => p.edits.length);
+  if (f.fix && (edits.length || others.length) && (edits.length || !f.fix.edits.length)) {
+    const artifactChanges: Sarif.ArtifactChange[] = [
+      ...(edits.length ? [{ artifactLocation, replacements: edits.map(replacement) }] : []),
+      ...others.map((p) => ({ artifactLocation: { uri: uriOf(p.file, cwd), uriBaseId: SRCROOT }, replacements: p.edits.map(replacement) })),
+    ];
     r.fixes = [
       {
         description: { text: f.fix.applicability === 'safe' ? f.fix.title : `${f.fix.title} (unsafe fix)` },
-        artifactChanges: [{ artifactLocation, replacements: edits.map(replacement) }],
+        artifactChanges,
         properties: { applicability: f.fix.applicability },
       },
     ];

@@ -105,7 +105,11 @@ function relatedPlace(file: string, r: Finding['related'][number], cwd: string):
 }
 
 function fixLine(f: Finding, opts: TextOptions): string | undefined {
-  if (f.fix) return `${f.fix.title} (${f.fix.applicability === 'safe' ? 'safe: applied by --fix' : 'unsafe: applied by --fix --unsafe-fixes'})`;
+  if (f.fix) {
+    const others = (f.fix.otherFiles ?? []).map((p) => p.file.replace(/\\/g, '/').split('/').pop());
+    const also = others.length ? `; it edits ${others.join(', ')} too` : '';
+    return `${f.fix.title} (${f.fix.applicability === 'safe' ? 'safe: applied by --fix' : 'unsafe: applied by --fix --unsafe-fixes'}${also})`;
+  }
   if (f.fixApplicability === 'unsafe' && !opts.unsafeFixes) return 'an unsafe fix is available (--unsafe-fixes shows it)';
   return undefined;
 }

@@ -118,6 +118,8 @@ export interface EditBuilder {
    * it needs, unless the file already defines `name` at the top level: then the result is empty.
    */
   ensureHelper(name: Source, code: PerLanguage<string>, imports?: PerLanguage<readonly HelperImport[]>): TextEdit[] | undefined;
+  /** Adds an import statement, written as given, after the file's last top-level import; undefined when the file has none to place it after. */
+  addImport(statement: string): TextEdit[] | undefined;
 
   // Questions a fix asks about the code.
   /** `value` written as a literal of the file's language; a string takes the quotes of the first string written in `near`. */

@@ -26,11 +26,38 @@ import type { TextEdit } from './span';
  */
 export type Applicability = 'safe' | 'unsafe';
 
+/** Edits of one file, in offsets of its text as the analysis read it. */
+export interface FileEdits {
+  file: string;
+  edits: TextEdit[];
+}
+
 export interface Fix {
   title: string;
   applicability: Applicability;
   /** Edits to the file the diagnostic is in, non-overlapping. */
   edits: TextEdit[];
+  /**
+   * Edits to other files, when the cause of the finding is written there (a prompt built in
+   * another module): the fix is one change over all of them, applied whole or not at all.
+   */
+  otherFiles?: FileEdits[];
+}
+
+/** Whether a fix changes files besides the diagnostic's own. */
+export function isCrossFile(fix: Fix): boolean {
+  return !!fix.otherFiles?.some((f) => f.edits.length > 0);
+}
+
+/** Whether a fix changes anything. */
+export function hasEdits(fix: Fix): boolean {
+  return fix.edits.length > 0 || isCrossFile(fix);
+}
+
+/** Every file a fix changes with its edits, the diagnostic's file (`file`) first. */
+export function fixFiles(fix: Fix, file: string): FileEdits[] {
+  const own = fix.edits.length ? [{ file, edits: fix.edits }] : [];
+  return [...own, ...(fix.otherFiles ?? []).filter((f) => f.edits.length > 0)];
 }
 
 function overlaps(a: TextEdit, b: TextEdit): boolean {

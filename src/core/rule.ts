@@ -2,6 +2,7 @@
  * A rule is one file: metadata, messages, fix title, docs text, the check and the fix.
  */
 import type { Diagnostic, Related, Severity } from './diagnostic';
+import type { CrossFileView } from './crossFile';
 import type { EditBuilder } from './edits';
 import type { FileView } from './fileView';
 import type { Fix } from './fix';
@@ -51,6 +52,8 @@ export interface RuleContext {
   readonly language: LanguageId;
   readonly known: KnownNames;
   readonly edits: EditBuilder;
+  /** Other files of the project, for fixes whose cause is written there. */
+  readonly across: CrossFileView;
   /** Calls, functions, loops and conditions of the whole file, for rules that look beyond one request. */
   readonly view: FileView;
   /** Every request call site of the file. */

@@ -13,9 +13,11 @@ import type { ReportInput, RuleContext } from '../core/rule';
 import type { FileResult } from '../core/result';
 import type { Loc } from '../core/span';
 import { suppressFindings } from '../core/suppress';
+import { hasEdits } from '../core/fix';
 import { EvalBudget, Evaluator } from '../lang/evaluate';
 import type { EvalLimits } from '../lang/evaluate';
 import { editBuilderFor } from '../lang/edits';
+import { CrossFiles } from '../lang/crossFile';
 import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/comments';
 import { buildFileView } from '../lang/fileView';
 import { Parsers, languageForPath } from '../lang/parsers';
@@ -80,6 +82,14 @@ export interface AnalysisEngine {
   analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions): FileResult;
   /** Drops what is cached for a file (its text changed on disk or in an editor). */
   invalidate(file: string): void;
+  /**
+   * Makes the engine read `text` for a file that another file imports, instead of its host's
+   * text, until called again with undefined (the fix loop across files holds the texts it is
+   * about to write). An engine without it applies no fix across files.
+   */
+  overlay?(file: string, text: string | undefined): void;
+  /** Whether a text parses without syntax errors (an analysis skips parsing a file no rule needs, so it cannot say). */
+  parsesCleanly?(file: string, text: string, language?: LanguageId): boolean;
 }
 
 export class Analyzer implements AnalysisEngine {
@@ -89,6 +99,8 @@ export class Analyzer implements AnalysisEngine {
   private readonly limits?: EvalLimits;
   private readonly prefilter: boolean;
   private readonly textsFromHost: boolean;
+  /** Texts held through `overlay`, read instead of the host's until released. */
+  private readonly held = new Map<string, string>();
 
   private constructor(
     readonly parsers: Parsers,
@@ -109,6 +121,19 @@ export class Analyzer implements AnalysisEngine {
   /** Drops what is cached for a file (its text changed on disk or in an editor). */
   invalidate(file: string): void {
     this.workspace.invalidate(file);
+    const held = this.held.get(file);
+    if (held !== undefined) this.workspace.setOverlay(file, held);
+  }
+
+  overlay(file: string, text: string | undefined): void {
+    if (text === undefined) {
+      if (!this.held.delete(file)) return;
+      this.workspace.invalidate(file);
+    } else {
+      this.held.set(file, text);
+      this.workspace.invalidate(file);
+      this.workspace.setOverlay(file, text);
+    }
   }
 
   /** True when the text parses without syntax errors. */
@@ -133,7 +158,7 @@ export class Analyzer implements AnalysisEngine {
     try {
       return this.analyzeText(file, text, language, opts);
     } finally {
-      if (this.textsFromHost) this.workspace.forgetText(file);
+      if (this.textsFromHost && !this.held.has(file)) this.workspace.forgetText(file);
     }
   }
 
@@ -162,6 +187,8 @@ export class Analyzer implements AnalysisEngine {
       const calls = requestsPossible ? findRequestCalls(unit, evaluator) : [];
       const edits = editBuilderFor(unit);
       let view: FileView | undefined;
+      let across: CrossFiles | undefined;
+      const workspace = this.workspace;
       let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();
       const textOf = (at: Loc) => {
@@ -174,6 +201,9 @@ export class Analyzer implements AnalysisEngine {
           language: lang,
           known,
           edits,
+          get across() {
+            return (across ??= new CrossFiles(workspace, workspace.host, unit));
+          },
           get view() {
             return (view ??= buildFileView(unit, evaluator));
           },
@@ -190,7 +220,7 @@ export class Analyzer implements AnalysisEngine {
               severity: level(rule.meta.id, input.severity ?? rule.meta.severity),
               message: input.message,
               at: input.at,
-              fix: input.fix && input.fix.edits.length ? input.fix : undefined,
+              fix: input.fix && hasEdits(input.fix) ? input.fix : undefined,
               related: input.related ?? [],
             });
           },

@@ -9,9 +9,11 @@
  */
 import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
+import { fixFiles, hasEdits, isCrossFile } from '../core/fix';
 import type { FileResult } from '../core/result';
 import type { AnalysisEngine, AnalyzeOptions } from './analyzer';
 import type { FixableDocument } from './document';
+import { isNotebook } from './document';
 
 /** Passes of fix, re-analyse, fix again before giving up on reaching a fixpoint. */
 export const MAX_FIX_PASSES = 10;
@@ -44,9 +46,19 @@ export interface FixpointResult<D> {
   notParsing?: boolean;
 }
 
-/** Whether a finding's fix is applied: safe ones always, unsafe ones when asked. */
+/** Whether a finding's fix may be applied (safe ones always, unsafe ones when asked), in this file or across files. */
+export function offered(d: Diagnostic, unsafe: boolean): d is Diagnostic & { fix: Fix } {
+  return !!d.fix && hasEdits(d.fix) && (d.fix.applicability === 'safe' || unsafe);
+}
+
+/** Whether the one-document fix loop applies a finding's fix: offered, and with edits in the finding's file only. */
 export function applicable(d: Diagnostic, unsafe: boolean): d is Diagnostic & { fix: Fix } {
-  return !!d.fix && d.fix.edits.length > 0 && (d.fix.applicability === 'safe' || unsafe);
+  return offered(d, unsafe) && !isCrossFile(d.fix);
+}
+
+/** Whether a finding's fix is offered and changes other files too (fixAcrossFiles applies it). */
+export function applicableAcross(d: Diagnostic, unsafe: boolean): d is Diagnostic & { fix: Fix } {
+  return offered(d, unsafe) && isCrossFile(d.fix);
 }
 
 /** Fixing starts only on a text without syntax errors, so one afterwards is new. */
@@ -56,7 +68,8 @@ function parsesWorse(after: FileResult): boolean {
 
 /** Identifies a fix across passes (offsets move, so they are left out). */
 function fixKey(d: Diagnostic): string {
-  return [d.ruleId, d.message, d.fix?.title, ...(d.fix?.edits.map((e) => e.newText) ?? [])].join('\u0000');
+  const files = d.fix ? fixFiles(d.fix, '') : [];
+  return [d.ruleId, d.message, d.fix?.title, ...files.flatMap((f) => [f.file, ...f.edits.map((e) => e.newText)])].join('\u0000');
 }
 
 /**
@@ -114,4 +127,128 @@ export function fixToFixpoint<D extends FixableDocument<D>>(engine: AnalysisEngi
     if (tried) engine.invalidate(document.file);
   }
   return { ...run, rejected };
+}
+
+export interface CrossFixResult<D> {
+  /** The documents as fixed: the start document and every other file a fix changed (unchanged ones are the given ones). */
+  documents: Map<string, D>;
+  /** The analysis of the start document as fixed. */
+  result: FileResult;
+  /** Fixes applied over all passes, in-file and cross-file. */
+  applied: number;
+  /** Cross-file fixes applied. */
+  appliedAcross: number;
+  rejected: Array<RejectedFix<D>>;
+  /** Cross-file fixes not applied, and why (a file that cannot be read, a text that would not parse). */
+  rejectedAcross: Array<{ diagnostic: Diagnostic & { fix: Fix }; reason: string }>;
+  notParsing?: boolean;
+}
+
+/**
+ * Fixes a document to a fixpoint across files: its own fixes (fixToFixpoint), then one fix
+ * whose edits reach other files, applied to every file it names or to none, then its own again,
+ * and so on. While it runs the engine reads the changed texts of the other files (they are held
+ * as overlays), so each analysis sees the files as they would be written; afterwards it reads
+ * them from its host again. A cross-file fix is applied only when every file it touches parsed
+ * cleanly before and still does after, and when each of its edits lands. Nothing is written:
+ * the caller writes every document that changed, all of them or none.
+ */
+export function fixAcrossFiles<D extends FixableDocument<D>>(
+  engine: AnalysisEngine,
+  start: D,
+  open: (file: string) => D | undefined,
+  opts: FixpointOptions,
+): CrossFixResult<D> {
+  const documents = new Map<string, D>([[start.file, start]]);
+  const held = new Set<string>();
+  const rejected: Array<RejectedFix<D>> = [];
+  const rejectedAcross: CrossFixResult<D>['rejectedAcross'] = [];
+  const rejectedKeys = new Set<string>();
+  const analyse = (doc: D) => engine.analyze(doc.file, doc.analysedText, doc.language, opts.analyze);
+  let applied = 0;
+  let appliedAcross = 0;
+  let result = opts.result;
+  let notParsing = false;
+  const overlay = engine.overlay?.bind(engine);
+  const parses = (doc: D) => engine.parsesCleanly?.(doc.file, doc.analysedText, doc.language) ?? false;
+  const hold = (doc: D) => {
+    held.add(doc.file);
+    overlay?.(doc.file, doc.analysedText);
+  };
+  try {
+    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+      const own = fixToFixpoint(engine, documents.get(start.file)!, { ...opts, result });
+      documents.set(start.file, own.document);
+      applied += own.applied;
+      rejected.push(...own.rejected);
+      result = own.result;
+      if (own.notParsing) {
+        notParsing = true;
+        break;
+      }
+      const d = result.diagnostics.find((x): x is Diagnostic & { fix: Fix } => applicableAcross(x, opts.unsafe) && !rejectedKeys.has(fixKey(x)));
+      if (!d || !overlay || !engine.parsesCleanly) break;
+      rejectedKeys.add(fixKey(d));
+      const reject = (reason: string) => rejectedAcross.push({ diagnostic: d, reason });
+      // Every file's new text, or the reason the fix cannot be applied whole.
+      const next = new Map<string, D>();
+      let failure: string | undefined;
+      for (const part of fixFiles(d.fix, start.file)) {
+        const doc = documents.get(part.file) ?? open(part.file);
+        if (!doc) {
+          failure = `${part.file} cannot be read`;
+          break;
+        }
+        if (part.file !== start.file && isNotebook(part.file)) {
+          failure = `${part.file} is not a plain source file`;
+          break;
+        }
+        if (!parses(doc)) {
+          failure = `${part.file} did not parse cleanly before fixing`;
+          break;
+        }
+        const changed = doc.applyFixes([{ ...d.fix, edits: part.edits, otherFiles: undefined }]);
+        if ('notice' in changed || changed.applied !== 1 || changed.document.analysedText === doc.analysedText) {
+          failure = `its edits do not apply to ${part.file}`;
+          break;
+        }
+        next.set(part.file, changed.document);
+      }
+      if (failure) {
+        reject(failure);
+        continue;
+      }
+      // The other files first, so that the analysis of the start document reads their new text.
+      const previous = new Map<string, D | undefined>();
+      for (const [file, doc] of next) if (file !== start.file) {
+        previous.set(file, documents.get(file));
+        if (!parses(doc)) failure ??= `${file} would not parse`;
+        hold(doc);
+      }
+      const startNext = next.get(start.file) ?? documents.get(start.file)!;
+      engine.invalidate(start.file);
+      const after = failure || !parses(startNext) ? undefined : analyse(startNext);
+      if (!after || after.noticeKind === 'syntax' || after.noticeKind === 'internal') {
+        reject(failure ?? `${start.file} would not parse`);
+        for (const [file, doc] of previous) {
+          if (doc) hold(doc);
+          else {
+            held.delete(file);
+            overlay?.(file, undefined);
+          }
+        }
+        engine.invalidate(start.file);
+        result = analyse(documents.get(start.file)!);
+        continue;
+      }
+      for (const [file, doc] of next) documents.set(file, doc);
+      result = after;
+      applied++;
+      appliedAcross++;
+    }
+  } finally {
+    for (const file of held) overlay?.(file, undefined);
+    engine.invalidate(start.file);
+  }
+  return { documents, result: result ?? analyse(start), applied, appliedAcross, rejected, rejectedAcross, ...(notParsing ? { notParsing } : {}) };
 }

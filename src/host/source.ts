@@ -5,6 +5,9 @@
  */
 import * as fs from 'node:fs';
 
+import { ProjectScope } from './project';
+import type { WalkedFiles } from './project';
+
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8 * 1024;
 
@@ -90,7 +93,26 @@ export class DiskHost {
   /** Texts given to the host (standard input linted as a file) and files it wrote: never read from disk again. */
   private readonly pinned = new Map<string, ReadResult>();
 
+  /** The files the run or the editor walked, for the search of a definition's other uses. */
+  private project?: ProjectScope;
+
   constructor(private readonly options: DiskHostOptions = {}) {}
+
+  /** Sets what was walked (undefined: nothing is known to be seen whole). */
+  useProject(walked: WalkedFiles | undefined): void {
+    this.project = walked && new ProjectScope(walked, (p) => this.exists(p));
+  }
+
+  projectFiles(absPath: string): readonly string[] | undefined {
+    return this.project?.projectFiles(absPath);
+  }
+
+  /** A project file's text for the search of uses: an open buffer as it is now, a file on disk as first read while the project scope lives. */
+  projectText(absPath: string): string | undefined {
+    const open = this.pinned.get(absPath) ?? (this.options.overlay?.(absPath) !== undefined ? this.read(absPath) : undefined);
+    if (open) return 'text' in open ? open.text : undefined;
+    return this.project ? this.project.text(absPath, (f) => this.readFile(f)) : this.readFile(absPath);
+  }
 
   read(absPath: string): ReadResult {
     const given = this.pinned.get(absPath);
@@ -134,6 +156,11 @@ export class DiskHost {
 
   /** Makes `absPath` read as this text (standard input linted as that file). */
   put(absPath: string, source: ReadResult): void {
+    this.pinned.set(absPath, source);
+  }
+
+  /** Remembers a file's new text, written by the caller. */
+  pin(absPath: string, source: SourceText): void {
     this.pinned.set(absPath, source);
   }
 

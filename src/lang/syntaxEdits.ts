@@ -225,6 +225,12 @@ export abstract class SyntaxEdits implements EditBuilder {
     return [{ start: at, end: at, newText: lines.map((l) => eol + l).join('') + eol + eol + body }];
   }
 
+  addImport(statement: string): TextEdit[] | undefined {
+    const at = this.importsEnd();
+    if (at === 0 || /[\r\n]/.test(statement.trim())) return undefined;
+    return [{ start: at, end: at, newText: this.eol() + statement.trim() }];
+  }
+
   // Questions.
   literal(value: LiteralValue, near?: Loc): string {
     if (typeof value === 'number' || typeof value === 'boolean') return this.scalar(value);

@@ -17,6 +17,14 @@ export interface SourceHost {
   readFile(absPath: string): string | undefined;
   /** Whether a file exists (cheaper than reading it); readFile answers when absent. */
   exists?(absPath: string): boolean;
+  /**
+   * Every source file of the project that holds `absPath`, when all of them are seen (the run
+   * or the editor walked the whole project); undefined when some may not be. Fixes that change
+   * a definition other files could use are offered only when this answers.
+   */
+  projectFiles?(absPath: string): readonly string[] | undefined;
+  /** The text of a file of `projectFiles` for a search over all of them (may be kept between calls); readFile when absent. */
+  projectText?(absPath: string): string | undefined;
 }
 
 export interface Scope {

@@ -7,6 +7,7 @@ import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
 import { sameLoc } from '../core/span';
+import type { Loc } from '../core/span';
 import { cachesPrefix, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
 
 const ORDER_KINDS = new Set(['unsorted-json', 'set-iteration', 'unsorted-listing']);
@@ -101,7 +102,7 @@ export async function ask(question: string) {
 ## Fix safety
 Wrapping a directory listing in \`sorted(...)\` (\`[...x].sort()\` in JavaScript) is safe: the file system gives no order, so the sorted one is an order the code could already get, of the same names. It is offered for listings of names and paths (\`os.listdir\`, \`glob.glob\`, \`readdirSync\`, \`glob.sync\`; \`glob.iglob\` and \`Path.iterdir\` / \`glob\` / \`rglob\` only where a loop iterates them, since \`sorted\` returns a list, not an iterator); \`os.scandir\`, \`os.walk\`, \`withFileTypes\` listings and listings that return a Promise get no fix.
 
-Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. Wrapping a set in \`sorted(...)\` is unsafe too: the set's order was not defined, but \`sorted\` raises \`TypeError\` when its items do not compare (\`{"a", 1}\`). \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix).
+Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. Wrapping a set in \`sorted(...)\` is unsafe too: the set's order was not defined, but \`sorted\` raises \`TypeError\` when its items do not compare (\`{"a", 1}\`). \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix). When the \`json.dumps\` or the set is written in a helper or constant of another module the request imports, the same unsafe fix is made there, if the request is its only use in the project (as for volatile-system-prompt: the whole project walked, nothing else names it, not a package's public module); a listing in another module is not fixed.
 `,
   },
 
@@ -124,7 +125,7 @@ Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was bui
       seen.add(t);
       const at = inFile(ctx, t.at, site);
       if (!at) continue;
-      ctx.report({ message: messageFor(t), at, related: relatedFor(ctx, t, at), fix: fixFor(t, ctx) });
+      ctx.report({ message: messageFor(t), at, related: relatedFor(ctx, t, at), fix: fixFor(t, call, ctx) });
     }
     void uniqueTaints;
   },
@@ -186,8 +187,9 @@ function sortableListing(site: CallSite, ctx: RuleContext): boolean {
 /** `sorted(x)`; `[...x].sort()`. */
 const SORTED = { python: ['sorted(', ')'], typescript: ['[...', '].sort()'] } as const;
 
-function fixFor(t: Taint, ctx: RuleContext): Fix | undefined {
-  if (!t.fixAt || t.fixAt.file !== ctx.file) return undefined;
+function fixFor(t: Taint, call: RequestCall, ctx: RuleContext): Fix | undefined {
+  if (t.fixAt && t.fixAt.file !== ctx.file) return fixInOtherFile(t, t.fixAt, call, ctx);
+  if (!t.fixAt) return undefined;
   if (t.kind === 'unsorted-json') {
     // The model reads the keys in another order: unsafe (core/fix.ts).
     const edits = ctx.edits.addArgument(t.fixAt, 'sort_keys', ctx.edits.literal(true));
@@ -204,4 +206,25 @@ function fixFor(t: Taint, ctx: RuleContext): Fix | undefined {
   // A set's order is not defined either, but sorted() raises TypeError on items that do not compare.
   const edits = ctx.edits.wrap(t.fixAt, SORTED);
   return edits ? { title: 'Sort before iterating', applicability: 'unsafe', edits } : undefined;
+}
+
+/**
+ * The `json.dumps` or the set is written in another file (a helper of a module the request
+ * imports): the same fix there, offered when that helper or constant is the request's alone
+ * (every file of its project is seen and nothing else reads it). A listing is not fixed there:
+ * whether its result may be sorted depends on how that file uses it.
+ */
+function fixInOtherFile(t: Taint, fixAt: Loc, call: RequestCall, ctx: RuleContext): Fix | undefined {
+  if (t.kind !== 'unsorted-json' && t.kind !== 'set-iteration') return undefined;
+  const def = ctx.across.definitionAround(fixAt);
+  if (!def) return undefined;
+  const uses = ctx.across.otherUses(def, call.at);
+  if (!uses.seen || uses.others.length) return undefined;
+  const there = ctx.across.edits(fixAt.file);
+  if (!there) return undefined;
+  const name = fixAt.file.replace(/\\/g, '/').split('/').pop();
+  // Unsafe for the reasons the fix in the request's own file is (core/fix.ts).
+  const edits = t.kind === 'unsorted-json' ? there.addArgument(fixAt, 'sort_keys', there.literal(true)) : there.wrap(fixAt, SORTED);
+  const title = t.kind === 'unsorted-json' ? `Add sort_keys=True (in \`${def.name}\`, ${name})` : `Sort before iterating (in \`${def.name}\`, ${name})`;
+  return edits ? { title, applicability: 'unsafe', edits: [], otherFiles: [{ file: fixAt.file, edits }] } : undefined;
 }

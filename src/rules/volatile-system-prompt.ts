@@ -91,7 +91,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
+For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning. A time interpolated in another module the request imports (a \`support_prompt()\` in \`prompts.py\`, a \`datedPrompt()\` in \`prompts.ts\`) gets the same fix across both files — removed there, written into the user turn here, with the import the expression needs — when that top-level function or constant is this request's alone: the run (or the editor's workspace) walked the whole project, the request imports it by name and reads it once, nothing else in the files of the project names it (comments aside), and it is no package's public module (an \`__init__.py\`, a \`package.json\` entry). Otherwise it gets no fix. \`--fix --unsafe-fixes\` applies it to both files or to neither. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
 `,
   },
 
@@ -129,9 +129,10 @@ function timeNote(expression: string): PerLanguage<readonly [string, string]> {
 
 function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
   // Only a time has a meaning in the user turn; a random persona or id has no fix to offer.
-  if (t.cls !== 'clock' || !t.embed || t.embed.file !== ctx.file) return undefined;
+  if (t.cls !== 'clock' || !t.embed) return undefined;
   const user = newestUserTurn(call);
   if (!user || user.at.file !== ctx.file) return undefined;
+  if (t.embed.file !== ctx.file) return moveFromOtherFile(call, t.embed, user, ctx);
   if (!ownedBy(call, t.embed, user.at, ctx)) return undefined;
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
   const removed = ctx.edits.removeInterpolation(t.embed, { label: true });
@@ -139,6 +140,38 @@ function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | un
   if (!removed || !note) return undefined;
   // The model reads the time in the user turn instead of the system prompt: never safe (see core/fix.ts).
   return { title: 'Move the time into the user message', applicability: 'unsafe', edits: [...removed.edits, ...note] };
+}
+
+/**
+ * The time is interpolated in another file (a prompt helper or constant of a module the request
+ * imports): the fix removes it there and writes it into the user turn here, with the imports it
+ * needs. Offered only when that definition is the request's alone: every file of its project is
+ * seen, none but this request reads it, and it is no package's public module.
+ */
+function moveFromOtherFile(call: RequestCall, embed: Loc, user: { content: { kind: string }; at: Loc }, ctx: RuleContext): Fix | undefined {
+  if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
+  const def = ctx.across.definitionAround(embed);
+  if (!def) return undefined;
+  const uses = ctx.across.otherUses(def, call.at);
+  if (!uses.seen || uses.others.length) return undefined;
+  const there = ctx.across.edits(embed.file);
+  const removed = there?.removeInterpolation(embed, { label: true });
+  const imports = ctx.across.importsFor(embed, user.at);
+  if (!removed || !imports) return undefined;
+  const note = ctx.edits.wrap(user.at, timeNote(removed.expression), { parenthesize: true });
+  const added = imports.map((i) => ctx.edits.addImport(i.statement));
+  if (!note || added.some((a) => !a)) return undefined;
+  return {
+    title: `Move the time into the user message (from \`${def.name}\` in ${basename(embed.file)})`,
+    // The model reads the time in the user turn instead of the system prompt: never safe (see core/fix.ts).
+    applicability: 'unsafe',
+    edits: [...added.flatMap((a) => a!), ...note],
+    otherFiles: [{ file: embed.file, edits: removed.edits }],
+  };
+}
+
+function basename(file: string): string {
+  return file.replace(/\\/g, '/').split('/').pop() ?? file;
 }
 
 /**

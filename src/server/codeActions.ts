@@ -6,7 +6,7 @@
  * document moved on.
  */
 import type { CodeAction, Diagnostic as LspDiagnostic, WorkspaceEdit } from 'vscode-languageserver';
-import { CodeActionKind } from 'vscode-languageserver';
+import { CodeActionKind, TextDocumentEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { LanguageId } from '../core/model';
 import { fileCommentLine, suppressionComment } from '../engine/suppressions';
@@ -22,6 +22,22 @@ export function isOurs(d: LspDiagnostic): d is LspDiagnostic & { data: Diagnosti
 /** True when every document the data refers to is still at that version. */
 export function current(data: DiagnosticData, version: (uri: string) => number | undefined): boolean {
   return Object.entries(data.versions).every(([uri, v]) => version(uri) === v);
+}
+
+/** The other files of a fix are as the analysis read them: open ones at that version, closed ones still closed. */
+function othersCurrent(fix: NonNullable<DiagnosticData['fix']>, version: (uri: string) => number | undefined): boolean {
+  return Object.entries(fix.otherDocuments ?? {}).every(([uri, v]) => version(uri) === (v ?? undefined));
+}
+
+/**
+ * A fix as a workspace edit. One that also edits other files is a list of versioned document
+ * changes when the client takes them (so that it refuses the edit if a document moved on), one
+ * per file it touches; the versions of files not open are null.
+ */
+function fixEdit(data: DiagnosticData, fix: NonNullable<DiagnosticData['fix']>, documentChanges: boolean): WorkspaceEdit {
+  if (!fix.otherDocuments || !documentChanges) return { changes: fix.changes };
+  const versionOf = (uri: string): number | null => data.versions[uri] ?? fix.otherDocuments?.[uri] ?? null;
+  return { documentChanges: Object.entries(fix.changes).map(([uri, edits]) => TextDocumentEdit.create({ uri, version: versionOf(uri) }, edits)) };
 }
 
 function eol(doc: TextDocument): string {
@@ -51,6 +67,8 @@ export interface ActionInput {
    * in the repository through `window/showDocument`, or not at all (the hover links to it).
    */
   docs?: 'client' | 'showDocument' | 'none';
+  /** The client applies versioned document changes (`workspace.workspaceEdit.documentChanges`). */
+  documentChanges?: boolean;
 }
 
 export function quickFixes(diagnostics: readonly LspDiagnostic[], input: ActionInput): CodeAction[] {
@@ -61,13 +79,13 @@ export function quickFixes(diagnostics: readonly LspDiagnostic[], input: ActionI
     if (!isOurs(d)) continue;
     const { ruleId, fix } = d.data;
     const fresh = current(d.data, input.version);
-    if (fresh && fix) {
+    if (fresh && fix && othersCurrent(fix, input.version)) {
       fixes.push({
         title: fix.applicability === 'safe' ? fix.title : `${fix.title} (unsafe fix)`,
         kind: CodeActionKind.QuickFix,
         diagnostics: [d],
         isPreferred: fix.applicability === 'safe',
-        edit: { changes: fix.changes },
+        edit: fixEdit(d.data, fix, input.documentChanges ?? false),
       });
     }
     if (fresh) {

@@ -11,7 +11,9 @@ import type { Diagnostic, Severity } from '../core/diagnostic';
 import { docsUrl } from '../core/rule';
 import { LineIndex } from '../core/span';
 import type { Loc } from '../core/span';
-import type { DiagnosticData } from '../shared/protocol';
+import type { DiagnosticData, WireEdit } from '../shared/protocol';
+import { hasEdits } from '../core/fix';
+import type { FileEdits } from '../core/fix';
 import type { DocPosition, Unit } from './units';
 import { uriOf } from './units';
 
@@ -26,8 +28,8 @@ export const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 
 /** Texts of other files, for related locations outside the unit. */
 export interface TextLookup {
-  /** The open document's URI and text for a path, or the file on disk. */
-  lookup(file: string): { uri: string; text: string } | undefined;
+  /** The open document's URI, text and version for a path, or the file on disk (no version). */
+  lookup(file: string): { uri: string; text: string; version?: number } | undefined;
 }
 
 function rangeOf(unit: Unit, loc: { start: number; end: number }): { start: DocPosition; end: DocPosition } | undefined {
@@ -64,6 +66,26 @@ export function locationOf(unit: Unit, at: Loc, texts: TextLookup) {
   return { uri: other.uri || uriOf(at.file), range: { start: { line: s.line, character: s.column }, end: { line: e.line, character: e.column } } };
 }
 
+/** The edits of other files as LSP edits, by URI, with the versions of the open ones; undefined when one cannot be read. */
+function otherChanges(parts: readonly FileEdits[], texts: TextLookup): { changes: Record<string, WireEdit[]>; versions: Record<string, number | null> } | undefined {
+  const changes: Record<string, WireEdit[]> = {};
+  const versions: Record<string, number | null> = {};
+  for (const part of parts) {
+    if (!part.edits.length) continue;
+    const other = texts.lookup(part.file);
+    if (!other) return undefined;
+    const uri = other.uri || uriOf(part.file);
+    const index = new LineIndex(other.text);
+    const at = (offset: number) => {
+      const p = index.position(offset);
+      return { line: p.line, character: p.column };
+    };
+    changes[uri] = part.edits.map((e) => ({ range: { start: at(e.start), end: at(e.end) }, newText: e.newText }));
+    versions[uri] = other.version ?? null;
+  }
+  return { changes, versions };
+}
+
 function strip(p: DocPosition) {
   return { line: p.line, character: p.character };
 }
@@ -75,9 +97,13 @@ export function toLspDiagnostics(unit: Unit, diagnostics: readonly Diagnostic[],
     const range = rangeOf(unit, d.at);
     if (!range) continue;
     const data: DiagnosticData = { ruleId: d.ruleId, versions: unit.versions };
-    if (d.fix && d.fix.edits.length) {
-      const changes = unit.changes(d.fix.edits);
-      if (changes) data.fix = { title: d.fix.title, applicability: d.fix.applicability, changes };
+    if (d.fix && hasEdits(d.fix)) {
+      const changes = d.fix.edits.length ? unit.changes(d.fix.edits) : {};
+      const others = otherChanges(d.fix.otherFiles ?? [], texts);
+      if (changes && others) {
+        data.fix = { title: d.fix.title, applicability: d.fix.applicability, changes: { ...changes, ...others.changes } };
+        if (Object.keys(others.versions).length) data.fix.otherDocuments = others.versions;
+      }
     }
     const lsp: LspDiagnostic = {
       range: { start: strip(range.start), end: strip(range.end) },

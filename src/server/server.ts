@@ -106,6 +106,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   /** The client asks for diagnostics (LSP 3.17 pull); others get them pushed (publishDiagnostics). */
   let pullDiagnostics = false;
   let canShowDocument = false;
+  /** The client applies versioned document changes (a fix that edits several files is sent as those). */
+  let canApplyDocumentChanges = false;
+  /** The workspace folders: a fix that changes a definition other files may use searches them for its uses. */
+  let workspaceRoots: string[] = [];
   let clientCommands = new Set<string>();
   let hoverShowsDiagnostics = false;
   /** The client watches files only when asked to (Neovim, Helix, Zed); ours watches them itself. */
@@ -137,7 +141,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const texts: TextLookup = {
     lookup(file) {
       const open = openDocByPath(file);
-      if (open) return { uri: open.uri, text: open.getText() };
+      if (open) return { uri: open.uri, text: open.getText(), version: open.version };
       const text = host.readFile(file);
       return text === undefined ? undefined : { uri: uriOf(file), text };
     },
@@ -468,6 +472,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     canRefreshDiagnostics = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
     pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
     canShowDocument = !!params.capabilities.window?.showDocument?.support;
+    canApplyDocumentChanges = !!params.capabilities.workspace?.workspaceEdit?.documentChanges;
+    workspaceRoots = (params.workspaceFolders ?? []).map((f) => pathOf(f.uri));
+    if (!workspaceRoots.length && params.rootUri) workspaceRoots = [pathOf(params.rootUri)];
+    host.useProject(workspaceRoots.length ? { folders: workspaceRoots } : undefined);
     registerWatchers = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && clientCommands.size === 0;
     analyzer = await Analyzer.create({ host, wasmDir: options.wasmDir });
     config = new Configuration(host, analyzer.parsers);
@@ -571,6 +579,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onDidChangeWatchedFiles((p) => {
     let configChanged = false;
+    // Files changed on disk: the folders are walked, and their texts read, again when a fix next searches them.
+    if (p.changes.length) host.useProject(workspaceRoots.length ? { folders: workspaceRoots } : undefined);
     for (const c of p.changes) {
       const file = pathOf(c.uri);
       if (!openDocByPath(file)) analyzer?.invalidate(file);
@@ -618,6 +628,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
           language: unit.language,
           version,
           docs: clientCommands.has(CLIENT_COMMANDS.showDocumentation) ? 'client' : canShowDocument ? 'showDocument' : 'none',
+          documentChanges: canApplyDocumentChanges,
           commentLine(line, character) {
             const offset = unit.offsetAt(uri, line, character);
             if (offset === undefined) return line;

@@ -86,5 +86,10 @@ export interface DiagnosticData {
     title: string;
     applicability: 'safe' | 'unsafe';
     changes: Record<string, WireEdit[]>;
+    /**
+     * For a fix that also edits other files: their URIs and the versions of those open in the
+     * editor (null for a file read from disk). The fix is dropped when one of them moved on.
+     */
+    otherDocuments?: Record<string, number | null>;
   };
 }

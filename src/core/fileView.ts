@@ -101,6 +101,8 @@ export interface FilePath {
   /** The folder part of a join ending in `name`, as written; `dirIsParam` when it is a parameter of the function. */
   dir?: string;
   dirIsParam?: boolean;
+  /** The texts the path's parts are bound to, a few names deep (where its folder comes from). */
+  provenance?: string;
 }
 
 /**

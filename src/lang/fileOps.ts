@@ -25,7 +25,51 @@ export function filePath(unit: FileUnit, ev: Evaluator, n: Node): FilePath {
   const from = origin(unit, ev, n, 0);
   const builder = from && builderOf(unit, ev, from);
   const dir = name ? folderOf(unit, ev, from) : undefined;
-  return { arg: argView(unit, ev, n), ...(name ? { name } : {}), ...(from !== n ? { origin: from.text } : {}), ...(builder ? { builder } : {}), ...(dir ? dir : {}) };
+  const parts: string[] = [];
+  provenance(unit, ev, from, 0, parts);
+  return {
+    arg: argView(unit, ev, n),
+    ...(name ? { name } : {}),
+    ...(from !== n ? { origin: from.text } : {}),
+    ...(builder ? { builder } : {}),
+    ...(dir ? dir : {}),
+    ...(parts.length ? { provenance: parts.join(' ') } : {}),
+  };
+}
+
+/**
+ * The texts a path is built from, through the names its parts are bound to (`join(run_dir,
+ * "out.log")` with `run_dir = tempfile.mkdtemp()` -> `tempfile.mkdtemp()`), a few steps deep:
+ * where a folder comes from tells a scratch or fresh folder from the program's own.
+ */
+function provenance(unit: FileUnit, ev: Evaluator, n: Node, depth: number, out: string[]): void {
+  if (depth > 3 || out.length > 8) return;
+  const e = unit.adapter.expr(n);
+  const follow = (x: Node) => provenance(unit, ev, x, depth + 1, out);
+  switch (e.k) {
+    case 'ident': {
+      const b = ev.findBinding(unit, n, e.name)?.binding;
+      if (b?.kind === 'assign' && b.value && b.key === undefined) {
+        out.push(b.value.text);
+        follow(b.value);
+      }
+      return;
+    }
+    case 'wrap':
+      return follow(e.inner);
+    case 'binary':
+      follow(e.left);
+      return follow(e.right);
+    case 'call':
+    case 'new':
+      for (const a of e.args) if (!a.name) follow(a.value);
+      return;
+    case 'template':
+      for (const part of e.parts) if ('expr' in part) follow(part.expr);
+      return;
+    default:
+      return;
+  }
 }
 
 /**

@@ -60,6 +60,8 @@ const WRITE_ONCE = /^\s*\(?\s*(not\s+[\w.]*(exists|isfile|is_file)\b|!\s*[\w.]*(
 const PATH_CALLS = new Set(['Path', 'PurePath', 'os', 'path', 'pathlib', 'join', 'resolve', 'abspath', 'expanduser', 'normpath', 'realpath', 'str', 'fspath', 'String', 'await']);
 /** The system's temp folder: `/tmp/...`, `tempfile.gettempdir()`, `os.tmpdir()`, a `mkdtemp` folder. */
 const TEMP_DIR = /(^|["'`\s])\/tmp\/|gettempdir\(|\btmpdir\(|mkdtemp/;
+/** Files that describe a running process (its PID, its port, its lock): its writer's crash ends what they describe. */
+const PROCESS_FILE_WORDS = new Set(['pid', 'pidfile', 'port', 'lock', 'lockfile']);
 /** A name made new on each write: a uuid, a timestamp. */
 const FRESH_NAME = /\buuid\d?\(|\buuid\.uuid\d\(|randomUUID\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)\.(strftime|isoformat)|\btimestamp\b/;
 /** Configuration folders of other tools (editors, coding agents) that installers write into: `~/.claude`, `.cursor/`, Claude Desktop's config. */
@@ -70,7 +72,7 @@ const LOAD_VERBS = new Set(['load', 'read', 'restore', 'get', 'fetch', 'import',
 /** Words of a handler's name that say how it is called, not what it saves (`handle_write_file`, `on_save`). */
 const HANDLER_WORDS = new Set(['handle', 'handler', 'on', 'do', 'cmd', 'command', 'api', 'tool', 'rpc', 'async']);
 /** Words too general to name one kind of file. */
-const GENERIC_NOUNS = new Set(['file', 'files', 'path', 'text', 'data', 'bytes', 'json', 'content', 'to', 'from', 'disk']);
+const GENERIC_NOUNS = new Set(['file', 'files', 'path', 'text', 'data', 'bytes', 'json', 'yaml', 'yml', 'toml', 'pickle', 'csv', 'content', 'to', 'from', 'disk']);
 
 /** `save_history` / `load_history`, `saveTranscript` / `loadTranscript`: a saver and its loader of one kind of file. */
 function savesAndLoads(writer: string | undefined, reader: string | undefined): boolean {
@@ -129,7 +131,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder, PID files, generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -309,13 +311,14 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // each time (a uuid or a timestamp in its name).
       if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
       if (!memory && createsOnly(at, p)) return undefined;
-      if (FRESH_NAME.test(`${p.arg.text} ${p.origin ?? ''}`)) return undefined;
+      const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
+      if (FRESH_NAME.test(built)) return undefined;
       // A scratch file in the system's temp folder, and a PID file (it describes a process that a
       // crash of its writer ends too).
-      if (TEMP_DIR.test(`${p.arg.text} ${p.origin ?? ''} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
-      if (named.some((w) => w === 'pid' || w === 'pidfile')) return undefined;
+      if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
+      if (named.some((w) => PROCESS_FILE_WORDS.has(w))) return undefined;
       // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
-      if (FOREIGN_TOOL_DIR.test(`${p.arg.text} ${p.origin ?? ''} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
+      if (FOREIGN_TOOL_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
       const r = readBack(at, p, structured);
       if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
       const other = readElsewhere(p);

@@ -19,6 +19,7 @@ import type { EvalLimits } from '../lang/evaluate';
 import { editBuilderFor } from '../lang/edits';
 import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/comments';
 import { buildFileView } from '../lang/fileView';
+import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { Workspace } from '../lang/workspace';
@@ -63,8 +64,8 @@ function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossi
   if (!rule.checkFile) return false;
   const t = rule.meta.triggers;
   if (t === undefined) return true;
-  // Per language family: the TypeScript front end reads TypeScript, TSX and JavaScript.
-  const own: TextTrigger = typeof t === 'object' && 'python' in t ? (language === 'python' ? t.python : t.typescript) : t;
+  // Per front end (one reads Python, one TypeScript, TSX and JavaScript).
+  const own: TextTrigger = typeof t === 'object' && 'python' in t ? t[frontEndFor(language).sdk] : t;
   return textTriggers(own, text, requestsPossible);
 }
 

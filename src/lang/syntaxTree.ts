@@ -214,6 +214,8 @@ export class SyntaxTree {
   /** Index just past each node's last descendant (pre-order, so a subtree is a range). */
   readonly subtreeEnd: Int32Array;
   readonly depth: Int32Array;
+  /** The depth of the deepest node (the root is at 0). */
+  readonly maxDepth: number;
   private readonly nodes: (SyntaxNode | undefined)[];
   private lineStarts?: number[];
   /** The WASM tree, held only for `keepWasm` (editor buffers) and freed by `release()`. */
@@ -300,7 +302,12 @@ export class SyntaxTree {
     this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
-    for (let i = this.length - 1; i > 0; i--) if (this.flags[i] & HAS_ERROR) this.flags[this.parentOf[i]] |= HAS_ERROR;
+    let maxDepth = 0;
+    for (let i = this.length - 1; i > 0; i--) {
+      if (this.flags[i] & HAS_ERROR) this.flags[this.parentOf[i]] |= HAS_ERROR;
+      if (this.depth[i] > maxDepth) maxDepth = this.depth[i];
+    }
+    this.maxDepth = maxDepth;
     this.idBase = nextIdBase;
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
@@ -672,6 +679,19 @@ export class SyntaxNode {
       }
     }
     return t.node(node)!;
+  }
+
+  /**
+   * This node and the named nodes of its subtree in pre-order, with their depth below this
+   * node: no view is made for the anonymous ones (punctuation, keywords, operators), which are
+   * about half of a tree and which no walk of the analysis looks for.
+   */
+  forEachNamedDescendant(visit: (node: SyntaxNode, depth: number) => void): void {
+    const t = this.tree;
+    const base = t.depth[this.index];
+    const flags = t.flags;
+    visit(this, 0);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i++) if (flags[i] & NAMED) visit(t.node(i)!, t.depth[i] - base);
   }
 
   /** Every node of this subtree in pre-order with its depth below this node. */

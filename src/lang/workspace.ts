@@ -62,8 +62,8 @@ export class FileUnit {
     // The depth of each scope node on the stack: a node is inside the top scope while it is deeper.
     const depths: number[] = [0];
     const adapter = this.adapter;
+    this.depth = this.tree.maxDepth;
     walk(root, (node, depth) => {
-      if (depth > this.depth) this.depth = depth;
       if (node.id === root.id) return;
       while (stack.length > 1 && depths[depths.length - 1] >= depth) {
         stack.pop();
@@ -240,6 +240,7 @@ export class Workspace {
   setText(file: string, text: string, language?: LanguageId): FileUnit {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return this.get(file)!;
+    this.modulePaths.clear();
     this.overlays.set(file, text);
     this.drop(file);
     const lang = language ?? languageForPath(file) ?? 'python';
@@ -269,6 +270,7 @@ export class Workspace {
   setOverlay(file: string, text: string, language?: LanguageId): void {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return;
+    this.modulePaths.clear();
     this.overlays.set(file, text);
     this.drop(file);
   }
@@ -285,6 +287,7 @@ export class Workspace {
   invalidate(file: string): void {
     // A file was created, deleted or changed: what exists may have changed with it.
     this.existing.clear();
+    this.modulePaths.clear();
     this.overlays.delete(file);
     this.drop(file);
   }
@@ -349,8 +352,16 @@ export class Workspace {
    * asking which files exist (and reading a tsconfig.json for path aliases), never a source file.
    */
   modulePath(from: { file: string; language: LanguageId }, spec: string): string | undefined {
-    return frontEndFor(from.language).modules.modulePath(this.moduleHost, from.file, spec);
+    // Asked for every call of an imported name (calleeName): the answer is kept, and dropped
+    // whenever a file's text is set or a file changes (what exists, a tsconfig.json).
+    const key = `${from.language}\u0000${from.file}\u0000${spec}`;
+    if (this.modulePaths.has(key)) return this.modulePaths.get(key);
+    const found = frontEndFor(from.language).modules.modulePath(this.moduleHost, from.file, spec);
+    this.modulePaths.set(key, found);
+    return found;
   }
+
+  private readonly modulePaths = new Map<string, string | undefined>();
 
   private readonly moduleHost = { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
 }

@@ -117,3 +117,13 @@ export interface Adapter {
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
 }
+
+/**
+ * Makes an adapter's `expr` read each node once: the view is kept on the node (trees are never
+ * changed, and views are only read).
+ */
+export function withKeptExprs<A extends Adapter>(adapter: A): A {
+  const read = adapter.expr.bind(adapter);
+  adapter.expr = (node: Node): Expr => (node.exprView ??= read(node)) as Expr;
+  return adapter;
+}

@@ -550,6 +550,12 @@ class Builder {
 
 /** A node of a SyntaxTree: the web-tree-sitter `Node` reads the analysis uses, from arrays. */
 export class SyntaxNode {
+  /**
+   * What the language adapter reads this node as (its `expr`), kept on the node: the analysis
+   * asks it for the same node many times (every look-up of a call's callers reads every call).
+   */
+  exprView: unknown = undefined;
+
   constructor(
     readonly tree: SyntaxTree,
     /** Pre-order index in the tree. */

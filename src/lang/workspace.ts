@@ -150,6 +150,26 @@ export class FileUnit {
     return m;
   }
 
+  /**
+   * The calls whose callee is the name or ends in the property (`name(...)`, `x.name(...)`), in
+   * tree order: the candidates for the callers of a function of that name.
+   */
+  callsNamed(name: string): readonly Node[] {
+    if (!this.callIndex) {
+      this.callIndex = new Map();
+      for (const node of this.calls) {
+        const e = this.adapter.expr(node);
+        if (e.k !== 'call') continue;
+        const c = this.adapter.expr(e.callee);
+        if (c.k === 'ident') add(this.callIndex, c.name, node);
+        else if (c.k === 'member') add(this.callIndex, c.prop, node);
+      }
+    }
+    return this.callIndex.get(name) ?? [];
+  }
+
+  private callIndex?: Map<string, Node[]>;
+
   /** The nearest enclosing function (or the module) of a node. */
   enclosingFunction(node: Node): Node {
     // Functions and classes are scopes in both adapters, so the scope chain has them all.

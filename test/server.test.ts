@@ -75,7 +75,7 @@ describe('diagnostics', () => {
   }, 120_000);
 
   it('carry source, code, docs link, related locations and the fix in data', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
     const uri = await client.open(file);
     const diags = await client.diagnostics(uri);
     const d = diags.find((x) => x.code === 'volatile-system-prompt' && x.relatedInformation?.length)!;
@@ -115,7 +115,7 @@ describe('diagnostics', () => {
   });
 
   it('follow the settings: severity, selection, enable, run on save', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
     const uri = await client.open(file);
     const defaults = await client.diagnostics(uri);
     const notify = () => client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
@@ -189,7 +189,7 @@ describe('project configuration', () => {
     try {
       fs.mkdirSync(path.join(dir, '.git'));
       fs.mkdirSync(path.join(dir, 'scripts'));
-      const bad = fs.readFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'), 'utf8');
+      const bad = fs.readFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'), 'utf8');
       const betas = fs.readFileSync(path.join(FIXTURES, 'unknown-beta', 'bad.py'), 'utf8');
       fs.writeFileSync(path.join(dir, 'app.py'), bad);
       fs.writeFileSync(path.join(dir, 'betas.py'), betas);
@@ -306,7 +306,7 @@ describe('code actions', () => {
   });
 
   it('offers disable-for-line, disable-for-file and docs; drops fixes of a stale version', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
     const uri = await client.open(file);
     const [d] = (await client.diagnostics(uri)).filter((x) => x.code === 'volatile-system-prompt');
     const actions = await client.actions(uri, [d]);
@@ -432,7 +432,7 @@ describe('robustness', () => {
 
 describe('code lens and hover', () => {
   it('shows the token estimate above every request call site', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
     const uri = await client.open(file);
     const lenses = await client.lenses(uri);
     const a = await analyzer();
@@ -451,7 +451,7 @@ describe('code lens and hover', () => {
   });
 
   it('shows no lens when token mode is off', async () => {
-    const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'));
+    const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'));
     client.settings = { tokens: { mode: 'off' } };
     await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
     expect(await client.lenses(uri)).toEqual([]);
@@ -461,7 +461,7 @@ describe('code lens and hover', () => {
   });
 
   it('explains a flagged value without repeating what VS Code shows of the diagnostic, and a call site with its prefix', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
     const uri = await client.open(file);
     const d = (await client.diagnostics(uri)).find((x) => x.relatedInformation?.length)!;
     const onValue = await client.hover(uri, d.range.start.line, d.range.start.character + 1);
@@ -481,5 +481,38 @@ describe('code lens and hover', () => {
     expect((onCall!.contents as { value: string }).value).toMatch(/^\*\*Messages API request\*\* `client\.messages\.create`/);
     expect(await client.hover(uri, 0, 0)).toBeNull();
     await client.close(uri);
+  });
+});
+
+describe('start-up', () => {
+  it('answers initialize before the parsers load, and analyses once they have', async () => {
+    const client = new Client();
+    try {
+      const started = performance.now();
+      await client.initialize();
+      // The first pull waits for the parsers instead of answering with nothing.
+      const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'));
+      const diagnostics = await client.diagnostics(uri);
+      expect(diagnostics.length).toBeGreaterThan(0);
+      expect(client.logs.some((l) => l.startsWith('prefixlint server ready in'))).toBe(true);
+      expect(performance.now() - started).toBeLessThan(20_000);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('reports parsers that cannot be loaded instead of hanging', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-badwasm-'));
+    for (const f of ['web-tree-sitter.wasm', 'tree-sitter-python.wasm', 'tree-sitter-typescript.wasm', 'tree-sitter-tsx.wasm', 'tree-sitter-javascript.wasm']) fs.writeFileSync(path.join(empty, f), 'not wasm');
+    const client = new Client({ wasmDir: empty });
+    try {
+      await client.initialize();
+      const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'));
+      expect(await client.diagnostics(uri)).toEqual([]);
+      expect(client.logs.some((l) => l.includes('could not load its parsers'))).toBe(true);
+    } finally {
+      await client.dispose();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

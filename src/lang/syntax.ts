@@ -119,11 +119,13 @@ export interface Adapter {
 }
 
 /**
- * Makes an adapter's `expr` read each node once: the view is kept on the node (trees are never
- * changed, and views are only read).
+ * Makes an adapter's `expr` and `functionInfo` read each node once: the views are kept on the
+ * node (trees are never changed, and views are only read).
  */
 export function withKeptExprs<A extends Adapter>(adapter: A): A {
   const read = adapter.expr.bind(adapter);
   adapter.expr = (node: Node): Expr => (node.exprView ??= read(node)) as Expr;
+  const info = adapter.functionInfo.bind(adapter);
+  adapter.functionInfo = (fn: Node): FunctionInfo => (fn.functionView ??= info(fn)) as FunctionInfo;
   return adapter;
 }

@@ -555,6 +555,8 @@ export class SyntaxNode {
    * asks it for the same node many times (every look-up of a call's callers reads every call).
    */
   exprView: unknown = undefined;
+  /** The same for a function node's parameters and returns (the adapter's `functionInfo`). */
+  functionView: unknown = undefined;
 
   constructor(
     readonly tree: SyntaxTree,

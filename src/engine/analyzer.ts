@@ -107,7 +107,8 @@ export class Analyzer implements AnalysisEngine {
     readonly parsers: Parsers,
     opts: AnalyzerOptions,
   ) {
-    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES);
+    // A command-line run sets each file's text once: no WASM tree is kept for an incremental re-parse.
+    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES, opts.textsFromHost ? 0 : undefined);
     this.rules = opts.rules ?? allRules;
     this.known = opts.known ?? loadKnownNames();
     this.limits = opts.limits;

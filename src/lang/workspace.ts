@@ -228,7 +228,7 @@ const MAX_UNIT_CHARS = 1024 * 1024;
 /**
  * Files set through setText whose WASM tree is kept, so that their next text parses
  * incrementally (Parsers.parseEdited). Few: a WASM tree takes memory, and only the buffers
- * being typed in need one (the CLI, which sets every file once, keeps the last few).
+ * being typed in need one (the CLI, which sets every file once, keeps none).
  */
 const MAX_EDIT_BASES = 8;
 
@@ -254,6 +254,12 @@ export class Workspace {
   constructor(
     readonly parsers: Parsers,
     readonly host: SourceHost,
+    /**
+     * Buffers whose WASM tree is kept for an incremental parse of their next text: 0 when no
+     * text is set twice (a command-line run), so that every WASM tree is freed as soon as it is
+     * read and the parser's memory stays at what one file needs.
+     */
+    private readonly maxEditBases = MAX_EDIT_BASES,
   ) {}
 
   /** Sets the text of a file (and drops the parse of it and of every file, since imports may change). */
@@ -264,12 +270,13 @@ export class Workspace {
     this.overlays.set(file, text);
     this.drop(file);
     const lang = language ?? languageForPath(file) ?? 'python';
+    if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
     const previous = this.editBases.get(file);
     this.editBases.delete(file);
     // parseEdited releases `previous`, whatever happens.
     const tree = this.parsers.parseEdited(lang, text, previous);
     this.editBases.set(file, tree);
-    evictOldest(this.editBases, MAX_EDIT_BASES, (_, base) => base.release());
+    evictOldest(this.editBases, this.maxEditBases, (_, base) => base.release());
     return this.addUnit(file, text, lang, tree);
   }
 

@@ -75,7 +75,7 @@ describe('diagnostics', () => {
   }, 120_000);
 
   it('carry source, code, docs link, related locations and the fix in data', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
     const uri = await client.open(file);
     const diags = await client.diagnostics(uri);
     const d = diags.find((x) => x.code === 'volatile-system-prompt' && x.relatedInformation?.length)!;
@@ -115,7 +115,7 @@ describe('diagnostics', () => {
   });
 
   it('follow the settings: severity, selection, enable, run on save', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
     const uri = await client.open(file);
     const defaults = await client.diagnostics(uri);
     const notify = () => client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
@@ -189,7 +189,7 @@ describe('project configuration', () => {
     try {
       fs.mkdirSync(path.join(dir, '.git'));
       fs.mkdirSync(path.join(dir, 'scripts'));
-      const bad = fs.readFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'), 'utf8');
+      const bad = fs.readFileSync(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'), 'utf8');
       const betas = fs.readFileSync(path.join(FIXTURES, 'unknown-beta', 'bad.py'), 'utf8');
       fs.writeFileSync(path.join(dir, 'app.py'), bad);
       fs.writeFileSync(path.join(dir, 'betas.py'), betas);
@@ -306,7 +306,7 @@ describe('code actions', () => {
   });
 
   it('offers disable-for-line, disable-for-file and docs; drops fixes of a stale version', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
     const uri = await client.open(file);
     const [d] = (await client.diagnostics(uri)).filter((x) => x.code === 'volatile-system-prompt');
     const actions = await client.actions(uri, [d]);
@@ -432,7 +432,7 @@ describe('robustness', () => {
 
 describe('code lens and hover', () => {
   it('shows the token estimate above every request call site', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
     const uri = await client.open(file);
     const lenses = await client.lenses(uri);
     const a = await analyzer();
@@ -451,7 +451,7 @@ describe('code lens and hover', () => {
   });
 
   it('shows no lens when token mode is off', async () => {
-    const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'));
+    const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad.py'));
     client.settings = { tokens: { mode: 'off' } };
     await client.conn.sendNotification('workspace/didChangeConfiguration', { settings: null });
     expect(await client.lenses(uri)).toEqual([]);
@@ -461,7 +461,7 @@ describe('code lens and hover', () => {
   });
 
   it('explains a flagged value without repeating what VS Code shows of the diagnostic, and a call site with its prefix', async () => {
-    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py');
+    const file = path.join(FIXTURES, 'volatile-system-prompt', 'bad.py');
     const uri = await client.open(file);
     const d = (await client.diagnostics(uri)).find((x) => x.relatedInformation?.length)!;
     const onValue = await client.hover(uri, d.range.start.line, d.range.start.character + 1);

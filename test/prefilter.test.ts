@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Analyzer } from '../src/engine/analyzer';
+import { Analyzer, triggeredRules } from '../src/engine/analyzer';
 import type { FileResult } from '../src/engine/analyzer';
 import { openDocument } from '../src/engine/document';
 import { languageForPath } from '../src/lang/parsers';
@@ -96,6 +96,29 @@ describe('prefilter', () => {
     }
     // A chat widget's `messages` state and `Object.create`: no request chain.
     expect(mayHoldRequests('const s={messages:[],draft:""};const o=Object.create(null);s.messages.push(o);')).toBe(false);
+  });
+
+  it("parses for a file rule only the code that names what the rule reads, in the file's language", () => {
+    const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
+    // Everyday code: loops, str.replace, ", ".join, a read, an input() call, a path: no rule can report.
+    const plainPy = 'import os\n\ndef names(rows, path):\n    out = []\n    for row in rows:\n        out.append(row["name"].replace("-", "_"))\n    with open(path) as f:\n        f.read()\n    answer = input("name? ")\n    return ", ".join(out) + answer\n';
+    expect(ids('plain.py', plainPy)).toEqual([]);
+    const plainTs = "import * as path from 'node:path';\nexport function label(input: { name: string }, file: string) {\n  for (const part of file.split('/')) console.log(part.replace('-', '_'));\n  return [input.name, path.basename(file)].join(', ');\n}\n";
+    expect(ids('plain.ts', plainTs)).toEqual([]);
+    // A write in place (Python: a write mode; Node: the fs module's writers).
+    expect(ids('save.py', 'import json\n\ndef save(state, p):\n    with open(p, "w") as f:\n        json.dump(state, f)\n')).toEqual(['non-atomic-checkpoint']);
+    expect(ids('save.py', 'def save(p, text):\n    p.write_text(text)\n')).toEqual(['non-atomic-checkpoint']);
+    expect(ids('save.py', 'import os, tempfile\n\ndef save(p):\n    fd, tmp = tempfile.mkstemp()\n    os.replace(tmp, p)\n')).toEqual(['non-atomic-checkpoint']);
+    expect(ids('save.ts', "import * as fs from 'node:fs';\nexport const save = (f: string, s: string) => fs.writeFileSync(f, s);\n")).toEqual(['non-atomic-checkpoint']);
+    expect(ids('save.js', "const { writeFile } = require('fs/promises');\nmodule.exports = (f, s) => writeFile(f, s);\n")).toEqual(['non-atomic-checkpoint']);
+    // Node's writer names in Python, and Python's in TypeScript, are no file operation there.
+    expect(ids('x.py', 'def f(fs, s):\n    fs.writeFileSync("a", s)\n')).toEqual([]);
+    expect(ids('x.ts', "export const f = (p: { write_text(s: string): void }) => p.write_text('w');\n")).toEqual([]);
+    // A handler that joins the model's path to a root.
+    expect(ids('memory.py', 'import os\n\ndef handle_tool(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n')).toEqual(['memory-path-unchecked']);
+    expect(ids('memory.py', 'from pathlib import Path\n\ndef handle_tool(tool_input):\n    return Path("/srv/m") / tool_input["path"]\n')).toEqual(['memory-path-unchecked']);
+    expect(ids('memory.py', 'def handle_tool(base_dir, tool_input):\n    return base_dir / tool_input["path"]\n')).toEqual(['memory-path-unchecked']);
+    expect(ids('memory.ts', "import * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return path.join('/srv/m', input.path);\n}\n")).toEqual(['memory-path-unchecked']);
   });
 
   it('every rule that checks whole files declares what triggers it', () => {

@@ -485,3 +485,36 @@ describe('code lens and hover', () => {
     await client.close(uri);
   });
 });
+
+describe('start-up', () => {
+  it('answers initialize before the parsers load, and analyses once they have', async () => {
+    const client = new Client();
+    try {
+      const started = performance.now();
+      await client.initialize();
+      // The first pull waits for the parsers instead of answering with nothing.
+      const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'));
+      const diagnostics = await client.diagnostics(uri);
+      expect(diagnostics.length).toBeGreaterThan(0);
+      expect(client.logs.some((l) => l.startsWith('prefixlint server ready in'))).toBe(true);
+      expect(performance.now() - started).toBeLessThan(20_000);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('reports parsers that cannot be loaded instead of hanging', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-badwasm-'));
+    for (const f of ['web-tree-sitter.wasm', 'tree-sitter-python.wasm', 'tree-sitter-typescript.wasm', 'tree-sitter-tsx.wasm', 'tree-sitter-javascript.wasm']) fs.writeFileSync(path.join(empty, f), 'not wasm');
+    const client = new Client({ wasmDir: empty });
+    try {
+      await client.initialize();
+      const uri = await client.open(path.join(FIXTURES, 'volatile-system-prompt', 'bad-async.py'));
+      expect(await client.diagnostics(uri)).toEqual([]);
+      expect(client.logs.some((l) => l.includes('could not load its parsers'))).toBe(true);
+    } finally {
+      await client.dispose();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -10,6 +10,7 @@ import type { Node as WasmNode, Tree as WasmTree } from 'web-tree-sitter';
 import type { LanguageId } from '../src/core/model';
 import { languageForPath, Parsers } from '../src/lang/parsers';
 import type { Node } from '../src/lang/parsers';
+import { treeReading } from '../src/lang/syntaxTree';
 import { FIXTURES, ROOT } from './helpers';
 import { collectInputs, Rng } from './robustness/fuzz';
 
@@ -148,6 +149,15 @@ describe('syntax trees read into JavaScript', () => {
     expect(problems.slice(0, 20)).toEqual([]);
     // The cut texts must really exercise error recovery.
     expect(withErrors).toBeGreaterThan(inputs.length / 2);
+  });
+
+  it("are read with the module's cursor functions directly (the wrapper only if web-tree-sitter changes)", () => {
+    // A deep tree grows the cursor's stack during the walk: the cursor is freed at its new address.
+    const deep = `x = ${'['.repeat(400)}1${']'.repeat(400)}\n`;
+    const tree = parsers.parse('python', deep);
+    expect(treeReading()).toBe('direct');
+    expect(tree.rootNode.hasError).toBe(false);
+    expect(compare('python', deep, new Rng(3))).toEqual([]);
   });
 
   it('give each node one object, and ids unique across trees', () => {

@@ -15,6 +15,20 @@ import { repository } from '../../package.json';
 export const RULE_GROUPS = ['cache', 'context', 'api', 'state'] as const;
 export type RuleGroup = (typeof RULE_GROUPS)[number];
 
+/**
+ * Text a file must hold: a regex matches it; `'requests'`: it may hold request calls (the
+ * engine's request words); every item of a list holds; one of `anyOf` holds.
+ */
+export type TextTrigger = RegExp | 'requests' | readonly TextTrigger[] | { readonly anyOf: readonly TextTrigger[] };
+
+/** Whether a text holds a trigger; `requestsPossible` answers `'requests'`. */
+export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean): boolean {
+  if (trigger === 'requests') return requestsPossible;
+  if (trigger instanceof RegExp) return trigger.test(text);
+  if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible));
+  return trigger.every((t) => textTriggers(t, text, requestsPossible));
+}
+
 export interface RuleMeta {
   /** Kebab-case, names the mistake; equals the file name and the fixture folder. */
   id: string;
@@ -31,12 +45,14 @@ export interface RuleMeta {
   docs: string;
   /**
    * For a rule with `checkFile`: what a file's text must hold for the rule to report anything
-   * there — words of its own (a regex; with several, each must match), or `'requests'` when it
-   * reports only about the file's request calls. The engine skips the rule in other files (and
-   * parses no file that no rule needs). A rule with only `check` needs none: it runs where
-   * request calls are found.
+   * there — words of its own (a TextTrigger; one per language family when the languages name
+   * things differently), `'requests'` when it reports only about the file's request calls.
+   * The engine skips the rule in other files (and parses no file that no rule needs), so a
+   * trigger must hold in every text where the check can report: the prefilter test compares
+   * the findings with the prefilter on and off. A rule with only `check` needs none: it runs
+   * where request calls are found.
    */
-  triggers?: RegExp | readonly RegExp[] | 'requests';
+  triggers?: TextTrigger | { readonly python: TextTrigger; readonly typescript: TextTrigger };
 }
 
 export interface ReportInput {

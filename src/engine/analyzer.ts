@@ -9,7 +9,8 @@ import type { LanguageId } from '../core/model';
 import type { Rule } from '../core/rule';
 import type { FileView } from '../core/fileView';
 import { loadKnownNames } from '../core/knownNames';
-import type { ReportInput, RuleContext } from '../core/rule';
+import type { ReportInput, RuleContext, TextTrigger } from '../core/rule';
+import { textTriggers } from '../core/rule';
 import type { FileResult } from '../core/result';
 import type { Loc } from '../core/span';
 import { suppressFindings } from '../core/suppress';
@@ -20,6 +21,7 @@ import { editBuilderFor } from '../lang/edits';
 import { CrossFiles } from '../lang/crossFile';
 import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/comments';
 import { buildFileView } from '../lang/fileView';
+import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { Workspace } from '../lang/workspace';
@@ -59,13 +61,24 @@ export interface AnalyzerOptions extends AnalyzeOptions {
 const SUPPRESSION_WORD = /prefixlint/;
 
 /** Whether a rule can report anything in this text (RuleMeta.triggers). */
-function mayReport(rule: Rule, text: string, requestsPossible: boolean): boolean {
+function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossible: boolean): boolean {
   if (rule.check && requestsPossible) return true;
   if (!rule.checkFile) return false;
   const t = rule.meta.triggers;
   if (t === undefined) return true;
-  if (t === 'requests') return requestsPossible;
-  return t instanceof RegExp ? t.test(text) : t.every((re) => re.test(text));
+  // Per front end (one reads Python, one TypeScript, TSX and JavaScript).
+  const own: TextTrigger = typeof t === 'object' && 'python' in t ? t[frontEndFor(language).sdk] : t;
+  return textTriggers(own, text, requestsPossible);
+}
+
+/**
+ * The rules that can report anything in a text (the prefilter): every rule with `check` when
+ * the text may hold request calls, and the file rules whose triggers the text holds. A text
+ * for which this is empty (and that has no suppression comment) is not parsed.
+ */
+export function triggeredRules(rules: readonly Rule[], text: string, language: LanguageId): Rule[] {
+  const requestsPossible = mayHoldRequests(text);
+  return rules.filter((r) => mayReport(r, text, language, requestsPossible));
 }
 
 /** Syntax trees deeper than this are not analysed (a one-line notice says so). */
@@ -106,7 +119,8 @@ export class Analyzer implements AnalysisEngine {
     readonly parsers: Parsers,
     opts: AnalyzerOptions,
   ) {
-    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES);
+    // A command-line run sets each file's text once: no WASM tree is kept for an incremental re-parse.
+    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES, opts.textsFromHost ? 0 : undefined);
     this.rules = opts.rules ?? allRules;
     this.known = opts.known ?? loadKnownNames();
     this.limits = opts.limits;
@@ -171,7 +185,7 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       const requestsPossible = !this.prefilter || mayHoldRequests(text);
-      const active = this.prefilter ? rules.filter((r) => mayReport(r, text, requestsPossible)) : rules;
+      const active = this.prefilter ? triggeredRules(rules, text, lang) : rules;
       if (!active.length && !SUPPRESSION_WORD.test(text)) {
         this.workspace.setOverlay(file, text, lang);
         return { file, language: lang, diagnostics: [], calls: [], steps: 0 };

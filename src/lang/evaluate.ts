@@ -444,7 +444,7 @@ export class Evaluator {
     const name = unit.frontEnd.facts.functionName(fn);
     if (name) {
       const cls = unit.enclosingClass(fn);
-      for (const node of unit.calls) {
+      for (const node of unit.callsNamed(name)) {
         if (node.startIndex >= fn.startIndex && node.endIndex <= fn.endIndex) continue;
         const e = unit.adapter.expr(node);
         if (e.k !== 'call') continue;

@@ -12,7 +12,7 @@ import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
 import { sdkReaderFor } from './frontEnds';
 import type { GrammarTables } from './syntaxTree';
-import { SyntaxNode, SyntaxTree } from './syntaxTree';
+import { SyntaxNode, SyntaxTree, useCursorBinding } from './syntaxTree';
 
 /** The analysis works on trees read into JavaScript (see syntaxTree.ts), never on WASM nodes. */
 export type Node = SyntaxNode;
@@ -79,7 +79,10 @@ export class Parsers {
 
   static async load(wasmDir?: string): Promise<Parsers> {
     const runtime = findWasm('web-tree-sitter', 'web-tree-sitter.wasm', wasmDir);
-    await Parser.init({ locateFile: () => runtime });
+    // The options object becomes web-tree-sitter's module (see useCursorBinding).
+    const module: Record<string, unknown> = { locateFile: () => runtime };
+    await Parser.init(module);
+    useCursorBinding(module);
     const languages = new Map<LanguageId, Language>();
     for (const [id, g] of Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>) {
       languages.set(id, await Language.load(findWasm(g.pkg, g.file, wasmDir)));

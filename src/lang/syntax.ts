@@ -119,3 +119,15 @@ export interface Adapter {
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
 }
+
+/**
+ * Makes an adapter's `expr` and `functionInfo` read each node once: the views are kept on the
+ * node (trees are never changed, and views are only read).
+ */
+export function withKeptExprs<A extends Adapter>(adapter: A): A {
+  const read = adapter.expr.bind(adapter);
+  adapter.expr = (node: Node): Expr => (node.exprView ??= read(node)) as Expr;
+  const info = adapter.functionInfo.bind(adapter);
+  adapter.functionInfo = (fn: Node): FunctionInfo => (fn.functionView ??= info(fn)) as FunctionInfo;
+  return adapter;
+}

@@ -45,6 +45,131 @@ export function keptWasmTreeCount(): number {
   return keptWasmTrees;
 }
 
+/**
+ * The tree-cursor functions of web-tree-sitter's WASM module, called without its JavaScript
+ * wrapper. Why: every wrapper call (`cursor.startIndex`, `cursor.gotoFirstChild()`, ...) first
+ * copies the cursor's four words into the module's transfer buffer with `setValue` and, for the
+ * moves, reads them back with `getValue`; reading a tree makes six such calls per node, and
+ * profiles of the CLI showed that copying as a seventh of all its time. The module's functions
+ * read the cursor from the transfer buffer and the moves write it back there, so a walk that
+ * makes no other tree-sitter call in between can leave it there and call them directly: the
+ * words are copied once when the walk starts and once when it ends.
+ *
+ * This uses two things web-tree-sitter does not document (its version is pinned): the options
+ * object given to `Parser.init` is the module itself (Emscripten's `Module`), and a TreeCursor
+ * keeps its words in `handles`. `cursorBinding` checks both and leaves the wrapper in use when
+ * either is missing.
+ */
+export interface CursorBinding {
+  /** Index in HEAP32 of the transfer buffer. */
+  transfer: number;
+  heap(): Int32Array;
+  startIndex(tree: number): number;
+  endIndex(tree: number): number;
+  typeId(tree: number): number;
+  fieldId(tree: number): number;
+  nodeId(tree: number): number;
+  isMissing(tree: number): number;
+  firstChild(tree: number): number;
+  nextSibling(tree: number): number;
+  parent(tree: number): number;
+}
+
+let binding: CursorBinding | undefined;
+
+/** The direct cursor functions of the module web-tree-sitter was initialised with (the options object given to `Parser.init`). */
+export function useCursorBinding(module: Record<string, unknown>): void {
+  if (binding) return;
+  const fn = (name: string) => (typeof module[name] === 'function' ? (module[name] as (tree: number) => number) : undefined);
+  const names = {
+    startIndex: '_ts_tree_cursor_start_index_wasm',
+    endIndex: '_ts_tree_cursor_end_index_wasm',
+    typeId: '_ts_tree_cursor_current_node_type_id_wasm',
+    fieldId: '_ts_tree_cursor_current_field_id_wasm',
+    nodeId: '_ts_tree_cursor_current_node_id_wasm',
+    isMissing: '_ts_tree_cursor_current_node_is_missing_wasm',
+    firstChild: '_ts_tree_cursor_goto_first_child_wasm',
+    nextSibling: '_ts_tree_cursor_goto_next_sibling_wasm',
+    parent: '_ts_tree_cursor_goto_parent_wasm',
+  } as const;
+  const init = typeof module._ts_init === 'function' ? (module._ts_init as () => number) : undefined;
+  const found = Object.fromEntries(Object.entries(names).map(([k, n]) => [k, fn(n)]));
+  if (!init || !(module.HEAP32 instanceof Int32Array) || Object.values(found).some((f) => !f)) return;
+  // _ts_init returns the address of the static transfer buffer (and writes the ABI versions into it, as at start-up).
+  const transfer = init() >> 2;
+  binding = { transfer, heap: () => module.HEAP32 as Int32Array, ...(found as Omit<CursorBinding, 'transfer' | 'heap'>) };
+}
+
+/** Which way trees are read: `direct` (the module's cursor functions) or `wrapper` (web-tree-sitter's TreeCursor). */
+export function treeReading(): 'direct' | 'wrapper' {
+  return lastWalk;
+}
+
+let lastWalk: 'direct' | 'wrapper' = 'wrapper';
+
+/** A cursor's four words, where web-tree-sitter keeps them (undefined if it no longer does). */
+function cursorHandles(cursor: object): number[] | undefined {
+  const h = (cursor as { handles?: unknown }).handles;
+  return Array.isArray(h) && h.length === 4 && h.every((x) => typeof x === 'number') ? (h as number[]) : undefined;
+}
+
+/** The moves and reads of one tree walk: through the module's functions directly, or through web-tree-sitter's cursor. */
+interface Walk {
+  nodeId(): number;
+  startIndex(): number;
+  endIndex(): number;
+  typeId(): number;
+  fieldId(): number;
+  isMissing(): boolean;
+  firstChild(): boolean;
+  nextSibling(): boolean;
+  parent(): boolean;
+  /** Frees the cursor. */
+  end(): void;
+}
+
+function walkOf(wasm: WasmTree): Walk {
+  const cursor = wasm.walk();
+  const handles = cursorHandles(cursor);
+  const tree = (wasm as unknown as { 0?: unknown })[0];
+  const b = binding;
+  const heap = b?.heap();
+  // walk() has just written the cursor to the transfer buffer and copied it to `handles`: check that they agree.
+  if (!b || !heap || !handles || typeof tree !== 'number' || handles.some((h, i) => heap[b.transfer + i] !== h)) {
+    lastWalk = 'wrapper';
+    return {
+      nodeId: () => cursor.nodeId,
+      startIndex: () => cursor.startIndex,
+      endIndex: () => cursor.endIndex,
+      typeId: () => cursor.nodeTypeId,
+      fieldId: () => cursor.currentFieldId,
+      isMissing: () => cursor.nodeIsMissing,
+      firstChild: () => cursor.gotoFirstChild(),
+      nextSibling: () => cursor.gotoNextSibling(),
+      parent: () => cursor.gotoParent(),
+      end: () => cursor.delete(),
+    };
+  }
+  lastWalk = 'direct';
+  return {
+    nodeId: () => b.nodeId(tree),
+    startIndex: () => b.startIndex(tree),
+    endIndex: () => b.endIndex(tree),
+    typeId: () => b.typeId(tree),
+    fieldId: () => b.fieldId(tree),
+    isMissing: () => b.isMissing(tree) === 1,
+    firstChild: () => b.firstChild(tree) === 1,
+    nextSibling: () => b.nextSibling(tree) === 1,
+    parent: () => b.parent(tree) === 1,
+    end: () => {
+      // The moves may have grown the cursor's stack (a new address): the wrapper frees what the buffer holds now.
+      const now = b.heap();
+      for (let i = 0; i < 4; i++) handles[i] = now[b.transfer + i];
+      cursor.delete();
+    },
+  };
+}
+
 export interface SyntaxTreeOptions {
   /** Hold the WASM tree (until `release()`) so that the next version of the text can be parsed from it. */
   keepWasm?: boolean;
@@ -89,6 +214,8 @@ export class SyntaxTree {
   /** Index just past each node's last descendant (pre-order, so a subtree is a range). */
   readonly subtreeEnd: Int32Array;
   readonly depth: Int32Array;
+  /** The depth of the deepest node (the root is at 0). */
+  readonly maxDepth: number;
   private readonly nodes: (SyntaxNode | undefined)[];
   private lineStarts?: number[];
   /** The WASM tree, held only for `keepWasm` (editor buffers) and freed by `release()`. */
@@ -112,49 +239,52 @@ export class SyntaxTree {
     const capacity = reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2;
     // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
     const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined);
-    const cursor = wasm.walk();
+    const cursor = walkOf(wasm);
     const stack: number[] = [];
     let descending = true;
-    for (;;) {
-      if (descending) {
-        const parent = stack.length ? stack[stack.length - 1] : -1;
-        const id = b.nodeId ? cursor.nodeId | 0 : 0;
-        const old = reuse ? reuse.index.get(id) : -1;
-        let copied = false;
-        if (old >= 0) {
-          const from = reuse!.tree;
-          const start = cursor.startIndex;
-          // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
-          if (cursor.endIndex - start === from.end[old] - from.start[old]) {
-            b.copySubtree(from, reuse!.nodeIds, old, parent, cursor.currentFieldId, start - from.start[old], stack.length);
-            copied = true;
+    try {
+      for (;;) {
+        if (descending) {
+          const parent = stack.length ? stack[stack.length - 1] : -1;
+          const id = b.nodeId ? cursor.nodeId() | 0 : 0;
+          const old = reuse ? reuse.index.get(id) : -1;
+          let copied = false;
+          if (old >= 0) {
+            const from = reuse!.tree;
+            const start = cursor.startIndex();
+            // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
+            if (cursor.endIndex() - start === from.end[old] - from.start[old]) {
+              b.copySubtree(from, reuse!.nodeIds, old, parent, cursor.fieldId(), start - from.start[old], stack.length);
+              copied = true;
+            }
+          }
+          if (!copied) {
+            const start = cursor.startIndex();
+            const end = cursor.endIndex();
+            const type = cursor.typeId();
+            let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
+            // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
+            if (start === end && cursor.isMissing()) flags |= MISSING | HAS_ERROR;
+            const i = b.add(parent, type, cursor.fieldId(), flags, start, end, stack.length);
+            if (b.nodeId) b.nodeId[i] = id;
+            if (cursor.firstChild()) {
+              stack.push(i);
+              continue;
+            }
+            b.subtreeEnd[i] = i + 1;
           }
         }
-        if (!copied) {
-          const start = cursor.startIndex;
-          const end = cursor.endIndex;
-          const type = cursor.nodeTypeId;
-          let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
-          // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
-          if (start === end && cursor.nodeIsMissing) flags |= MISSING | HAS_ERROR;
-          const i = b.add(parent, type, cursor.currentFieldId, flags, start, end, stack.length);
-          if (b.nodeId) b.nodeId[i] = id;
-          if (cursor.gotoFirstChild()) {
-            stack.push(i);
-            continue;
-          }
-          b.subtreeEnd[i] = i + 1;
+        if (cursor.nextSibling()) {
+          descending = true;
+          continue;
         }
+        if (!stack.length || !cursor.parent()) break;
+        b.subtreeEnd[stack.pop()!] = b.length;
+        descending = false;
       }
-      if (cursor.gotoNextSibling()) {
-        descending = true;
-        continue;
-      }
-      if (!stack.length || !cursor.gotoParent()) break;
-      b.subtreeEnd[stack.pop()!] = b.length;
-      descending = false;
+    } finally {
+      cursor.end();
     }
-    cursor.delete();
     for (const p of stack) b.subtreeEnd[p] = b.length;
     this.length = b.length;
     this.typeId = b.typeId.slice(0, b.length);
@@ -172,7 +302,12 @@ export class SyntaxTree {
     this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
-    for (let i = this.length - 1; i > 0; i--) if (this.flags[i] & HAS_ERROR) this.flags[this.parentOf[i]] |= HAS_ERROR;
+    let maxDepth = 0;
+    for (let i = this.length - 1; i > 0; i--) {
+      if (this.flags[i] & HAS_ERROR) this.flags[this.parentOf[i]] |= HAS_ERROR;
+      if (this.depth[i] > maxDepth) maxDepth = this.depth[i];
+    }
+    this.maxDepth = maxDepth;
     this.idBase = nextIdBase;
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
@@ -415,6 +550,14 @@ class Builder {
 
 /** A node of a SyntaxTree: the web-tree-sitter `Node` reads the analysis uses, from arrays. */
 export class SyntaxNode {
+  /**
+   * What the language adapter reads this node as (its `expr`), kept on the node: the analysis
+   * asks it for the same node many times (every look-up of a call's callers reads every call).
+   */
+  exprView: unknown = undefined;
+  /** The same for a function node's parameters and returns (the adapter's `functionInfo`). */
+  functionView: unknown = undefined;
+
   constructor(
     readonly tree: SyntaxTree,
     /** Pre-order index in the tree. */
@@ -544,6 +687,19 @@ export class SyntaxNode {
       }
     }
     return t.node(node)!;
+  }
+
+  /**
+   * This node and the named nodes of its subtree in pre-order, with their depth below this
+   * node: no view is made for the anonymous ones (punctuation, keywords, operators), which are
+   * about half of a tree and which no walk of the analysis looks for.
+   */
+  forEachNamedDescendant(visit: (node: SyntaxNode, depth: number) => void): void {
+    const t = this.tree;
+    const base = t.depth[this.index];
+    const flags = t.flags;
+    visit(this, 0);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i++) if (flags[i] & NAMED) visit(t.node(i)!, t.depth[i] - base);
   }
 
   /** Every node of this subtree in pre-order with its depth below this node. */

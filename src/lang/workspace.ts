@@ -70,8 +70,8 @@ export class FileUnit {
     // The depth of each scope node on the stack: a node is inside the top scope while it is deeper.
     const depths: number[] = [0];
     const adapter = this.adapter;
+    this.depth = this.tree.maxDepth;
     walk(root, (node, depth) => {
-      if (depth > this.depth) this.depth = depth;
       if (node.id === root.id) return;
       while (stack.length > 1 && depths[depths.length - 1] >= depth) {
         stack.pop();
@@ -158,6 +158,26 @@ export class FileUnit {
     return m;
   }
 
+  /**
+   * The calls whose callee is the name or ends in the property (`name(...)`, `x.name(...)`), in
+   * tree order: the candidates for the callers of a function of that name.
+   */
+  callsNamed(name: string): readonly Node[] {
+    if (!this.callIndex) {
+      this.callIndex = new Map();
+      for (const node of this.calls) {
+        const e = this.adapter.expr(node);
+        if (e.k !== 'call') continue;
+        const c = this.adapter.expr(e.callee);
+        if (c.k === 'ident') add(this.callIndex, c.name, node);
+        else if (c.k === 'member') add(this.callIndex, c.prop, node);
+      }
+    }
+    return this.callIndex.get(name) ?? [];
+  }
+
+  private callIndex?: Map<string, Node[]>;
+
   /** The nearest enclosing function (or the module) of a node. */
   enclosingFunction(node: Node): Node {
     // Functions and classes are scopes in both adapters, so the scope chain has them all.
@@ -216,7 +236,7 @@ const MAX_UNIT_CHARS = 1024 * 1024;
 /**
  * Files set through setText whose WASM tree is kept, so that their next text parses
  * incrementally (Parsers.parseEdited). Few: a WASM tree takes memory, and only the buffers
- * being typed in need one (the CLI, which sets every file once, keeps the last few).
+ * being typed in need one (the CLI, which sets every file once, keeps none).
  */
 const MAX_EDIT_BASES = 8;
 
@@ -242,21 +262,29 @@ export class Workspace {
   constructor(
     readonly parsers: Parsers,
     readonly host: SourceHost,
+    /**
+     * Buffers whose WASM tree is kept for an incremental parse of their next text: 0 when no
+     * text is set twice (a command-line run), so that every WASM tree is freed as soon as it is
+     * read and the parser's memory stays at what one file needs.
+     */
+    private readonly maxEditBases = MAX_EDIT_BASES,
   ) {}
 
   /** Sets the text of a file (and drops the parse of it and of every file, since imports may change). */
   setText(file: string, text: string, language?: LanguageId): FileUnit {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return this.get(file)!;
+    this.modulePaths.clear();
     this.overlays.set(file, text);
     this.drop(file);
     const lang = language ?? languageForPath(file) ?? 'python';
+    if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
     const previous = this.editBases.get(file);
     this.editBases.delete(file);
     // parseEdited releases `previous`, whatever happens.
     const tree = this.parsers.parseEdited(lang, text, previous);
     this.editBases.set(file, tree);
-    evictOldest(this.editBases, MAX_EDIT_BASES, (_, base) => base.release());
+    evictOldest(this.editBases, this.maxEditBases, (_, base) => base.release());
     return this.addUnit(file, text, lang, tree);
   }
 
@@ -277,6 +305,7 @@ export class Workspace {
   setOverlay(file: string, text: string, language?: LanguageId): void {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return;
+    this.modulePaths.clear();
     this.overlays.set(file, text);
     this.drop(file);
   }
@@ -293,6 +322,7 @@ export class Workspace {
   invalidate(file: string): void {
     // A file was created, deleted or changed: what exists may have changed with it.
     this.existing.clear();
+    this.modulePaths.clear();
     this.overlays.delete(file);
     this.drop(file);
   }
@@ -357,8 +387,16 @@ export class Workspace {
    * asking which files exist (and reading a tsconfig.json for path aliases), never a source file.
    */
   modulePath(from: { file: string; language: LanguageId }, spec: string): string | undefined {
-    return frontEndFor(from.language).modules.modulePath(this.moduleHost, from.file, spec);
+    // Asked for every call of an imported name (calleeName): the answer is kept, and dropped
+    // whenever a file's text is set or a file changes (what exists, a tsconfig.json).
+    const key = `${from.language}\u0000${from.file}\u0000${spec}`;
+    if (this.modulePaths.has(key)) return this.modulePaths.get(key);
+    const found = frontEndFor(from.language).modules.modulePath(this.moduleHost, from.file, spec);
+    this.modulePaths.set(key, found);
+    return found;
   }
+
+  private readonly modulePaths = new Map<string, string | undefined>();
 
   private readonly moduleHost = { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
 }

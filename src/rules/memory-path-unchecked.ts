@@ -28,6 +28,13 @@ const MEMORY_MARKER = /\bmemory_\d{8}\b|["'`][^"'`\n]*\/memories\b/;
 const SDK_MEMORY_TOOL = /\bBeta(Async)?AbstractMemoryTool\b|\bbetaMemoryTool\s*\(|\bMemoryToolHandlers\b|\bBetaMemoryTool20250818\w*Command\b/;
 /** A name made safe before it is joined: a sanitiser, \`basename\`, or a full-match allow-list without separators or dots. */
 const SANITISED = /sanitiz|secure_filename|\bbasename\(|slugify|re\.fullmatch\(\s*r?["'][^"'/.]*["']|\/\^\[[^\]/.]*\][+*]\$\/\.test\(/i;
+/**
+ * The text of a handler as `handles` and `memoryHandler` see it: a memory command name, or tool
+ * input read in a function named like a handler or in a file with request calls.
+ */
+const HANDLES_TEXT = { anyOf: [new RegExp(MEMORY_COMMANDS.source), SDK_MEMORY_TOOL, [TOOL_INPUT, { anyOf: [HANDLER_NAME, 'requests' as const] }]] };
+/** pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). */
+const PATHISH_DIVIDED = /(?:root|dir|base|path|folder|home|directory)(?:[\s\\)]|#[^\n]*)*\/(?![/=])/i;
 
 function memoryHandler(f: FunctionView): boolean {
   return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;
@@ -52,9 +59,14 @@ export default defineRule({
     group: 'state',
     severity: 'error',
     fix: 'none',
-    // A handler reads the model's tool input (TOOL_INPUT) or is a memory-tool module (its command
-    // names), and joins a part named like a path (PATH_PART).
-    triggers: [new RegExp(`${TOOL_INPUT.source}|${MEMORY_COMMANDS.source}|${SDK_MEMORY_TOOL.source}`), PATH_PART],
+    // A report is about a path join (by its library name, or pathlib's `/` on a path) with a
+    // part named like a path (PATH_PART), in a function that handles tool calls: a memory-tool
+    // module (its command names, the SDK's memory helpers), or a function that reads tool input (TOOL_INPUT) and is
+    // named like a handler or sits next to request calls.
+    triggers: {
+      python: [PATH_PART, HANDLES_TEXT, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, [/\bos\b/, /\bjoin\b/], /\b(?:resolve|expanduser|absolute)\b/, PATHISH_DIVIDED] }],
+      typescript: [PATH_PART, HANDLES_TEXT, /\bpath\b/, /\b(?:join|resolve)\b/],
+    },
     summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
     docs: `## What it does
 Finds handlers of the memory tool (functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\` in a file that is the memory tool's: it declares \`memory_20250818\` or keeps its files under \`/memories\`; and every method of a \`BetaAbstractMemoryTool\` subclass or \`betaMemoryTool({...})\` handler, given the model's \`command.path\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root. A name made safe first — a sanitiser (\`sanitize_filename(name)\`, \`secure_filename\`), \`basename\`, a full-match allow-list without separators or dots (\`re.fullmatch(r"[\\w-]+", name)\`) — is not reported.

@@ -118,10 +118,24 @@ export default defineRule({
     group: 'state',
     severity: 'warning',
     fix: 'sometimes',
-    // Every report is about a write (`open(..., "w")`, `write_text`, `writeFileSync`, a serialiser,
-    // a temp file and a rename) of a file the program reads back (`open`, `read_text`,
-    // `readFileSync`, a loader), writes in a loop, or keeps for the memory tool.
-    triggers: [/dumps?\b|\b(open|write\w*|createWriteStream|NamedTemporaryFile|mkstemp|TemporaryFile|SpooledTemporaryFile|rename\w*|replace|move)\b/, /\b(open|read\w*|load\w*|for|while|forEach|memories|memory_\d+)\b/],
+    // Every report is about a file operation the front end reads by its library name, and the
+    // names of those are in the file's text: an in-place write (a truncating write), or a rename
+    // in a function that writes or makes a temp file. Python: `open` (a write needs a known
+    // mode with `w`, `a`, `x` or `+`, which the file spells), pathlib's `write_text` /
+    // `write_bytes`, a rename (`os.replace`, `os.rename`, `shutil.move`, `Path.replace`) with
+    // `tempfile`'s names. Node: the `fs` module's `writeFile(Sync)` / `createWriteStream`, or
+    // its `rename(Sync)` with `os.tmpdir` / `mkdtemp`.
+    triggers: {
+      python: {
+        anyOf: [
+          [/\bopen\b/, /["'][rbtU]*[wax+][rbtUwax+]*["']/],
+          /\bwrite_(?:text|bytes)\b/,
+          [/\bos\.open\b/, /\bO_(?:WRONLY|RDWR)\b/],
+          [/\b(?:replace|renames?|move)\b/, /\b(?:NamedTemporaryFile|mkstemp|TemporaryFile|mkdtemp|TemporaryDirectory|SpooledTemporaryFile|gettempdir)\b/],
+        ],
+      },
+      typescript: [/\bfs\b/, { anyOf: [/\b(?:writeFileSync|writeFile|createWriteStream)\b/, [/\b(?:renameSync|rename)\b/, /\b(?:tmpdir|mkdtempSync|mkdtemp)\b/]] }],
+    },
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
 Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool:

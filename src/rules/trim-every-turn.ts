@@ -174,11 +174,21 @@ export async function chat(turns: string[]) {
         else if (t.at.file === ctx.file) sites.push({ at: t.at, text: t.text, requests: [r] });
       }
     }
+    // Asked for every assignment and call of the file: most name no request's list.
+    const anyName = new Set([...names.values()].flatMap((n) => [...n]));
     const requestsFor = (listText: string | undefined): RequestCall[] => {
-      if (!listText) return [];
+      if (!listText || !anyName.size) return [];
       const clean = listText.replace(/\s+/g, '');
+      if (!anyName.has(clean)) return [];
       return requests.filter((r) => names.get(r)?.has(clean));
     };
+    /** The (first) request whose `messages` is the expression at a location. */
+    const byMessages = new Map<string, RequestCall>();
+    for (const r of requests) {
+      const at = paramEntry(r, 'messages')?.valueAt;
+      const k = at && `${at.file}\u0000${at.start}\u0000${at.end}`;
+      if (k && !byMessages.has(k)) byMessages.set(k, r);
+    }
     for (const a of view.assignments) {
       const rs = requestsFor(a.targetText);
       if (!rs.length) continue;
@@ -186,10 +196,7 @@ export async function chat(turns: string[]) {
     }
     for (const c of view.calls) {
       const first = c.args.find((x) => !x.name);
-      const atSite = requests.find((r) => {
-        const e = paramEntry(r, 'messages');
-        return !!e?.valueAt && e.valueAt.file === c.at.file && e.valueAt.start === c.at.start && e.valueAt.end === c.at.end;
-      });
+      const atSite = byMessages.get(`${c.at.file}\u0000${c.at.start}\u0000${c.at.end}`);
       const onReceiver = !atSite && requestsFor(c.receiver?.text).length > 0;
       const rs = atSite ? [atSite] : onReceiver ? requestsFor(c.receiver?.text) : requestsFor(first?.text);
       if (!rs.length) continue;

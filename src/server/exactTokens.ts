@@ -6,7 +6,16 @@
  * The API key is passed in by the caller, never stored in settings, and never logged.
  */
 import { createHash } from 'node:crypto';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+
+type Sdk = typeof import('@anthropic-ai/sdk').default;
+
+/**
+ * The SDK, loaded for the first count: most sessions never count exactly, and loading it was
+ * half of the language server's start-up.
+ */
+let sdkLoaded: Promise<Sdk> | undefined;
+const loadSdk = (): Promise<Sdk> => (sdkLoaded ??= import('@anthropic-ai/sdk').then((m) => m.default));
 
 export type ExactState =
   | { kind: 'counted'; tokens: number }
@@ -99,11 +108,11 @@ export class ExactCounter {
     this.jobs.set(site, job);
   }
 
-  private sdk(key: string): Anthropic {
+  private sdk(Sdk: Sdk, key: string): Anthropic {
     if (this.client?.key !== key) {
       this.client = {
         key,
-        sdk: new Anthropic({
+        sdk: new Sdk({
           apiKey: key,
           authToken: null,
           baseURL: this.opts.baseURL,
@@ -117,6 +126,8 @@ export class ExactCounter {
   }
 
   private async run(site: string, job: Job): Promise<void> {
+    if (this.disposed || this.jobs.get(site) !== job) return;
+    const Sdk = await loadSdk();
     if (this.disposed || this.jobs.get(site) !== job) return;
     const now = Date.now();
     while (this.sent.length && now - this.sent[0] >= 60_000) this.sent.shift();
@@ -135,7 +146,7 @@ export class ExactCounter {
     this.requests++;
     const model = String(job.body.model);
     try {
-      const client = this.sdk(key);
+      const client = this.sdk(Sdk, key);
       // The SDK's parameter types are stricter than a statically recovered body: the server validates.
       const params = job.body as never;
       const answer: unknown = job.beta ? await client.beta.messages.countTokens(params) : await client.messages.countTokens(params);
@@ -144,8 +155,8 @@ export class ExactCounter {
       this.log(`count_tokens: ${tokens} tokens for ${model} (${Date.now() - now} ms)`);
       this.settle(job.key, { kind: 'counted', tokens });
     } catch (err) {
-      const reason = describeFailure(err);
-      if (err instanceof Anthropic.RateLimitError) {
+      const reason = describeFailure(Sdk, err);
+      if (err instanceof Sdk.RateLimitError) {
         const seconds = retryAfterSeconds(err.headers);
         this.blockedUntil = Date.now() + seconds * 1000;
         this.settle(job.key, { kind: 'failed', reason: `rate limited by the API (429), retrying in ${seconds} s` }, 0);
@@ -172,7 +183,7 @@ export class ExactCounter {
 
 class BadAnswer extends Error {}
 
-function describeFailure(err: unknown): string {
+function describeFailure(Anthropic: Sdk, err: unknown): string {
   if (err instanceof BadAnswer || err instanceof SyntaxError) return 'the API sent an answer that is not a token count';
   if (err instanceof Anthropic.APIConnectionTimeoutError) return 'timed out';
   if (err instanceof Anthropic.APIConnectionError) return 'cannot reach the API';

@@ -98,6 +98,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const debounceMs = options.debounceMs ?? 150;
 
   let analyzer: Analyzer | undefined;
+  /**
+   * Settles once the parsers are loaded (started by initialize, which does not wait for them, so
+   * that the editor's activation does not): every handler that analyses awaits it first.
+   */
+  let analyzerLoaded: Promise<void> = Promise.resolve();
   let trusted = true;
   let secretKey: string | null = null;
   let canPullConfig = false;
@@ -248,6 +253,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
 
   async function analyse(unit: Unit): Promise<Analysis | undefined> {
+    await analyzerLoaded;
     const settings = await settingsFor(unit.uri);
     if (!analyzer) return undefined;
     const id = analysisId(unit, settings);
@@ -284,6 +290,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   async function diagnosticsFor(uri: string, previousResultId: string | undefined, token: CancellationToken): Promise<DocumentDiagnosticReport> {
     const empty: DocumentDiagnosticReport = { kind: 'full', items: [] };
+    await analyzerLoaded;
     let unit = unitFor(uri);
     if (!unit || !analyzer) return empty;
     const settings = await settingsFor(unit.uri);
@@ -336,6 +343,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   }
 
   async function pushUnits(uris: readonly string[]): Promise<void> {
+    await analyzerLoaded;
     for (const uri of uris) {
       let unit = notebooks.getNotebookDocument(uri) ? notebookUnit(uri) : unitFor(uri);
       if (!unit || !analyzer) continue;
@@ -377,6 +385,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
    * of a notebook).
    */
   async function fixAllEdit(uri: string): Promise<WorkspaceEdit | undefined> {
+    await analyzerLoaded;
     const unit = unitFor(uri);
     if (!unit || !analyzer) return undefined;
     const a = await analyse(unit);
@@ -406,6 +415,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** Pushes the diagnostics of every closed file of the workspace folders, as `prefixlint check` finds and reports them. */
   async function lintWorkspace(): Promise<{ files: number; problems: number }> {
+    await analyzerLoaded;
     const folders = (await connection.workspace.getWorkspaceFolders()) ?? [];
     let files = 0;
     let problems = 0;
@@ -477,9 +487,19 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!workspaceRoots.length && params.rootUri) workspaceRoots = [pathOf(params.rootUri)];
     host.useProject(workspaceRoots.length ? { folders: workspaceRoots } : undefined);
     registerWatchers = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && clientCommands.size === 0;
-    analyzer = await Analyzer.create({ host, wasmDir: options.wasmDir });
-    config = new Configuration(host, analyzer.parsers);
-    log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version}); diagnostics ${pullDiagnostics ? 'pulled by the client' : 'pushed'}`);
+    // The parsers load while the client goes on (the handlers that analyse wait for them).
+    analyzerLoaded = Analyzer.create({ host, wasmDir: options.wasmDir }).then(
+      (a) => {
+        analyzer = a;
+        config = new Configuration(host, a.parsers);
+        log(`prefixlint server ready in ${(performance.now() - t0).toFixed(0)} ms (Node ${process.version}); diagnostics ${pullDiagnostics ? 'pulled by the client' : 'pushed'}`);
+      },
+      (err: unknown) => {
+        const message = `prefixlint could not load its parsers: ${err instanceof Error ? err.message : String(err)}`;
+        connection.console.error(message);
+        status({ state: 'error', message });
+      },
+    );
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -611,6 +631,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.languages.diagnostics.on((p, token) => diagnosticsFor(p.textDocument.uri, p.previousResultId, token));
 
   connection.onCodeAction(async (p): Promise<CodeAction[]> => {
+    await analyzerLoaded;
     const uri = p.textDocument.uri;
     const unit = unitFor(uri);
     const doc = documents.get(uri) ?? notebooks.cellTextDocuments.get(uri);

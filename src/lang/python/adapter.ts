@@ -2,6 +2,7 @@
 import type { Node } from '../parsers';
 import { walk } from '../walk';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
+import { withKeptExprs } from '../syntax';
 
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
@@ -88,7 +89,7 @@ function named(node: Node): Node[] {
   return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
 }
 
-export const pythonAdapter: Adapter = {
+export const pythonAdapter: Adapter = withKeptExprs({
   family: 'python',
 
   expr(node: Node): Expr {
@@ -484,7 +485,7 @@ export const pythonAdapter: Adapter = {
   propertyName: () => undefined,
   isComment: (node) => node.type === 'comment',
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
-};
+});
 
 /** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
 function receiverName(obj: Node): string | undefined {

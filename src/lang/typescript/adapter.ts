@@ -1,6 +1,7 @@
 /** TypeScript, TSX and JavaScript syntax (tree-sitter-typescript / -javascript) in the normalised form. */
 import type { Node } from '../parsers';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
+import { withKeptExprs } from '../syntax';
 import { walk } from '../walk';
 
 const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
@@ -59,7 +60,7 @@ function propertyKey(key: Node): { key?: string; computed?: Node } {
   }
 }
 
-export const typescriptAdapter: Adapter = {
+export const typescriptAdapter: Adapter = withKeptExprs({
   family: 'js',
 
   expr(node: Node): Expr {
@@ -395,7 +396,7 @@ export const typescriptAdapter: Adapter = {
   propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
   isComment: (node) => node.type === 'comment',
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
-};
+});
 
 /** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
 function receiverName(obj: Node): string | undefined {

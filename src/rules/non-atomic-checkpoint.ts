@@ -145,7 +145,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -248,7 +248,15 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     // caller's file: a tool's or an API's output, the file an editor edits. A read elsewhere of a
     // path made the same way links to it only as a saver/loader pair.
     const callerChosen = (at: Loc, p: FilePath): boolean => {
-      if (p.name || p.builder) return false;
+      if (p.name) return false;
+      // A path-building function of the file that adds a name of its own (a folder constant, an
+      // extension: `STATE_DIR / f"{name}.json"`) names the program's own place for the file; one
+      // that only joins and checks its arguments (`_inside(root, name)`) names the caller's.
+      if (p.builder) {
+        const fn = view.functions.find((f) => f.name === p.builder);
+        const body = (fn?.text ?? '').replace(/("{3}|'{3})[\s\S]*?\1/g, '').replace(/(^|\n)\s*(#|\/\/)[^\n]*/g, '');
+        if (!fn || /["'`][^"'`\n]*[A-Za-z]|\b[A-Z][A-Z0-9_]{2,}\b/.test(body.replace(/^[^\n]*\n/, ''))) return false;
+      }
       const v = p.arg.value();
       if (v.kind === 'str' && /[A-Za-z]/.test(v.text.split(HOLE).join(''))) return false;
       const taints = allTaints(v);
@@ -257,8 +265,17 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const params = fnOf(at)?.params ?? [];
       const text = (p.origin ?? p.arg.text).replace(/\[[^\]]*\]/g, '');
       if (/["'`][^"'`]*[A-Za-z]/.test(text)) return false;
-      const roots = [...text.matchAll(/(?<![.\w$])[A-Za-z_$][\w$]*/g)].map((m) => m[0]).filter((n) => !PATH_CALLS.has(n));
-      return roots.length > 0 && roots.every((n) => params.includes(n));
+      // The names a path is built from, not the functions that build it (`resolve_path(path)`).
+      const roots = [...text.matchAll(/(?<![.\w$])([A-Za-z_$][\w$]*)(?![\w$]|\s*\()/g)].map((m) => m[1]).filter((n) => !PATH_CALLS.has(n));
+      if (roots.length > 0 && roots.every((n) => params.includes(n))) return true;
+      // A file the caller names inside a folder of the object (`self.dags_dir / dag_file`): the
+      // last part of the join is a parameter, and nothing in the path is a name of the program's.
+      const last = p.dir !== undefined ? undefined : lastJoinPart(text);
+      return !!last && params.includes(last) && roots.every((n) => params.includes(n) || n === 'self' || n === 'this');
+    };
+    const lastJoinPart = (text: string): string | undefined => {
+      const m = /(?:\/\s*|,\s*)([A-Za-z_$][\w$]*)\s*\)?\s*$/.exec(text);
+      return m?.[1];
     };
     const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
       const here = fnOf(at);
@@ -351,7 +368,10 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const temps = ops.filter((o): o is Extract<FileOp, { kind: 'temp' }> => o.kind === 'temp' && sameFn(o.at, r.at));
       if (!temps.length && !isTempPath(r.from)) continue;
       if (!ops.some((o) => (o.kind === 'write' || o.kind === 'temp') && sameFn(o.at, r.at))) continue;
-      const state = evidence(r.at, r.to);
+      // Serialised data: by a write of the temp file, or the function serialises what it writes.
+      const structured =
+        ops.some((o) => o.kind === 'write' && sameFn(o.at, r.at) && (o.serialised || o.data.some((d) => SERIALISED.test(d.text)))) || SERIALISED.test(view.enclosingFunction(r.at)?.text ?? '');
+      const state = evidence(r.at, r.to, structured);
       if (!state) continue;
       const problems: string[] = [];
       if (!ops.some((o) => o.kind === 'fsync' && sameFn(o.at, r.at))) problems.push('nothing fsyncs the temp file before the rename, so after a power loss the rename can be on disk while the data is not');

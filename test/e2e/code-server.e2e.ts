@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliFinding, CodeServer } from './harness';
-import { CHROMIUM, CHROMIUM_ARGS, cliFindings, cliFixed, copyTree, E2E_DIR, install, installExtension, log, logFiles, OUTPUT, packageVsix, ROOT, serverDir, startCodeServer, until, zipEntries, zipText } from './harness';
+import { CHROMIUM, CHROMIUM_ARGS, cliFindings, cliFixed, cliFixedAcross, copyTree, E2E_DIR, install, installExtension, log, logFiles, OUTPUT, packageVsix, ROOT, serverDir, startCodeServer, until, zipEntries, zipText } from './harness';
 
 /** The few DOM types the page functions use (the project compiles without the DOM lib). */
 interface DomElement {
@@ -254,7 +254,10 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
     copyTree(suiteWs, configured);
     fs.writeFileSync(path.join(configured, '.prefixlintrc.json'), JSON.stringify(config));
     const withConfig = { file: first.file, config, findings: cliFindings(configured).filter((f) => f.file === first.file) };
-    fs.writeFileSync(path.join(suiteDir, 'expected.json'), JSON.stringify({ findings: all, fixed: Object.fromEntries(fixable.map((f) => [f, cliFixed(suiteWs, f)])), withConfig }));
+    // The bundled example's headline finding: a time built in prompts.py, fixed across both files.
+    const headline = cliFindings(suiteWs, '--unsafe-fixes').find((f) => f.ruleId === 'volatile-system-prompt' && (f.fix?.files?.length ?? 0) > 1);
+    const across = headline && { file: headline.file, rule: headline.ruleId, line: headline.line, column: headline.column, endLine: headline.endLine, endColumn: headline.endColumn, title: headline.fix!.title, texts: cliFixedAcross(suiteWs, headline.ruleId, headline.fix!.files!.map((x) => x.file)) };
+    fs.writeFileSync(path.join(suiteDir, 'expected.json'), JSON.stringify({ findings: all, fixed: Object.fromEntries(fixable.map((f) => [f, cliFixed(suiteWs, f)])), withConfig, across }));
 
     const page = await browser!.newPage();
     const lines: string[] = [];

@@ -265,7 +265,7 @@ export interface CliFinding {
   endLine: number;
   endColumn: number;
   message: string;
-  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: Array<{ line: number; column: number; newText: string; cell?: number }> };
+  fix: null | { title: string; applicability: 'safe' | 'unsafe'; edits: Array<{ line: number; column: number; newText: string; cell?: number }>; files?: Array<{ file: string }> };
   cell?: number;
   cellLine?: number;
   cellColumn?: number;
@@ -275,6 +275,21 @@ export function cliFindings(folder: string, ...args: string[]): CliFinding[] {
   const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', '--format', 'json', ...args, '.'], { cwd: folder, encoding: 'utf8' });
   if (r.status !== 0 && r.status !== 1) throw new Error(`prefixlint check failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as CliFinding[];
+}
+
+/**
+ * The texts of `rels` after `prefixlint check --fix --unsafe-fixes --select <rule> .` on a copy of
+ * the folder: the whole project is seen, so fixes that edit several files are applied.
+ */
+export function cliFixedAcross(folder: string, rule: string, rels: readonly string[]): Record<string, string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-fix-'));
+  try {
+    fs.cpSync(folder, dir, { recursive: true });
+    spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'check', '--fix', '--unsafe-fixes', '--select', rule, '.'], { cwd: dir, encoding: 'utf8' });
+    return Object.fromEntries(rels.map((rel) => [rel, fs.readFileSync(path.join(dir, rel), 'utf8')]));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The text of a file after `prefixlint check --fix`, run on a copy of its folder (imports resolve). */

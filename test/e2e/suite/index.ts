@@ -31,6 +31,8 @@ interface Expected {
   fixed: Record<string, string>;
   /** What the CLI reports for one file with a configuration file the suite writes. */
   withConfig: { file: string; config: object; findings: Finding[] };
+  /** The headline finding whose fix edits several files, and the texts `check --fix --unsafe-fixes` leaves in them. */
+  across?: { file: string; rule: string; line: number; column: number; endLine: number; endColumn: number; title: string; texts: Record<string, string> };
 }
 
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
@@ -175,6 +177,34 @@ export async function run(): Promise<void> {
     assert(await vscode.workspace.applyEdit(fix.edit), 'edit not applied');
     assert(doc.getText().includes(safe.fix!.edits[0].newText), 'the fix text is not in the document');
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  const across = expected.across;
+  await test('the headline finding offers a fix across files; applied, both files are what the CLI writes and the rule is silent', async () => {
+    assert(across, 'the CLI offers no fix across files in the examples');
+    const uri = vscode.Uri.joinPath(root, across.file);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    await whenDiagnostics(`${across.rule} in ${across.file}`, () => (ours(uri).some((d) => codeOf(d) === across.rule) ? true : undefined), 60_000);
+    const range = new vscode.Range(across.line - 1, across.column - 1, across.endLine - 1, across.endColumn - 1);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
+    const fix = actions.find((a) => a.title === across.title);
+    assert(fix?.edit, `no quick fix titled "${across.title}" (got ${actions.map((a) => a.title).join(' | ')})`);
+    const touched = fix.edit
+      .entries()
+      .map(([u]) => path.relative(root.fsPath, u.fsPath).split(path.sep).join('/'))
+      .sort();
+    same(touched, Object.keys(across.texts).sort(), 'files the fix edits');
+    assert(await vscode.workspace.applyEdit(fix.edit), 'edit not applied');
+    for (const [rel, text] of Object.entries(across.texts)) {
+      const d = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root, rel));
+      same(d.getText(), text, `${rel} after the fix`);
+    }
+    await whenDiagnostics(`${across.rule} silent in ${across.file}`, () => (ours(uri).some((d) => codeOf(d) === across.rule) ? undefined : true), 60_000);
+    for (const rel of Object.keys(across.texts)) {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root, rel)));
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
   });
 
   for (const rel of Object.keys(expected.fixed)) {

@@ -188,7 +188,8 @@ export async function run(): Promise<void> {
     await whenDiagnostics(`${across.rule} in ${across.file}`, () => (ours(uri).some((d) => codeOf(d) === across.rule) ? true : undefined), 60_000);
     const range = new vscode.Range(across.line - 1, across.column - 1, across.endLine - 1, across.endColumn - 1);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
-    const fix = actions.find((a) => a.title === across.title);
+    // An unsafe fix is offered with its title and " (unsafe fix)".
+    const fix = actions.find((a) => a.title === across.title || a.title === `${across.title} (unsafe fix)`);
     assert(fix?.edit, `no quick fix titled "${across.title}" (got ${actions.map((a) => a.title).join(' | ')})`);
     const touched = fix.edit
       .entries()

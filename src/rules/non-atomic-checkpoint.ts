@@ -145,7 +145,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -316,6 +316,15 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return undefined;
     };
     const memory = memoryTool(ctx, ops);
+    /** A copy of the file is taken first in the same function (`shutil.copy2(path, backup)`): a torn write is undone from it. */
+    const backedUp = (at: Loc, p: FilePath): boolean => {
+      const fn = fnOf(at);
+      if (!fn) return false;
+      const target = p.arg.text.trim();
+      return view.calls.some(
+        (c) => c.at.start < at.start && fnOf(c.at) === fn && /(^|\.)(copy|copy2|copyfile|copyFileSync|copyFile|cp|cpSync)$/.test(c.name) && c.args[0]?.text.trim() === target,
+      );
+    };
     /** The write's function returns early when the file exists (`if path.exists(): return`) or writes it in a `FileNotFoundError` branch. */
     const createsOnly = (at: Loc, p: FilePath): boolean => {
       const fn = fnOf(at);
@@ -342,6 +351,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // each time (a uuid or a timestamp in its name).
       if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
       if (!memory && createsOnly(at, p)) return undefined;
+      if (backedUp(at, p)) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
       if (FRESH_NAME.test(built)) return undefined;
       // A scratch file in the system's temp folder, and a PID file (it describes a process that a

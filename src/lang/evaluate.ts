@@ -305,6 +305,12 @@ export class Evaluator {
     return this.bindingValue(unit, found.scope, found.binding, use, found.crossed, env);
   }
 
+  /** The expression a name is bound to by one plain assignment (`p = state_path(name)`), if it is. */
+  boundExpression(unit: FileUnit, use: Node, name: string): Node | undefined {
+    const b = this.findBinding(unit, use, name)?.binding;
+    return b?.kind === 'assign' && b.value && b.key === undefined ? b.value : undefined;
+  }
+
   findBinding(unit: FileUnit, use: Node, name: string): { scope: Scope; binding: Binding; crossed: boolean } | undefined {
     let scope: Scope | undefined = unit.scopeOf(use);
     let crossed = false;

@@ -48,10 +48,10 @@ function provenance(unit: FileUnit, ev: Evaluator, n: Node, depth: number, out: 
   const follow = (x: Node) => provenance(unit, ev, x, depth + 1, out);
   switch (e.k) {
     case 'ident': {
-      const b = ev.findBinding(unit, n, e.name)?.binding;
-      if (b?.kind === 'assign' && b.value && b.key === undefined) {
-        out.push(b.value.text);
-        follow(b.value);
+      const bound = ev.boundExpression(unit, n, e.name);
+      if (bound) {
+        out.push(bound.text);
+        follow(bound);
       }
       return;
     }
@@ -98,8 +98,8 @@ function origin(unit: FileUnit, ev: Evaluator, n: Node, depth: number): Node {
   const e = unit.adapter.expr(n);
   if (e.k === 'wrap') return origin(unit, ev, e.inner, depth + 1);
   if (e.k !== 'ident') return n;
-  const b = ev.findBinding(unit, n, e.name)?.binding;
-  return b?.kind === 'assign' && b.value && b.key === undefined ? origin(unit, ev, b.value, depth + 1) : n;
+  const bound = ev.boundExpression(unit, n, e.name);
+  return bound ? origin(unit, ev, bound, depth + 1) : n;
 }
 
 /** The name of a function of this file that a path is the result of (`state_path(name)` -> `state_path`). */
@@ -129,8 +129,8 @@ function literalName(unit: FileUnit, ev: Evaluator, n: Node, depth: number): str
       return literalName(unit, ev, e.inner, depth + 1);
     case 'ident': {
       // `path = os.path.join(d, "token.json")`: the name a local is bound to once.
-      const b = ev.findBinding(unit, n, e.name)?.binding;
-      return b?.kind === 'assign' && b.value && b.key === undefined ? literalName(unit, ev, b.value, depth + 1) : undefined;
+      const bound = ev.boundExpression(unit, n, e.name);
+      return bound ? literalName(unit, ev, bound, depth + 1) : undefined;
     }
     case 'binary':
       return e.op === '/' ? literalName(unit, ev, e.right, depth + 1) : undefined;

@@ -24,8 +24,8 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
     const e = unit.adapter.expr(n);
     if (e.k === 'call' || e.k === 'new') return callName(e.callee);
     if (e.k !== 'ident') return undefined;
-    const b = ev.findBinding(unit, n, e.name)?.binding;
-    const v = b?.kind === 'assign' && b.value && b.key === undefined ? unit.adapter.expr(b.value) : undefined;
+    const bound = ev.boundExpression(unit, n, e.name);
+    const v = bound ? unit.adapter.expr(bound) : undefined;
     return v && (v.k === 'call' || v.k === 'new') ? callName(v.callee) : undefined;
   };
   /** The left side of `/` is a path: a pathlib object, another `/` join, or a name that says so. */

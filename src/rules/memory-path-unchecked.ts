@@ -1,5 +1,6 @@
 import type { ArgView, FunctionView } from '../core/fileView';
 import { defineRule } from '../core/rule';
+import { fileText } from './util';
 
 const MEMORY_COMMANDS = /["'](view|create|str_replace|insert|delete|rename)["']/g;
 /** A part that names a path taken from the request (`path`, `rel_path`, `tool_input["path"]`, `input.new_path`). */
@@ -129,6 +130,7 @@ def handle_memory(command, tool_input):
 \`\`\`ts
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileText } from './util';
 
 const MEMORY_ROOT = fs.realpathSync('/srv/agent/memories');
 
@@ -146,7 +148,7 @@ export function handleMemory(command: string, input: { path: string; file_text?:
 
   checkFile(ctx) {
     const view = ctx.view;
-    const text = ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER });
+    const text = fileText(ctx);
     const memoryModule = SDK_MEMORY_TOOL.test(text) || (MEMORY_MARKER.test(text) && view.functions.some(memoryHandler));
     for (const join of view.pathJoins) {
       if (join.parts.length < 2) continue;

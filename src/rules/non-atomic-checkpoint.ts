@@ -6,6 +6,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import { sameLoc } from '../core/span';
+import { fileText } from './util';
 
 /**
  * Files of other programs that code writes on purpose (a browser profile, an editor's rules):
@@ -41,7 +42,16 @@ const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/^\((.*)\)$
 
 const SOURCE_EXT = /\.(py|pyi|js|mjs|cjs|ts|tsx|jsx|md|mdx|html|css|sh|rs|go|java)$/i;
 
+/** pathKeys of each path, computed once: read-back compares every write with every read. */
+const keysOf = new WeakMap<FilePath, string[]>();
+
 function pathKeys(p: FilePath): string[] {
+  let keys = keysOf.get(p);
+  if (!keys) keysOf.set(p, (keys = pathKeysUncached(p)));
+  return keys;
+}
+
+function pathKeysUncached(p: FilePath): string[] {
   const keys = [expr(p.arg.text)];
   if (p.origin) keys.push(expr(p.origin));
   if (p.builder) keys.push(`f:${p.builder}`);
@@ -99,7 +109,7 @@ function isTempPath(p: FilePath): boolean {
 /** The file is the memory tool's: it names the tool type (`memory_20250818`), or a path is under `/memories`. */
 function memoryTool(ctx: RuleContext, ops: readonly FileOp[]): boolean {
   // `/memories` in a path, not in a URL of some HTTP API.
-  if (/\bmemory_\d{8}\b|["'`](?![a-z]+:\/\/)[^"'`\n]*\/memories\b/.test(ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER }))) return true;
+  if (/\bmemory_\d{8}\b|["'`](?![a-z]+:\/\/)[^"'`\n]*\/memories\b/.test(fileText(ctx))) return true;
   const declared = ctx.calls.some((c) => {
     const tools = param(c, 'tools');
     return tools?.kind === 'list' && tools.items.some((t) => t.kind === 'obj' && t.entries.some((e) => e.key === 'type' && e.value.kind === 'str' && /^memory_\d{8}$/.test(e.value.text)));
@@ -197,6 +207,7 @@ def load_checkpoint(path="checkpoint.json"):
 \`\`\`ts
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileText } from './util';
 
 export function saveSession(session: object, file = 'session.json') {
   const tmp = path.join(path.dirname(file), \`.\${path.basename(file)}.tmp\`);

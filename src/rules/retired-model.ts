@@ -5,7 +5,7 @@ import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Entry } from '../core/value';
-import { platformName, requestPlatform } from './util';
+import { fileText, platformName, requestPlatform } from './util';
 
 export default defineRule({
   meta: {
@@ -91,7 +91,7 @@ No fix is offered: another model answers differently, costs differently and has 
     // A client that cannot be resolved (`self.get_client().messages.create(...)`) in a file that
     // creates Claude API clients and no other platform's sends a model id in the Claude API's form
     // there (Bedrock and Vertex ids have forms of their own).
-    const platform = requestPlatform(call, v.text) ?? (createsOnlyClaudeApiClients(ctx.textOf({ file: ctx.file, start: 0, end: Number.MAX_SAFE_INTEGER })) ? 'anthropic' : undefined);
+    const platform = requestPlatform(call, v.text) ?? (createsOnlyClaudeApiClients(fileText(ctx)) ? 'anthropic' : undefined);
     if (platform !== 'anthropic') return;
     const name = info.family === info.id ? `\`${v.text}\`` : `\`${v.text}\` (${info.family})`;
     if (isRetired(info, ctx)) {

@@ -5,7 +5,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import type { Trim, Value } from '../core/value';
-import { inFile, paramSite } from './util';
+import { fileText, inFile, paramSite } from './util';
 
 export default defineRule({
   meta: {
@@ -118,7 +118,7 @@ function holdsNoToolBlocks(call: RequestCall, trim: Trim, ctx: RuleContext): boo
   if (call.framework || call.method === 'tool_runner' || call.method === 'batch' || !call.params.complete) return false;
   if (TOOL_PARAMS.some((k) => param(call, k))) return false;
   for (const file of new Set([call.file, trim.at.file])) {
-    if (TOOL_BLOCK_WORD.test(ctx.textOf({ file, start: 0, end: Number.MAX_SAFE_INTEGER }))) return false;
+    if (TOOL_BLOCK_WORD.test(fileText(ctx, file))) return false;
   }
   return true;
 }

@@ -154,3 +154,8 @@ export function meantName(name: string, ns: 'beta' | 'edit', ctx: RuleContext): 
       : judgeUnknownName(name, known, { spelling: 'type', asOf: ctx.known.asOf, maxDistance: 3, otherSpelling: betaToTypeSpelling });
   return verdict.kind === 'respelled' || verdict.kind === 'misspelled' || verdict.kind === 'misdated' ? verdict.suggestions[0] : undefined;
 }
+
+/** The whole text of a file of the analysis (the linted file by default). */
+export function fileText(ctx: RuleContext, file: string = ctx.file): string {
+  return ctx.textOf({ file, start: 0, end: Number.MAX_SAFE_INTEGER });
+}

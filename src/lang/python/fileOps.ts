@@ -54,8 +54,8 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
       return c.k === 'member' && ['resolve', 'expanduser', 'absolute', 'with_suffix', 'with_name', 'joinpath'].includes(c.prop) && isPath(c.object, depth + 1);
     }
     if (e.k === 'ident') {
-      const b = ev.findBinding(unit, n, e.name)?.binding;
-      if (b?.kind === 'assign' && b.value && b.key === undefined && isPath(b.value, depth + 1)) return true;
+      const bound = ev.boundExpression(unit, n, e.name);
+      if (bound && isPath(bound, depth + 1)) return true;
       return PATHISH.test(e.name);
     }
     if (e.k === 'member') return PATHISH.test(e.prop);

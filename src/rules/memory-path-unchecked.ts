@@ -130,7 +130,6 @@ def handle_memory(command, tool_input):
 \`\`\`ts
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileText } from './util';
 
 const MEMORY_ROOT = fs.realpathSync('/srv/agent/memories');
 

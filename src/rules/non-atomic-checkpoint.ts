@@ -207,7 +207,6 @@ def load_checkpoint(path="checkpoint.json"):
 \`\`\`ts
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileText } from './util';
 
 export function saveSession(session: object, file = 'session.json') {
   const tmp = path.join(path.dirname(file), \`.\${path.basename(file)}.tmp\`);

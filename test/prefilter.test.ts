@@ -121,6 +121,20 @@ describe('prefilter', () => {
     expect(ids('memory.ts', "import * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return path.join('/srv/m', input.path);\n}\n")).toEqual(['memory-path-unchecked']);
   });
 
+  it('tells a file with no request chain from one quickly, however its comments run', () => {
+    // Runs of `/`, `#` and comments after `messages` (comment banners) once took exponential time to fail.
+    const started = performance.now();
+    expect(mayHoldRequests(`// messages ${'/'.repeat(400)}\n`)).toBe(false);
+    expect(mayHoldRequests(`messages ${'#'.repeat(400)}\n`)).toBe(false);
+    expect(mayHoldRequests(`messages ${'/* c */ '.repeat(200)}\n`)).toBe(false);
+    const banner = `def handle_tool(tool_input):\n    # path ${'#'.repeat(400)}\n    return tool_input["path"]\n`;
+    expect(triggeredRules(allRules, banner, 'python').map((r) => r.meta.id)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A comment still sits between the segments of a real chain, to the end of its line.
+    expect(mayHoldRequests('client.messages  # the GA one // or /* this */\n    .create(model="m")')).toBe(true);
+    expect(mayHoldRequests('client.messages /* a */ /* b */.create({})')).toBe(true);
+  });
+
   it('every rule that checks whole files declares what triggers it', () => {
     for (const rule of allRules) if (rule.checkFile) expect(rule.meta.triggers, rule.meta.id).toBeDefined();
   });

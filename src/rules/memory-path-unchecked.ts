@@ -34,8 +34,12 @@ const SANITISED = /sanitiz|secure_filename|\bbasename\(|slugify|re\.fullmatch\(\
  * input read in a function named like a handler or in a file with request calls.
  */
 const HANDLES_TEXT = { anyOf: [new RegExp(MEMORY_COMMANDS.source), SDK_MEMORY_TOOL, [TOOL_INPUT, { anyOf: [HANDLER_NAME, 'requests' as const] }]] };
-/** pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). */
-const PATHISH_DIVIDED = /(?:root|dir|base|path|folder|home|directory)(?:[\s\\)]|#[^\n]*)*\/(?![/=])/i;
+/**
+ * pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). A comment
+ * in between runs to the end of its line: a comment that could end anywhere made a banner like
+ * `# path ####…` take exponential time to fail.
+ */
+const PATHISH_DIVIDED = /(?:root|dir|base|path|folder|home|directory)(?:[\s\\)]|#[^\n]*(?=\n|$))*\/(?![/=])/i;
 
 function memoryHandler(f: FunctionView): boolean {
   return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;

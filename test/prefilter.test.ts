@@ -135,6 +135,62 @@ describe('prefilter', () => {
     expect(mayHoldRequests('client.messages /* a */ /* b */.create({})')).toBe(true);
   });
 
+  it('runs no rule on the files it skips, with the prefilter on or off', () => {
+    const save = 'import json\n\nSTATE = "state.json"\n\ndef save(state):\n    with open(STATE, "w") as f:\n        json.dump(state, f)\n\ndef load():\n    with open(STATE) as f:\n        return json.load(f)\n';
+    const ids = (file: string) => triggeredRules(allRules, save, 'python', file).map((r) => r.meta.id);
+    expect(ids('/p/app/store.py')).toEqual(['non-atomic-checkpoint']);
+    // Test files (the test runner's names) and the scripts of a CI workflow.
+    expect(ids('/p/tests/test_store.py')).toEqual([]);
+    expect(ids('/p/tests/conftest.py')).toEqual([]);
+    expect(ids('/p/.github/scripts/store.py')).toEqual([]);
+    for (const a of [on, off]) {
+      expect(a.analyze('/p/app/store.py', save).diagnostics.map((d) => d.ruleId)).toEqual(['non-atomic-checkpoint']);
+      expect(a.analyze('/p/tests/test_store.py', save).diagnostics).toEqual([]);
+      expect(a.analyze('/p/.github/scripts/store.py', save).diagnostics).toEqual([]);
+    }
+    // A test file still gets the rules that do not skip it.
+    const ts = "import * as fs from 'node:fs';\nimport * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return fs.readFileSync(path.join('/srv/m', input.path), 'utf8');\n}\n";
+    expect(triggeredRules(allRules, ts, 'typescript', '/p/src/tool.test.ts').map((r) => r.meta.id)).toEqual(['memory-path-unchecked']);
+  });
+
+  it('parses for the path rule only a handler by the names the rule reads', () => {
+    const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
+    // Python: a handler is a `def` named like one, a memory-tool module needs its marker beside the command names.
+    expect(ids('a.py', 'import os\n\ndef read_attachment(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n')).toEqual([]);
+    expect(ids('a.py', 'import os\n\nasync def dispatch(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n')).toEqual(['memory-path-unchecked']);
+    expect(ids('a.py', 'import os\n\ndef run(command, path):\n    if command == "view":\n        return os.path.join("/srv/m", path)\n    if command == "create":\n        return path\n')).toEqual([]);
+    expect(ids('a.py', 'import os\n\nROOT = "/srv/memories"\n\ndef run(command, path):\n    if command == "view":\n        return os.path.join(ROOT, path)\n    if command == "create":\n        return path\n')).toEqual(['memory-path-unchecked']);
+    // Next to a request call any function may be the handler.
+    expect(ids('a.py', 'import os\n\ndef read_attachment(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n\nclient.messages.create(model="m")\n')).toContain('memory-path-unchecked');
+  });
+
+  it('parses for the filter rule only code with a filter', () => {
+    const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
+    expect(ids('a.py', 'BLOCK = "tool_result"\n\ndef kinds():\n    return [BLOCK, "text"]\n')).toEqual([]);
+    expect(ids('a.py', 'def keep(content):\n    return [b for b in content if b["type"] != "tool_result"]\n')).toEqual(['tool-result-removed']);
+    expect(ids('a.py', 'def keep(content):\n    return list(filter(lambda b: b["type"] != "tool_result", content))\n')).toEqual(['tool-result-removed']);
+    expect(ids('a.ts', "export const KINDS = ['tool_result', 'text'];\n")).toEqual([]);
+    expect(ids('a.ts', "export const keep = (c: Array<{ type: string }>) => c.filter((b) => b.type !== 'tool_result');\n")).toEqual(['tool-result-removed']);
+  });
+
+  it('parses of the modules a file imports, for their reads, only those that name a reader', async () => {
+    const files = new Map([
+      ['/w/app.py', 'import json\nfrom helpers import greet\nfrom store import load_state\n\nSTATE = "state.json"\n\ndef save(state):\n    with open(STATE, "w") as f:\n        json.dump(state, f)\n'],
+      ['/w/helpers.py', 'def greet(name):\n    return "hello " + name\n'],
+      ['/w/store.py', 'import json\n\ndef load_state():\n    with open("state.json") as f:\n        return json.load(f)\n'],
+    ]);
+    const a = await Analyzer.create({ host: { readFile: (p) => files.get(p), exists: (p) => files.has(p) } });
+    const parsed: string[] = [];
+    const name = (text: string) => [...files].find(([, t]) => t === text)?.[0] ?? '?';
+    const parse = a.parsers.parse.bind(a.parsers);
+    const parseEdited = a.parsers.parseEdited.bind(a.parsers);
+    a.parsers.parse = (lang, text) => (parsed.push(name(text)), parse(lang, text));
+    a.parsers.parseEdited = (lang, text, previous) => (parsed.push(name(text)), parseEdited(lang, text, previous));
+    const r = a.analyze('/w/app.py', files.get('/w/app.py')!);
+    expect(r.diagnostics.map((d) => [d.ruleId, d.related.map((x) => x.at.file)])).toEqual([['non-atomic-checkpoint', ['/w/store.py']]]);
+    expect(parsed).toEqual(['/w/app.py', '/w/store.py']);
+  });
+
   it('every rule that checks whole files declares what triggers it', () => {
     for (const rule of allRules) if (rule.checkFile) expect(rule.meta.triggers, rule.meta.id).toBeDefined();
   });

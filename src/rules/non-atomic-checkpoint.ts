@@ -146,6 +146,9 @@ export default defineRule({
       },
       typescript: [/\bfs\b/, { anyOf: [/\b(?:writeFileSync|writeFile|createWriteStream)\b/, [/\b(?:renameSync|rename)\b/, /\b(?:tmpdir|mkdtempSync|mkdtemp)\b/]] }],
     },
+    // A test's files, fixtures and sessions are its own scaffolding, not the program's state; the
+    // scripts of a CI workflow run on a throwaway checkout, where a crash loses nothing.
+    skips: { tests: true, paths: /(^|[\\/])\.github[\\/]/ },
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
 Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool:
@@ -228,10 +231,6 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
   },
 
   checkFile(ctx) {
-    // A test's files, fixtures and sessions are its own scaffolding, not the program's state.
-    if (ctx.testFile) return;
-    // Scripts of a CI workflow run on a throwaway checkout: a crash there loses nothing.
-    if (/(^|[\\/])\.github[\\/]/.test(ctx.file)) return;
     const view = ctx.view;
     const ops = view.fileOps;
     if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;

@@ -21,8 +21,10 @@ export default defineRule({
     group: 'context',
     severity: 'error',
     fix: 'sometimes',
-    // The filters it reports compare a block's type with the literal `tool_result`, or test for LangChain's `ToolMessage`.
-    triggers: /tool_result|ToolMessage/,
+    // The filters it reports compare a block's type with the literal `tool_result`, or test for
+    // LangChain's `ToolMessage`; a filter is a comprehension with an `if` clause or a `filter(...)`
+    // call in Python, an array's `.filter(...)` in TypeScript and JavaScript.
+    triggers: { python: [/tool_result|ToolMessage/, /\b(?:if|filter)\b/], typescript: [/tool_result|ToolMessage/, /\bfilter\b/] },
     summary: 'Filtering `tool_result` blocks out of the history leaves their `tool_use` unanswered: a 400.',
     docs: `## What it does
 Finds filters that drop \`tool_result\` blocks from message content — \`[b for b in msg["content"] if b["type"] != "tool_result"]\`, \`content.filter((b) => b.type !== 'tool_result')\`, \`filter(lambda b: ..., content)\` — or drop whole messages that hold one (\`not any(b["type"] == "tool_result" for b in m["content"])\`, LangChain's \`not isinstance(m, ToolMessage)\`), when the result is kept: assigned to a variable, attribute or key (\`message["content"] = ...\`), written as a dict/object entry, or returned. A filter that drops \`tool_use\` blocks together with their results is left alone, and so is one whose result is only printed, counted, or assigned to a name that says it is for display (\`text\`, \`lines\`, \`preview\`, \`shown\`).

@@ -160,13 +160,42 @@ describe('prefilter', () => {
     expect(ids('a.py', 'import os\n\nasync def dispatch(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n')).toEqual(['memory-path-unchecked']);
     expect(ids('a.py', 'import os\n\ndef run(command, path):\n    if command == "view":\n        return os.path.join("/srv/m", path)\n    if command == "create":\n        return path\n')).toEqual([]);
     expect(ids('a.py', 'import os\n\nROOT = "/srv/memories"\n\ndef run(command, path):\n    if command == "view":\n        return os.path.join(ROOT, path)\n    if command == "create":\n        return path\n')).toEqual(['memory-path-unchecked']);
+    // A path join by its library's name: not any `join` in a file that imports os, nor any `resolve`.
+    expect(ids('a.py', 'import os\n\ndef handle_tool(tool_input):\n    return ", ".join([os.getcwd(), tool_input["path"]])\n')).toEqual([]);
+    expect(ids('a.py', 'def handle_tool(tool_input, resolver):\n    return resolver.resolve(tool_input["path"])\n')).toEqual([]);
+    for (const text of ['from os import path\n\ndef handle_tool(tool_input):\n    return path.join("/srv/m", tool_input["path"])\n', 'def handle_tool(root, tool_input):\n    return (root.resolve(strict=bool(1))  # the real root\n        / tool_input["path"])\n']) {
+      expect(ids('a.py', text)).toEqual(['memory-path-unchecked']);
+      expect(reported(text, 'a.py')).toEqual(['memory-path-unchecked']);
+    }
+    expect(ids('a.ts', 'export function handleTool(input: { path: string }, tools: { join(a: string, b: string): string }) {\n  return tools.join("/srv/m", input.path);\n}\n')).toEqual([]);
+    const required = "const { join } = require('path');\nexport function handleTool(input: { path: string }) {\n  return join('/srv/m', input.path);\n}\n";
+    expect(ids('a.ts', required)).toEqual(['memory-path-unchecked']);
+    expect(reported(required, 'a.ts')).toEqual(['memory-path-unchecked']);
     // Next to a request call any function may be the handler.
     expect(ids('a.py', 'import os\n\ndef read_attachment(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n\nclient.messages.create(model="m")\n')).toContain('memory-path-unchecked');
   });
 
-  it('parses for the filter rule only code with a filter', () => {
+  /** The rules the analysis with the prefilter off reports in a text: what a trigger must let through. */
+  const reported = (text: string, file: string) => [...new Set(off.analyze(path.join(ROOT, file), text).diagnostics.map((d) => d.ruleId))];
+
+  it('parses for the filter rule only code that compares a type with tool_result in a filter', () => {
     const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
     expect(ids('a.py', 'BLOCK = "tool_result"\n\ndef kinds():\n    return [BLOCK, "text"]\n')).toEqual([]);
+    // Building tool_result blocks (and looping over them) compares nothing with the literal.
+    expect(ids('a.py', 'def answer(results):\n    return [{"type": "tool_result", "tool_use_id": r.id, "content": r.text} for r in results if r.ok]\n')).toEqual([]);
+    expect(ids('a.ts', "export const answer = (rs: R[]) => rs.filter((r) => r.ok).map((r) => ({ type: 'tool_result', tool_use_id: r.id }));\n")).toEqual([]);
+    // Every way a filter's condition can compare the type with the literal.
+    for (const cond of ['b["type"] != "tool_result"', "b.get('type') not in ('text', 'tool_result')", 'b.type is not "tool_result"', '"tool_result" != b["type"]', 'b["type"] != (  # the result\n    "tool_result"\n)', 'b["type"] not in (\n    "thinking",  # kept below\n    "tool_result",\n)']) {
+      const text = `def keep(content):\n    return [b for b in content if ${cond}]\n`;
+      expect(ids('a.py', text), cond).toEqual(['tool-result-removed']);
+      expect(reported(text, 'a.py'), cond).toEqual(['tool-result-removed']);
+    }
+    expect(ids('a.py', 'from langchain_core.messages import ToolMessage\n\ndef keep(ms):\n    return [m for m in ms if not isinstance(m, ToolMessage)]\n')).toEqual(['tool-result-removed']);
+    for (const cond of ["b.type !== 'tool_result'", '"tool_result" != b.type', "b.type !== /* kept */ ('tool_result')", "!['thinking', 'tool_result'].includes(b.type)", "!(['tool_result'] as const)?.includes(b.type)"]) {
+      const text = `export const keep = (c: B[]) => c.filter((b) => ${cond});\n`;
+      expect(ids('a.ts', text), cond).toEqual(['tool-result-removed']);
+      expect(reported(text, 'a.ts'), cond).toEqual(['tool-result-removed']);
+    }
     expect(ids('a.py', 'def keep(content):\n    return [b for b in content if b["type"] != "tool_result"]\n')).toEqual(['tool-result-removed']);
     expect(ids('a.py', 'def keep(content):\n    return list(filter(lambda b: b["type"] != "tool_result", content))\n')).toEqual(['tool-result-removed']);
     expect(ids('a.ts', "export const KINDS = ['tool_result', 'text'];\n")).toEqual([]);

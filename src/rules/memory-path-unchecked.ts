@@ -47,6 +47,15 @@ const HANDLES_TEXT = {
  * `# path ####…` take exponential time to fail.
  */
 const PATHISH_DIVIDED = /(?:root|dir|base|path|folder|home|directory)(?:[\s\\)]|#[^\n]*(?=\n|$))*\/(?![/=])/i;
+/** pathlib's `/` on a resolved path: `root.resolve() / name`, `Path(p).expanduser() / name` (the arguments' own parentheses end in the gap). */
+const RESOLVED_DIVIDED = /\b(?:resolve|expanduser|absolute)\s*\([^)]*\)(?:[\s\\)]|#[^\n]*(?=\n|$))*\/(?![/=])/;
+/**
+ * `os.path.join`, as a file names it: `import os` and `os.path.join(...)`, `from os import path`,
+ * `from os.path import join`, `import os.path as osp` (a library name never comes from another file).
+ */
+const OS_PATH_JOIN = [/\bos[\s\\]*\.[\s\\]*path\b|\bfrom\s+os\s+import\b/, /\bjoin\b/];
+/** Node's `path.join` / `path.resolve`: the module is imported or required by its name. */
+const NODE_PATH_JOIN = [/["'\x60](?:node:)?path["'\x60]/, /\b(?:join|resolve)\b/];
 
 function memoryHandler(f: FunctionView): boolean {
   return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;
@@ -77,8 +86,8 @@ export default defineRule({
     // names), or a function that reads tool input (TOOL_INPUT) and is named like a handler or
     // sits next to request calls.
     triggers: {
-      python: [PATH_PART, HANDLES_TEXT.python, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, [/\bos\b/, /\bjoin\b/], /\b(?:resolve|expanduser|absolute)\b/, PATHISH_DIVIDED] }],
-      typescript: [PATH_PART, HANDLES_TEXT.typescript, /\bpath\b/, /\b(?:join|resolve)\b/],
+      python: [PATH_PART, HANDLES_TEXT.python, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, OS_PATH_JOIN, RESOLVED_DIVIDED, PATHISH_DIVIDED] }],
+      typescript: [PATH_PART, HANDLES_TEXT.typescript, NODE_PATH_JOIN],
     },
     summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
     docs: `## What it does

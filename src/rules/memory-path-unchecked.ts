@@ -30,7 +30,13 @@ const SDK_MEMORY_TOOL = /\bBeta(Async)?AbstractMemoryTool\b|\bbetaMemoryTool\s*\
 /** A name made safe before it is joined: a sanitiser, \`basename\`, or a full-match allow-list without separators or dots. */
 const SANITISED = /sanitiz|secure_filename|\bbasename\(|slugify|re\.fullmatch\(\s*r?["'][^"'/.]*["']|\/\^\[[^\]/.]*\][+*]\$\/\.test\(/i;
 /** A memory-tool module as `checkFile` sees one: the SDK's helpers, or the tool's marker and the command names `memoryHandler` counts. */
-const MEMORY_MODULE_TEXT = { anyOf: [SDK_MEMORY_TOOL, [MEMORY_MARKER, new RegExp(MEMORY_COMMANDS.source)]] };
+const MEMORY_MODULE_TEXT = {
+  // A plain word first (found fast) before the patterns that start at every quote.
+  anyOf: [
+    [/MemoryTool/, SDK_MEMORY_TOOL],
+    [/memor/, MEMORY_MARKER, new RegExp(MEMORY_COMMANDS.source)],
+  ],
+};
 /** A Python function named like a handler: the name is the one after `def` (a lambda has none). */
 const PYTHON_HANDLER_DEF = new RegExp(String.raw`\bdef[\s\\]+[^\s\\(]*(?:${HANDLER_NAME.source})`, 'i');
 /**

@@ -314,6 +314,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     // the same file name or known path links them; an expression means something else there.
     let importedKeys: Map<string, Read> | undefined;
     const readElsewhere = (p: FilePath): Read | undefined => {
+      // A path with neither key cannot match: the imported modules are not parsed for it.
+      if (!pathKeys(p).some((k) => /^[sb]:/.test(k))) return undefined;
       if (!importedKeys) {
         importedKeys = new Map();
         for (const r of view.importedReads) for (const k of pathKeys(r.path)) if (/^[sb]:/.test(k) && !importedKeys.has(k)) importedKeys.set(k, r);

@@ -41,8 +41,9 @@ export default defineRule({
     // for LangChain's `ToolMessage`; a filter is a comprehension with an `if` clause or a
     // `filter(...)` call in Python, an array's `.filter(...)` in TypeScript and JavaScript.
     triggers: {
-      python: [{ anyOf: [PY_TOOL_RESULT_TEST, /\bToolMessage\b/] }, /\b(?:if|filter)\b/],
-      typescript: [{ anyOf: [TS_TOOL_RESULT_TEST, [/["'\x60]tool_result["'\x60]/, /\.\s*includes\b/]] }, /\bfilter\b/],
+      // The plain word first (found fast) before the patterns that start at every operator.
+      python: [{ anyOf: [[/tool_result/, PY_TOOL_RESULT_TEST], /\bToolMessage\b/] }, /\b(?:if|filter)\b/],
+      typescript: [/tool_result/, { anyOf: [TS_TOOL_RESULT_TEST, [/["'\x60]tool_result["'\x60]/, /\.\s*includes\b/]] }, /\bfilter\b/],
     },
     summary: 'Filtering `tool_result` blocks out of the history leaves their `tool_use` unanswered: a 400.',
     docs: `## What it does

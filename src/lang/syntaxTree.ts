@@ -235,10 +235,12 @@ export class SyntaxTree {
     options: SyntaxTreeOptions = {},
   ) {
     const reuse = options.reuse?.reusableIndex();
-    // An edit changes the number of nodes little: start from the previous tree's size, and spare a grow.
-    const capacity = reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2;
+    // tree-sitter counts the visible nodes of a tree (the ones a cursor visits): columns of that
+    // size are filled exactly and kept as they are, with no grow and no trimmed copy (for a large
+    // file those copies doubled the memory a tree takes while it is read).
+    const capacity = visibleNodes(wasm) ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
     // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
-    const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined);
+    const b = new Builder(Math.max(1, capacity), options.recordNodeIds === true || reuse !== undefined);
     const cursor = walkOf(wasm);
     const stack: number[] = [];
     let descending = true;
@@ -287,18 +289,18 @@ export class SyntaxTree {
     }
     for (const p of stack) b.subtreeEnd[p] = b.length;
     this.length = b.length;
-    this.typeId = b.typeId.slice(0, b.length);
-    this.fieldId = b.fieldId.slice(0, b.length);
-    this.flags = b.flags.slice(0, b.length);
-    this.start = b.start.slice(0, b.length);
-    this.end = b.end.slice(0, b.length);
-    this.parentOf = b.parent.slice(0, b.length);
-    this.firstChildOf = b.firstChild.slice(0, b.length);
-    this.lastChildOf = b.lastChild.slice(0, b.length);
-    this.nextSiblingOf = b.nextSibling.slice(0, b.length);
-    this.prevSiblingOf = b.prevSibling.slice(0, b.length);
-    this.subtreeEnd = b.subtreeEnd.slice(0, b.length);
-    this.depth = b.depth.slice(0, b.length);
+    this.typeId = fitted(b.typeId, b.length);
+    this.fieldId = fitted(b.fieldId, b.length);
+    this.flags = fitted(b.flags, b.length);
+    this.start = fitted(b.start, b.length);
+    this.end = fitted(b.end, b.length);
+    this.parentOf = fitted(b.parent, b.length);
+    this.firstChildOf = fitted(b.firstChild, b.length);
+    this.lastChildOf = fitted(b.lastChild, b.length);
+    this.nextSiblingOf = fitted(b.nextSibling, b.length);
+    this.prevSiblingOf = fitted(b.prevSibling, b.length);
+    this.subtreeEnd = fitted(b.subtreeEnd, b.length);
+    this.depth = fitted(b.depth, b.length);
     this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
@@ -312,7 +314,7 @@ export class SyntaxTree {
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
     this.rootNode = this.node(0)!;
-    if (b.nodeId) this.nodeIds = b.nodeId.slice(0, b.length);
+    if (b.nodeId) this.nodeIds = fitted(b.nodeId, b.length);
     // Taken last: when building fails the caller still owns the WASM tree and frees it.
     if (options.keepWasm) {
       this.wasm = wasm;
@@ -366,6 +368,17 @@ export class SyntaxTree {
     }
     return { row: lo, column: offset - starts[lo] };
   }
+}
+
+/** The number of nodes a cursor visits in a tree (the root and its visible descendants), if web-tree-sitter says. */
+function visibleNodes(wasm: WasmTree): number | undefined {
+  const n = (wasm.rootNode as { descendantCount?: unknown }).descendantCount;
+  return typeof n === 'number' && n > 0 ? n : undefined;
+}
+
+/** A column of `length` values: the array itself when it is that long, else a trimmed copy. */
+function fitted<T extends Uint8Array | Uint16Array | Int32Array>(a: T, length: number): T {
+  return a.length === length ? a : (a.slice(0, length) as T);
 }
 
 function lineStartsOf(text: string): number[] {

@@ -8,7 +8,7 @@ import { frontEndFor } from './frontEnds';
 import { findFilters } from './filters';
 import { findPathJoins } from './paths';
 import type { Node } from './parsers';
-import { walk } from './walk';
+import { walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
 /** `items.forEach((item) => ...)`: the callback around `node` iterates the receiver. */
@@ -68,7 +68,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildFunctions = () => {
     const functions: FunctionView[] = [];
     const fnByNode = new Map<number, FunctionView>();
-    walk(unit.tree.rootNode, (n) => {
+    walkTypes(unit.tree.rootNode, unit.adapter.walkedTypes.functions, (n) => {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
         const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
@@ -82,7 +82,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildAssignments = () => {
     const keyAssignments: KeyAssignment[] = [];
     const assignments: Assignment[] = [];
-    walk(unit.tree.rootNode, (n) => {
+    walkTypes(unit.tree.rootNode, facts.walkedTypes.assignments, (n) => {
       const a = facts.assignment(n);
       if (!a) return;
       const { target: left, value: right } = a;

@@ -100,6 +100,8 @@ export type Condition =
 
 /** The language's shapes of the facts the file view gives rules. */
 export interface FactSyntax {
+  /** The node types `assignment`, `filter` and `isPathOperator` can answer for (see Adapter.walkedTypes). */
+  readonly walkedTypes: { readonly assignments: ReadonlySet<string>; readonly filters: ReadonlySet<string>; readonly pathOperators: ReadonlySet<string> };
   condition(node: Node): Condition;
   /** `v["type"]`, `v.type`, `v.get("type")`, `getattr(v, "type")`: node reads the `type` of `item`. */
   readsTypeOf(node: Node, item: string): boolean;

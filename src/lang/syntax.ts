@@ -90,6 +90,13 @@ export interface FunctionInfo {
 
 export interface Adapter {
   readonly family: 'python' | 'js';
+  /**
+   * The node types the walks over a whole tree look at (every other node is passed over without
+   * a node view, and most of a tree is other nodes): `indexed`, the ones `declares`, `mutation`,
+   * `isCall` or `isScope` can answer for; `functions`, isFunction's; `comments`, isComment's.
+   * test/walked-types.test.ts checks that no other type gets an answer.
+   */
+  readonly walkedTypes: { readonly indexed: ReadonlySet<string>; readonly functions: ReadonlySet<string>; readonly comments: ReadonlySet<string> };
   expr(node: Node): Expr;
   /** Nodes that open a scope for bindings. */
   isScope(node: Node): boolean;

@@ -561,6 +561,23 @@ class Builder {
   }
 }
 
+/** Per grammar, the marks of the type ids whose names are in a set (a name may have several ids), made once per set. */
+const typeMarkCache = new WeakMap<GrammarTables, Map<ReadonlySet<string>, Uint8Array>>();
+
+function typeMarks(grammar: GrammarTables, names: ReadonlySet<string>): Uint8Array {
+  let byNames = typeMarkCache.get(grammar);
+  if (!byNames) typeMarkCache.set(grammar, (byNames = new Map()));
+  let marks = byNames.get(names);
+  if (!marks) {
+    marks = new Uint8Array(grammar.types.length);
+    grammar.types.forEach((name, id) => {
+      if (names.has(name)) marks![id] = 1;
+    });
+    byNames.set(names, marks);
+  }
+  return marks;
+}
+
 /** A node of a SyntaxTree: the web-tree-sitter `Node` reads the analysis uses, from arrays. */
 export class SyntaxNode {
   /**
@@ -713,6 +730,22 @@ export class SyntaxNode {
     const flags = t.flags;
     visit(this, 0);
     for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i++) if (flags[i] & NAMED) visit(t.node(i)!, t.depth[i] - base);
+  }
+
+  /**
+   * This node and the named nodes of its subtree whose type is in `types`, in pre-order: the
+   * others are passed over on the arrays, with no node view made for them.
+   */
+  forEachNamedDescendantOf(types: ReadonlySet<string>, visit: (node: SyntaxNode) => void): void {
+    const t = this.tree;
+    const marks = typeMarks(t.grammar, types);
+    const error = types.has('ERROR');
+    const { flags, typeId } = t;
+    for (let i = this.index, stop = t.subtreeEnd[this.index]; i < stop; i++) {
+      if (!(flags[i] & NAMED)) continue;
+      const id = typeId[i];
+      if (id === ERROR_TYPE_ID ? error : marks[id] === 1) visit(t.node(i)!);
+    }
   }
 
   /** Every node of this subtree in pre-order with its depth below this node. */

@@ -10,3 +10,11 @@ import type { Node } from './parsers';
 export function walk(node: Node, visit: (n: Node, depth: number) => void): void {
   node.forEachNamedDescendant(visit);
 }
+
+/**
+ * The named nodes of `node`'s subtree (itself included) whose type is in `types`, in pre-order:
+ * a walk that looks for a few kinds of node makes no node view for the others.
+ */
+export function walkTypes(node: Node, types: ReadonlySet<string>, visit: (n: Node) => void): void {
+  node.forEachNamedDescendantOf(types, visit);
+}

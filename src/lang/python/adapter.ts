@@ -91,6 +91,26 @@ function named(node: Node): Node[] {
 
 export const pythonAdapter: Adapter = withKeptExprs({
   family: 'python',
+  walkedTypes: {
+    // The cases of declares and mutation, calls, scopes.
+    indexed: new Set([
+      ...SCOPES,
+      'assignment',
+      'augmented_assignment',
+      'named_expression',
+      'for_statement',
+      'for_in_clause',
+      'as_pattern',
+      'function_definition',
+      'class_definition',
+      'import_statement',
+      'import_from_statement',
+      'delete_statement',
+      'call',
+    ]),
+    functions: FUNCTIONS,
+    comments: new Set(['comment']),
+  },
 
   expr(node: Node): Expr {
     switch (node.type) {
@@ -400,21 +420,28 @@ export const pythonAdapter: Adapter = withKeptExprs({
           break;
       }
     }
-    const returns: Node[] = [];
-    if (fn.type === 'lambda') {
-      const body = fn.childForFieldName('body');
-      if (body) returns.push(body);
-    } else {
-      const body = fn.childForFieldName('body');
-      if (body) collectReturns(body, returns);
-    }
     // Methods: `self` (`cls`) is the first positional parameter, which a method call does not pass.
     const first = list ? named(list)[0] : undefined;
     const firstName = first?.type === 'typed_parameter' ? named(first)[0]?.text : first?.text;
     const receiver = firstName === 'self' || firstName === 'cls';
     const decorators = fn.parent?.type === 'decorated_definition' ? fn.parent.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text.replace(/^@\s*/, '')) : [];
     const property = decorators.some((d) => /^(property|(functools\.)?cached_property)$/.test(d));
-    return { params, returns, ...(receiver ? { receiver } : {}), ...(property ? { property } : {}) };
+    let returns: Node[] | undefined;
+    return {
+      params,
+      // Found when first asked: the index reads the parameters of every function, and only some functions' returns are read.
+      get returns(): Node[] {
+        if (!returns) {
+          returns = [];
+          const body = fn.childForFieldName('body');
+          if (body && fn.type === 'lambda') returns.push(body);
+          else if (body) collectReturns(body, returns);
+        }
+        return returns;
+      },
+      ...(receiver ? { receiver } : {}),
+      ...(property ? { property } : {}),
+    };
   },
 
   classHeader(cls: Node) {

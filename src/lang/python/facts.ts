@@ -38,6 +38,7 @@ function target(left: Node | null): FilterView['usedAs'] {
 }
 
 export const pythonFacts: FactSyntax = {
+  walkedTypes: { assignments: new Set(['assignment', 'augmented_assignment']), filters: new Set([...COMPREHENSIONS, 'call']), pathOperators: new Set(['binary_operator']) },
   condition(n: Node): Condition {
     switch (n.type) {
       case 'parenthesized_expression': {

@@ -62,6 +62,23 @@ function propertyKey(key: Node): { key?: string; computed?: Node } {
 
 export const typescriptAdapter: Adapter = withKeptExprs({
   family: 'js',
+  walkedTypes: {
+    // The cases of declares and mutation, calls, scopes.
+    indexed: new Set([
+      ...SCOPES,
+      'variable_declarator',
+      'assignment_expression',
+      'augmented_assignment_expression',
+      'catch_clause',
+      'for_in_statement',
+      'generator_function_declaration',
+      'import_statement',
+      'call_expression',
+      'new_expression',
+    ]),
+    functions: FUNCTIONS,
+    comments: new Set(['comment']),
+  },
 
   expr(node: Node): Expr {
     if (WRAPPERS.has(node.type)) {
@@ -321,13 +338,23 @@ export const typescriptAdapter: Adapter = withKeptExprs({
   functionInfo(fn: Node): FunctionInfo {
     const params: FunctionInfo['params'] = [];
     for (const b of typescriptAdapter.params(fn)) params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest });
-    const returns: Node[] = [];
-    const body = fn.childForFieldName('body');
-    if (body && body.type !== 'statement_block') returns.push(body);
-    else if (body) collectReturns(body, returns);
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');
-    return { params, returns, ...(property ? { property } : {}) };
+    let returns: Node[] | undefined;
+    return {
+      params,
+      // Found when first asked: the index reads the parameters of every function, and only some functions' returns are read.
+      get returns(): Node[] {
+        if (!returns) {
+          returns = [];
+          const body = fn.childForFieldName('body');
+          if (body && body.type !== 'statement_block') returns.push(body);
+          else if (body) collectReturns(body, returns);
+        }
+        return returns;
+      },
+      ...(property ? { property } : {}),
+    };
   },
 
   classHeader(cls: Node) {

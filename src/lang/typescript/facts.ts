@@ -49,6 +49,7 @@ function target(left: Node | null): FilterView['usedAs'] {
 }
 
 export const typescriptFacts: FactSyntax = {
+  walkedTypes: { assignments: new Set(['variable_declarator', 'assignment_expression', 'augmented_assignment_expression']), filters: new Set(['call_expression']), pathOperators: new Set() },
   condition(n: Node): Condition {
     switch (n.type) {
       case 'parenthesized_expression': {

@@ -38,7 +38,8 @@ function words(text: string): string[] {
  * Keys under which two paths name the same file: the same expression (or the one a name is bound
  * to), the same known path, the same file name, or the same path-building function of the file.
  */
-const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1')}`;
+// TypeScript's non-null assertion (`this.file!`) names the same file as `this.file`.
+const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/([\w$\])])!(?!=)/g, '$1').replace(/^\((.*)\)$/, '$1')}`;
 
 const SOURCE_EXT = /\.(py|pyi|js|mjs|cjs|ts|tsx|jsx|md|mdx|html|css|sh|rs|go|java)$/i;
 
@@ -412,10 +413,18 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const before = textBefore(at);
       for (const m of built.matchAll(/\b(self|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g)) {
         const set = new RegExp(`\\b${m[1]}\\.${m[2].replace(/\$/g, '\\$')}\\s*=(?!=)([^\\n]*)`, 'g');
-        const values = [...before.matchAll(set)];
-        if (values.length && FRESH_NAME.test(values[values.length - 1][1])) return true;
+        const last = [...before.matchAll(set)].pop();
+        // Set in the write's own block (not only on a first call: `if not self.name: self.name = ...`, then a write on every call).
+        if (last && FRESH_NAME.test(last[1]) && sameBlock(before, last.index!)) return true;
       }
       return false;
+    };
+    /** The statement at `offset` of `before` is in a block that runs on to the end of `before` (by indentation). */
+    const sameBlock = (before: string, offset: number): boolean => {
+      const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;
+      const lines = before.slice(before.lastIndexOf('\n', offset) + 1).split('\n');
+      const own = indent(lines[0]);
+      return lines.slice(1).every((line) => !line.trim() || indent(line) >= own);
     };
     /** What is written is nothing (`f.write("")`: a marker whose existence is the signal) or only the clock (a stamp). */
     const nothingToLose = (w: Extract<FileOp, { kind: 'write' }> | undefined): boolean => {

@@ -46,6 +46,11 @@ export interface Taint {
   /** Where a sorting fix applies: the json.dumps call, or the iterated expression. */
   fixAt?: Loc;
   /**
+   * A set iteration over text strings only (every item known), so `sorted` at `fixAt` cannot
+   * raise and gives one of the orders the set could already give.
+   */
+  sortable?: boolean;
+  /**
    * Produced when the module is loaded (a module-level `datetime.now()`), so once per process
    * rather than on each call: it still changes at every restart.
    */

@@ -863,6 +863,7 @@ export class Evaluator {
     if (v.kind !== 'list' || !v.isSet) return v;
     if (v.complete && v.items.length && v.items.every((i) => i.kind === 'num' || i.kind === 'bool')) return { ...v, isSet: false };
     const t: Taint = { cls: 'unordered', kind: 'set-iteration', at: unit.loc(iterNode), text: shorten(iterNode.text), chain: [], fixAt: unit.loc(iterNode) };
+    if (v.complete && v.items.length && v.items.every((i) => isTextString(unit, i))) t.sortable = true;
     return { ...v, isSet: false, taints: [...v.taints, t] };
   }
 
@@ -1233,6 +1234,15 @@ export class Evaluator {
       this.inlineDepth--;
     }
   }
+}
+
+/**
+ * A value known to be a text string (not bytes), for `sorted` over a set of them, which cannot
+ * raise: a string whose place is written in this file and is not a bytes literal.
+ */
+function isTextString(unit: FileUnit, v: Value): boolean {
+  if (v.kind !== 'str' || !v.at || v.at.file !== unit.file) return false;
+  return !/^[rR]?[bB][rR]?["']/.test(unit.text.slice(v.at.start, v.at.end));
 }
 
 /** The innermost loop statement around `use` (below `stop`) that does not contain the binding. */

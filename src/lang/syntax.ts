@@ -116,6 +116,8 @@ export interface Adapter {
   /** The name of a property written as a bare key (`obj.key = v` in JS); string keys are read through expr. */
   propertyName(node: Node): string | undefined;
   isComment(node: Node): boolean;
+  /** A string literal that is a statement on its own (a docstring, a directive): no code reads it. */
+  isBareString(node: Node): boolean;
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
 }

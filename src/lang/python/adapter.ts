@@ -484,6 +484,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
 
   propertyName: () => undefined,
   isComment: (node) => node.type === 'comment',
+  isBareString: (node) => (node.type === 'string' || node.type === 'concatenated_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
 });
 

@@ -395,6 +395,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 
   propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
   isComment: (node) => node.type === 'comment',
+  isBareString: (node) => (node.type === 'string' || node.type === 'template_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
 });
 

@@ -782,8 +782,8 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
   const smolagents = /\bsmolagents\b/.test(text);
   const litellm = /\blitellm\b/.test(text);
   const vercel = /@ai-sdk\/anthropic/.test(text);
-  const agno = /\bagno\b/.test(text);
-  const instructor = /\binstructor\b/.test(text);
+  const agno = /agno\.models\.anthropic/.test(text);
+  const instructor = /\b(?:import|from)\s+instructor\b/.test(text);
   if (!langchain && !litellm && !vercel && !agents && !smolagents && !agno && !instructor) return [];
   const out: RequestCall[] = litellm ? modelClassDefaults(unit, ev) : [];
   for (const node of unit.calls) {

@@ -96,7 +96,7 @@ const REQUEST_CHAIN = new RegExp(
   String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${Object.keys(METHODS).join('|')})\b`,
 );
 /** What findFrameworkCalls needs to see in a file before it looks for framework requests. */
-const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|\bagno\b|\binstructor\b/;
+const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|agno\.models\.anthropic|\b(?:import|from)\s+instructor\b/;
 
 /**
  * False when the text cannot hold a request that findRequestCalls finds: an SDK call's callee

@@ -1333,6 +1333,14 @@ export class Evaluator {
       const complete = receiver.complete && pattern.kind === 'str' && pattern.complete && replacement.kind === 'str' && replacement.complete;
       return bounded({ kind: 'str', text, complete, at, taints: [...rtaints, ...allTaints(replacement)] });
     }
+    // On a text that is not known (read from a file, returned by a call, `TEMPLATE * 3`), what
+    // `replace` writes in and what `format` fills in still go into the result.
+    const rref = this.refOf(receiver);
+    if (receiver.kind !== 'list' && receiver.kind !== 'obj' && receiver.kind !== 'str' && (!rref || rref.kind === 'external-instance') && !args.some((a) => a.spread === 'list')) {
+      const filled = (prop === 'replace' || prop === 'replaceAll') && args.length >= 2 ? [args[1]] : prop === 'format' ? args : [];
+      const taints = filled.flatMap((a) => allTaints(this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value))));
+      if (taints.length) return { kind: 'str', text: HOLE, complete: false, at, taints: [...rtaints, ...taints] };
+    }
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
     // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
     if (receiver.kind === 'unknown' && !this.refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {

@@ -226,12 +226,12 @@ export class Evaluator {
         // `A if user.is_admin else B`: which alternative is sent depends on the test.
         if (!e.test || (v.kind === 'str' && v.complete)) return v;
         // The test picks one of the written alternatives. When an alternative is request data
-        // itself (`tool.strict if "strict" in tool else None`), or reads the very value tested
+        // itself (`tool.strict if "strict" in tool else None`), or reads a name the test reads
         // (`parse(tool.extras) if tool.extras else {}`), the test picks nothing written: that
         // data's own taints already say how the value varies.
         if (options.some((o) => allTaints(o).some((t) => t.cls === 'per-request'))) return v;
-        const tested = e.test.text.replace(/\s+/g, '');
-        if (e.options.some((o) => o.text.replace(/\s+/g, '').includes(tested))) return v;
+        const tested = namesIn(unit, e.test);
+        if (e.options.some((o) => [...namesIn(unit, o)].some((n) => tested.has(n)))) return v;
         const picked = this.perRequestIn(unit, e.test, env).map((t) => ({ ...t, kind: 'selector' as const }));
         return picked.length ? ({ ...v, taints: [...v.taints, ...picked] } as Value) : v;
       }
@@ -1386,6 +1386,18 @@ export class Evaluator {
       this.inlineDepth--;
     }
   }
+}
+
+/** The names an expression reads (`tool` in `tool.get("extras")`; not the attribute `get`). */
+function namesIn(unit: FileUnit, node: Node): Set<string> {
+  const out = new Set<string>();
+  walk(node, (n) => {
+    if (unit.adapter.expr(n).k !== 'ident') return;
+    const p = n.parent ? unit.adapter.expr(n.parent) : undefined;
+    if (p?.k === 'member' && p.object.id !== n.id) return;
+    out.add(n.text);
+  });
+  return out;
 }
 
 /** A value known in full as a comparable key (`s:text`, `n:1`, `b:true`, `z:null`); undefined when any part may differ or is not known. */

@@ -631,8 +631,10 @@ function argumentOf(unit: FileUnit, node: Node): { call: Node; callee: Node } | 
  * An agno model sends requests when it is handed to agno (an `Agent`, a `Team`, a
  * `MemoryManager`, a list of fallback models) that is run in the file (`agent.print_response(...)`,
  * `team.run(...)`, an `AgentOS` that serves it), directly or through the names they are bound
- * to, or when one of its own sending methods is called (`model.response(...)`). A model or an
- * agent built only to inspect its settings (a unit test of the class) sends nothing.
+ * to, or when one of its own sending methods is called (`model.response(...)`); an agent, team
+ * or model bound at module level outside tests is there to be run by the modules that import
+ * it. A model or an agent built only to inspect its settings (a unit test of the class, a
+ * function that returns it) sends nothing here.
  */
 function agnoModelSends(unit: FileUnit, ev: Evaluator, node: Node, holder?: string, depth = 0): boolean {
   // A model in an agent in a step of a workflow that is a step of another workflow, and no deeper.
@@ -652,6 +654,9 @@ function agnoModelSends(unit: FileUnit, ev: Evaluator, node: Node, holder?: stri
   const assigned = node.parent ? unit.frontEnd.facts.assignment(node.parent) : undefined;
   const target = assigned && assigned.value.id === node.id ? unit.adapter.expr(assigned.target) : undefined;
   if (target?.k !== 'ident') return false;
+  // An agent (or model) a module defines for others to import and run (`agents.py` of an app);
+  // in a test file a module-level model is a fixture of the tests, which say what they run.
+  if (unit.enclosingFunction(node).id === unit.tree.rootNode.id && !unit.frontEnd.modules.isTestFile(unit.file) && (!holder || AGNO_RUNNER.test(holder))) return true;
   const boundHere = (use: Node) => {
     const b = ev.findBinding(unit, use, target.name)?.binding;
     return b?.kind === 'assign' && b.value?.id === node.id;

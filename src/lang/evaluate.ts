@@ -122,6 +122,8 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
   };
   for (let i = list.length - 1; i >= 0; i--) {
     const b = list[i];
+    // A parameter read at its own declaration (a TypeScript parameter property) is that parameter.
+    if (b.kind === 'param' && b.nameNode.id === use.id) return b;
     if (b.kind === 'aug' || (!crossed && b.nameNode.startIndex >= useStart)) continue;
     if (usable(b)) return b;
   }

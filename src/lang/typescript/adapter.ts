@@ -379,6 +379,14 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       } else if (m.type === 'method_definition') {
         const name = m.childForFieldName('name');
         if (name) add(name.text.replace(/^#/, ''), m);
+        // Parameter properties (`constructor(private readonly model = 'claude-…')`): the parameter is the field.
+        if (name?.text === 'constructor') {
+          for (const p of named(m.childForFieldName('parameters') ?? m)) {
+            const pattern = p.childForFieldName('pattern');
+            const declares = p.children.some((c) => c.type === 'accessibility_modifier' || c.type === 'readonly' || c.type === 'override_modifier');
+            if ((p.type === 'required_parameter' || p.type === 'optional_parameter') && declares && pattern?.type === 'identifier') add(pattern.text, pattern);
+          }
+        }
         walk(m, (n) => {
           if (n.type !== 'assignment_expression') return;
           const left = n.childForFieldName('left');

@@ -1,5 +1,5 @@
 /** Builds the core FileView of a parsed file (see src/core/fileView.ts). */
-import type { Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment } from '../core/fileView';
+import type { Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment, MemberRead } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
 import type { Evaluator } from './evaluate';
@@ -111,6 +111,67 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     return undefined;
   };
 
+  const buildMemberReads = (prop: string): MemberRead[] => {
+    const out: MemberRead[] = [];
+    if (!unit.text.includes(prop)) return out;
+    walk(unit.tree.rootNode, (n) => {
+      const e = unit.adapter.expr(n);
+      if (e.k !== 'member' || e.prop !== prop) return;
+      const path: string[] = [];
+      let root = e.object;
+      for (let x = unit.adapter.expr(root); x.k === 'member' || x.k === 'wrap'; x = unit.adapter.expr(root)) {
+        if (x.k === 'member') {
+          path.unshift(x.prop);
+          root = x.object;
+        } else root = x.inner;
+      }
+      // The members the chain goes on with (through the wrappers `(x as T)` / `x!`).
+      const next: MemberRead['next'] = [];
+      for (let top: Node = n, p = n.parent; p; top = p, p = p.parent) {
+        const pe = unit.adapter.expr(p);
+        if (pe.k === 'member' && pe.object.id === top.id) next.push({ prop: pe.prop, at: unit.loc(p) });
+        else if (!(pe.k === 'wrap' && pe.inner.id === top.id)) break;
+      }
+      let rootClass: string | undefined | null = null;
+      const rootNode = root;
+      out.push({
+        at: unit.loc(n),
+        next,
+        prop,
+        path,
+        root: { at: unit.loc(rootNode), text: rootNode.text, value: lazy(() => ev.eval(unit, rootNode)) },
+        get rootClass() {
+          if (rootClass === null) {
+            const ref = ev.refOf(ev.eval(unit, rootNode));
+            rootClass = ref?.kind === 'external-instance' ? ref.name : undefined;
+          }
+          return rootClass;
+        },
+      });
+    });
+    return out;
+  };
+  const memberReads = new Map<string, MemberRead[]>();
+  const buildImports = (): string[] => {
+    const out = new Set<string>();
+    for (const scope of unit.scopes.values()) {
+      for (const list of scope.bindings.values()) {
+        for (const b of list) {
+          if (b.importFrom) out.add(b.importFrom.module);
+          else if (b.kind === 'assign' && b.value) {
+            // `const OpenAI = require('openai')`.
+            const e = unit.adapter.expr(b.value);
+            const callee = e.k === 'call' ? unit.adapter.expr(e.callee) : undefined;
+            const spec = e.k === 'call' && e.args.length === 1 ? unit.adapter.expr(e.args[0].value) : undefined;
+            if (callee?.k === 'ident' && callee.name === 'require' && spec?.k === 'str') out.add(spec.value);
+          }
+        }
+      }
+    }
+    return [...out];
+  };
+  let imports: string[] | undefined;
+
   const fnCache = new Map<number, FunctionView | undefined>();
   let filters: FileView['filters'] | undefined;
   let pathJoins: FileView['pathJoins'] | undefined;
@@ -122,6 +183,14 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   return {
     get calls() {
       return (calls ??= buildCalls());
+    },
+    get imports() {
+      return (imports ??= buildImports());
+    },
+    memberReads(prop) {
+      let reads = memberReads.get(prop);
+      if (!reads) memberReads.set(prop, (reads = buildMemberReads(prop)));
+      return reads;
     },
     get functions() {
       return (fns ??= buildFunctions()).functions;

@@ -41,8 +41,12 @@ export type Expr =
   | { k: 'list'; items: Array<{ value: Node; spread?: boolean }>; set?: boolean }
   | { k: 'dict'; entries: DictEntry[] }
   | { k: 'binary'; op: string; left: Node; right: Node }
-  /** Alternatives; `test` is the condition that picks one (`a if test else b`, `test ? a : b`), absent for `a or b`. */
-  | { k: 'cond'; options: Node[]; test?: Node }
+  /**
+   * Alternatives; `test` is the condition that picks one (`a if test else b`, `test ? a : b`),
+   * absent for `a or b`. `fallback`: the last option is what is left when the others are
+   * absent or empty (`a or b`, `a || b`, `a ?? b`; not `a and b`).
+   */
+  | { k: 'cond'; options: Node[]; test?: Node; fallback?: boolean }
   /** Unary minus on something that is not a number literal (`-k`). */
   | { k: 'neg'; arg: Node }
   | { k: 'wrap'; inner: Node }
@@ -64,6 +68,10 @@ export interface Binding {
   value?: Node;
   /** Destructuring: `const { a } = obj` binds `a` to `obj.a`. */
   key?: string;
+  /** Destructuring with a default: `const { a = d } = obj` binds `a` to `obj.a`, or `d` when it is absent. */
+  fallback?: Node;
+  /** A rest element: `const { a, ...rest } = obj` binds `rest` to `obj` without these keys. */
+  without?: string[];
   op?: string;
   importFrom?: { module: string; name: string };
   paramIndex?: number;
@@ -120,6 +128,15 @@ export interface Adapter {
   isBareString(node: Node): boolean;
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
+  /** A statement or expression whose parts may not run (`if`, loops, `try`, `switch` / `match`, `a if c else b`, `a or b`). */
+  runsConditionally(node: Node): boolean;
+  /**
+   * The branches of an `if` statement with its `elif` / `else if` / `else` parts, in order: the
+   * test of each (none for `else`) and the statements it runs. Undefined for any other node.
+   */
+  ifBranches(node: Node): Array<{ test?: Node; body: Node }> | undefined;
+  /** A test made of comparisons and boolean operators (`a == b`, `a !== b`, `not a`, `a and b`), with its operands. */
+  condition(node: Node): { op: 'eq' | 'ne' | 'not' | 'and' | 'or'; operands: Node[] } | undefined;
 }
 
 /**

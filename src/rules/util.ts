@@ -84,14 +84,15 @@ export function cachesPrefix(call: RequestCall, ctx: RuleContext): boolean {
 
 /**
  * Where a request goes: a platform spelling of the model id (Vertex `…@date`, Bedrock
- * `anthropic.…`), else the client's platform; requests through LangChain's ChatAnthropic, LiteLLM
- * (`anthropic/…`) and the Vercel AI SDK's Anthropic provider go to the Claude API. Undefined
- * when the client is not seen.
+ * `anthropic.…`), else the client's platform (a framework that wraps an SDK client, such as
+ * instructor, names the client it wraps); requests through LangChain's ChatAnthropic, LiteLLM
+ * (`anthropic/…`), the Vercel AI SDK's Anthropic provider and agno's Claude go to the Claude
+ * API. Undefined when the client is not seen.
  */
 export function requestPlatform(call: RequestCall, model?: string): Platform | undefined {
   if (model && /@/.test(model)) return 'vertex';
   if (model && /^(?:[a-z]{2,6}\.)?anthropic\./.test(model)) return 'bedrock';
-  if (call.framework) return 'anthropic';
+  if (call.framework && !call.client) return 'anthropic';
   return platformOfClient(call.client);
 }
 

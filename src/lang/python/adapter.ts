@@ -7,6 +7,7 @@ import { withKeptExprs } from '../syntax';
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
 const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement']);
+const CONDITIONAL = new Set(['if_statement', 'try_statement', 'match_statement', 'conditional_expression', 'boolean_operator']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
@@ -184,7 +185,8 @@ export const pythonAdapter: Adapter = withKeptExprs({
       case 'boolean_operator': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
-        return left && right ? { k: 'cond', options: [left, right] } : { k: 'other' };
+        const or = node.childForFieldName('operator')?.text === 'or';
+        return left && right ? { k: 'cond', options: [left, right], ...(or ? { fallback: true } : {}) } : { k: 'other' };
       }
       case 'conditional_expression': {
         const parts = named(node);
@@ -486,6 +488,47 @@ export const pythonAdapter: Adapter = withKeptExprs({
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'concatenated_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
+  runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type),
+
+  ifBranches(node: Node) {
+    if (node.type !== 'if_statement') return undefined;
+    const test = node.childForFieldName('condition');
+    const body = node.childForFieldName('consequence');
+    if (!test || !body) return undefined;
+    const out: Array<{ test?: Node; body: Node }> = [{ test, body }];
+    for (const alt of node.childrenForFieldName('alternative')) {
+      const b = alt.type === 'elif_clause' ? alt.childForFieldName('consequence') : alt.childForFieldName('body');
+      if (!b) return undefined;
+      if (alt.type === 'elif_clause') {
+        const t = alt.childForFieldName('condition');
+        if (!t) return undefined;
+        out.push({ test: t, body: b });
+      } else out.push({ body: b });
+    }
+    return out;
+  },
+
+  condition(node: Node) {
+    if (node.type === 'not_operator') {
+      const arg = node.childForFieldName('argument');
+      return arg ? { op: 'not', operands: [arg] } : undefined;
+    }
+    if (node.type === 'boolean_operator') {
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      const op = node.childForFieldName('operator')?.text;
+      return left && right && (op === 'and' || op === 'or') ? { op, operands: [left, right] } : undefined;
+    }
+    if (node.type === 'comparison_operator') {
+      // One comparison of two operands (`a == b`); chains (`a == b == c`) and `is`, `in` are not read.
+      const operands = named(node).filter((c) => c.type !== 'comment');
+      const ops = node.children.filter((c) => !c.isNamed);
+      if (operands.length !== 2 || ops.length !== 1) return undefined;
+      if (ops[0].type === '==') return { op: 'eq', operands };
+      if (ops[0].type === '!=') return { op: 'ne', operands };
+    }
+    return undefined;
+  },
 });
 
 /** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */

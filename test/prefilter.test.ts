@@ -121,6 +121,105 @@ describe('prefilter', () => {
     expect(ids('memory.ts', "import * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return path.join('/srv/m', input.path);\n}\n")).toEqual(['memory-path-unchecked']);
   });
 
+  it('tells a file with no request chain from one quickly, however its comments run', () => {
+    // Runs of `/`, `#` and comments after `messages` (comment banners) once took exponential time to fail.
+    const started = performance.now();
+    expect(mayHoldRequests(`// messages ${'/'.repeat(400)}\n`)).toBe(false);
+    expect(mayHoldRequests(`messages ${'#'.repeat(400)}\n`)).toBe(false);
+    expect(mayHoldRequests(`messages ${'/* c */ '.repeat(200)}\n`)).toBe(false);
+    const banner = `def handle_tool(tool_input):\n    # path ${'#'.repeat(400)}\n    return tool_input["path"]\n`;
+    expect(triggeredRules(allRules, banner, 'python').map((r) => r.meta.id)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A comment still sits between the segments of a real chain, to the end of its line.
+    expect(mayHoldRequests('client.messages  # the GA one // or /* this */\n    .create(model="m")')).toBe(true);
+    expect(mayHoldRequests('client.messages /* a */ /* b */.create({})')).toBe(true);
+  });
+
+  it('runs no rule on the files it skips, with the prefilter on or off', () => {
+    const save = 'import json\n\nSTATE = "state.json"\n\ndef save(state):\n    with open(STATE, "w") as f:\n        json.dump(state, f)\n\ndef load():\n    with open(STATE) as f:\n        return json.load(f)\n';
+    const ids = (file: string) => triggeredRules(allRules, save, 'python', file).map((r) => r.meta.id);
+    expect(ids('/p/app/store.py')).toEqual(['non-atomic-checkpoint']);
+    // Test files (the test runner's names) and the scripts of a CI workflow.
+    expect(ids('/p/tests/test_store.py')).toEqual([]);
+    expect(ids('/p/tests/conftest.py')).toEqual([]);
+    expect(ids('/p/.github/scripts/store.py')).toEqual([]);
+    for (const a of [on, off]) {
+      expect(a.analyze('/p/app/store.py', save).diagnostics.map((d) => d.ruleId)).toEqual(['non-atomic-checkpoint']);
+      expect(a.analyze('/p/tests/test_store.py', save).diagnostics).toEqual([]);
+      expect(a.analyze('/p/.github/scripts/store.py', save).diagnostics).toEqual([]);
+    }
+    // A test file still gets the rules that do not skip it.
+    const ts = "import * as fs from 'node:fs';\nimport * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return fs.readFileSync(path.join('/srv/m', input.path), 'utf8');\n}\n";
+    expect(triggeredRules(allRules, ts, 'typescript', '/p/src/tool.test.ts').map((r) => r.meta.id)).toEqual(['memory-path-unchecked']);
+  });
+
+  it('parses for the path rule only a handler by the names the rule reads', () => {
+    const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
+    // Python: a handler is a `def` named like one, a memory-tool module needs its marker beside the command names.
+    expect(ids('a.py', 'import os\n\ndef read_attachment(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n')).toEqual([]);
+    expect(ids('a.py', 'import os\n\nasync def dispatch(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n')).toEqual(['memory-path-unchecked']);
+    expect(ids('a.py', 'import os\n\ndef run(command, path):\n    if command == "view":\n        return os.path.join("/srv/m", path)\n    if command == "create":\n        return path\n')).toEqual([]);
+    expect(ids('a.py', 'import os\n\nROOT = "/srv/memories"\n\ndef run(command, path):\n    if command == "view":\n        return os.path.join(ROOT, path)\n    if command == "create":\n        return path\n')).toEqual(['memory-path-unchecked']);
+    // A path join by its library's name: not any `join` in a file that imports os, nor any `resolve`.
+    expect(ids('a.py', 'import os\n\ndef handle_tool(tool_input):\n    return ", ".join([os.getcwd(), tool_input["path"]])\n')).toEqual([]);
+    expect(ids('a.py', 'def handle_tool(tool_input, resolver):\n    return resolver.resolve(tool_input["path"])\n')).toEqual([]);
+    for (const text of ['from os import path\n\ndef handle_tool(tool_input):\n    return path.join("/srv/m", tool_input["path"])\n', 'def handle_tool(root, tool_input):\n    return (root.resolve(strict=bool(1))  # the real root\n        / tool_input["path"])\n']) {
+      expect(ids('a.py', text)).toEqual(['memory-path-unchecked']);
+      expect(reported(text, 'a.py')).toEqual(['memory-path-unchecked']);
+    }
+    expect(ids('a.ts', 'export function handleTool(input: { path: string }, tools: { join(a: string, b: string): string }) {\n  return tools.join("/srv/m", input.path);\n}\n')).toEqual([]);
+    const required = "const { join } = require('path');\nexport function handleTool(input: { path: string }) {\n  return join('/srv/m', input.path);\n}\n";
+    expect(ids('a.ts', required)).toEqual(['memory-path-unchecked']);
+    expect(reported(required, 'a.ts')).toEqual(['memory-path-unchecked']);
+    // Next to a request call any function may be the handler.
+    expect(ids('a.py', 'import os\n\ndef read_attachment(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n\nclient.messages.create(model="m")\n')).toContain('memory-path-unchecked');
+  });
+
+  /** The rules the analysis with the prefilter off reports in a text: what a trigger must let through. */
+  const reported = (text: string, file: string) => [...new Set(off.analyze(path.join(ROOT, file), text).diagnostics.map((d) => d.ruleId))];
+
+  it('parses for the filter rule only code that compares a type with tool_result in a filter', () => {
+    const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
+    expect(ids('a.py', 'BLOCK = "tool_result"\n\ndef kinds():\n    return [BLOCK, "text"]\n')).toEqual([]);
+    // Building tool_result blocks (and looping over them) compares nothing with the literal.
+    expect(ids('a.py', 'def answer(results):\n    return [{"type": "tool_result", "tool_use_id": r.id, "content": r.text} for r in results if r.ok]\n')).toEqual([]);
+    expect(ids('a.ts', "export const answer = (rs: R[]) => rs.filter((r) => r.ok).map((r) => ({ type: 'tool_result', tool_use_id: r.id }));\n")).toEqual([]);
+    // Every way a filter's condition can compare the type with the literal.
+    for (const cond of ['b["type"] != "tool_result"', "b.get('type') not in ('text', 'tool_result')", 'b.type is not "tool_result"', '"tool_result" != b["type"]', 'b["type"] != (  # the result\n    "tool_result"\n)', 'b["type"] not in (\n    "thinking",  # kept below\n    "tool_result",\n)']) {
+      const text = `def keep(content):\n    return [b for b in content if ${cond}]\n`;
+      expect(ids('a.py', text), cond).toEqual(['tool-result-removed']);
+      expect(reported(text, 'a.py'), cond).toEqual(['tool-result-removed']);
+    }
+    expect(ids('a.py', 'from langchain_core.messages import ToolMessage\n\ndef keep(ms):\n    return [m for m in ms if not isinstance(m, ToolMessage)]\n')).toEqual(['tool-result-removed']);
+    for (const cond of ["b.type !== 'tool_result'", '"tool_result" != b.type', "b.type !== /* kept */ ('tool_result')", "!['thinking', 'tool_result'].includes(b.type)", "!(['tool_result'] as const)?.includes(b.type)"]) {
+      const text = `export const keep = (c: B[]) => c.filter((b) => ${cond});\n`;
+      expect(ids('a.ts', text), cond).toEqual(['tool-result-removed']);
+      expect(reported(text, 'a.ts'), cond).toEqual(['tool-result-removed']);
+    }
+    expect(ids('a.py', 'def keep(content):\n    return [b for b in content if b["type"] != "tool_result"]\n')).toEqual(['tool-result-removed']);
+    expect(ids('a.py', 'def keep(content):\n    return list(filter(lambda b: b["type"] != "tool_result", content))\n')).toEqual(['tool-result-removed']);
+    expect(ids('a.ts', "export const KINDS = ['tool_result', 'text'];\n")).toEqual([]);
+    expect(ids('a.ts', "export const keep = (c: Array<{ type: string }>) => c.filter((b) => b.type !== 'tool_result');\n")).toEqual(['tool-result-removed']);
+  });
+
+  it('parses of the modules a file imports, for their reads, only those that name a reader', async () => {
+    const files = new Map([
+      ['/w/app.py', 'import json\nfrom helpers import greet\nfrom store import load_state\n\nSTATE = "state.json"\n\ndef save(state):\n    with open(STATE, "w") as f:\n        json.dump(state, f)\n'],
+      ['/w/helpers.py', 'def greet(name):\n    return "hello " + name\n'],
+      ['/w/store.py', 'import json\n\ndef load_state():\n    with open("state.json") as f:\n        return json.load(f)\n'],
+    ]);
+    const a = await Analyzer.create({ host: { readFile: (p) => files.get(p), exists: (p) => files.has(p) } });
+    const parsed: string[] = [];
+    const name = (text: string) => [...files].find(([, t]) => t === text)?.[0] ?? '?';
+    const parse = a.parsers.parse.bind(a.parsers);
+    const parseEdited = a.parsers.parseEdited.bind(a.parsers);
+    a.parsers.parse = (lang, text) => (parsed.push(name(text)), parse(lang, text));
+    a.parsers.parseEdited = (lang, text, previous) => (parsed.push(name(text)), parseEdited(lang, text, previous));
+    const r = a.analyze('/w/app.py', files.get('/w/app.py')!);
+    expect(r.diagnostics.map((d) => [d.ruleId, d.related.map((x) => x.at.file)])).toEqual([['non-atomic-checkpoint', ['/w/store.py']]]);
+    expect(parsed).toEqual(['/w/app.py', '/w/store.py']);
+  });
+
   it('every rule that checks whole files declares what triggers it', () => {
     for (const rule of allRules) if (rule.checkFile) expect(rule.meta.triggers, rule.meta.id).toBeDefined();
   });

@@ -247,13 +247,63 @@ function failedOutcome(file: string, message: string): LintResult {
 }
 
 /**
+ * Which file each worker lints next. The files (sorted, so a folder's files are together) are
+ * split into one run of consecutive files per worker: files that import each other mostly sit
+ * in one folder, and a worker that lints them all parses each module once, in its own caches.
+ * A worker that has finished its run takes the second half of the largest run left. Files a
+ * lost worker had been given and not finished are handed out again first.
+ */
+export class Schedule {
+  private readonly runs: Array<{ next: number; end: number }> = [];
+  private readonly again: number[] = [];
+
+  constructor(files: number, workers: number) {
+    for (let w = 0; w < workers; w++) this.runs.push({ next: Math.floor((files * w) / workers), end: Math.floor((files * (w + 1)) / workers) });
+  }
+
+  /** The next file for the worker in slot `w` (a replacement keeps its slot), or undefined when none is left. */
+  take(w: number): number | undefined {
+    if (this.again.length) return this.again.shift();
+    const own = this.runs[w];
+    if (own.next >= own.end) {
+      let largest: { next: number; end: number } | undefined;
+      for (const r of this.runs) if (r.end > r.next && (!largest || r.end - r.next > largest.end - largest.next)) largest = r;
+      if (!largest) return undefined;
+      const mid = largest.next + Math.floor((largest.end - largest.next) / 2);
+      own.next = mid;
+      own.end = largest.end;
+      largest.end = mid;
+    }
+    return own.next++;
+  }
+
+  /** Files to hand out again before any other (in this order). */
+  giveBack(files: readonly number[]): void {
+    this.again.unshift(...files);
+  }
+
+  /** Every file not handed out yet (and no longer to be). */
+  drain(): number[] {
+    const out = this.again.splice(0);
+    for (const r of this.runs) for (; r.next < r.end; r.next++) out.push(r.next);
+    return out.sort((a, b) => a - b);
+  }
+}
+
+/**
+ * Files a worker is given ahead: the next one waits in its queue while it lints the current one,
+ * so that it never waits for the main thread between files.
+ */
+const QUEUED_PER_WORKER = 2;
+
+/**
  * Lints `files` with `threads` workers running `script` (the bundle), calling `deliver` with each
  * result in the order of `files`.
  */
 export function lintInWorkers(script: string, files: readonly string[], job: LintJob, threads: number, deliver: (index: number, result: LintResult) => void): Promise<void> {
   return new Promise((resolve) => {
     const results: Array<LintResult | undefined> = new Array(files.length);
-    let next = 0;
+    const schedule = new Schedule(files.length, threads);
     let delivered = 0;
 
     const flush = () => {
@@ -270,68 +320,81 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
       flush();
     };
 
-    const start = () => {
+    const start = (slot: number) => {
       const worker = new Worker(script, {
         workerData: { role: WORKER_ROLE, job },
         resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
       });
-      let current: { index: number; timer: NodeJS.Timeout } | undefined;
+      /** The files given to it and not finished, in the order it lints them: the first is the one it is on. */
+      const given: number[] = [];
+      /** The deadline of the file it is on. */
+      let timer: NodeJS.Timeout | undefined;
       let ready = false;
       /** No more work for it (all files given out, or it was given up). */
       let retired = false;
       let gone = false;
-      const give = () => {
-        if (next >= files.length) {
-          retired = true;
-          void worker.terminate();
-          return;
-        }
-        const index = next++;
-        const timer = setTimeout(() => {
-          current = undefined;
+      const watch = () => {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        if (!given.length) return;
+        const index = given[0];
+        timer = setTimeout(() => {
+          timer = undefined;
+          given.shift();
           settle(index, failedOutcome(files[index], `the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`));
           retired = true;
+          schedule.giveBack(given.splice(0));
           void worker.terminate();
-          start();
+          start(slot);
         }, FILE_DEADLINE_MS);
-        current = { index, timer };
-        worker.postMessage({ kind: 'lint', id: index, file: files[index] } satisfies ToWorker);
+      };
+      const give = () => {
+        while (given.length < QUEUED_PER_WORKER) {
+          const index = schedule.take(slot);
+          if (index === undefined) break;
+          given.push(index);
+          worker.postMessage({ kind: 'lint', id: index, file: files[index] } satisfies ToWorker);
+          if (given.length === 1) watch();
+        }
+        if (!given.length) {
+          retired = true;
+          void worker.terminate();
+        }
       };
       worker.on('message', (m: FromWorker) => {
         if (m.kind === 'ready') {
           ready = true;
           return give();
         }
-        if (!current || m.id !== current.index) return;
-        clearTimeout(current.timer);
-        current = undefined;
+        if (retired && !given.length) return;
+        if (m.id !== given[0]) return;
+        given.shift();
         settle(m.id, m.kind === 'result' ? fromPlain(m.result) : failedOutcome(files[m.id], m.message));
+        watch();
         give();
       });
       const lost = (why: string) => {
         if (gone) return;
         gone = true;
-        if (current) {
-          clearTimeout(current.timer);
-          settle(current.index, failedOutcome(files[current.index], why));
-          current = undefined;
-        }
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        // The file it was on fails; the ones waiting in its queue are linted by another worker.
+        const current = given.shift();
+        if (current !== undefined) settle(current, failedOutcome(files[current], why));
+        schedule.giveBack(given.splice(0));
         if (retired) return;
         if (!ready) {
           // A worker that cannot even start would fail again: the files left fail with its reason.
-          while (next < files.length) {
-            const index = next++;
-            settle(index, failedOutcome(files[index], why));
-          }
+          for (const index of schedule.drain()) settle(index, failedOutcome(files[index], why));
           return;
         }
         // A worker that stopped in the middle of its work is replaced; the files left go on.
-        if (next < files.length) start();
+        start(slot);
       };
       worker.on('error', (err: Error & { code?: string }) => lost(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the analysis ran out of memory (${WORKER_HEAP_MB} MB)` : err.message));
       worker.on('exit', () => lost('the worker stopped'));
     };
     if (files.length === 0) return resolve();
-    for (let i = 0; i < threads; i++) start();
+    for (let slot = 0; slot < threads; slot++) start(slot);
   });
 }

@@ -152,11 +152,32 @@ export class ConfigResolver {
     return found ?? undefined;
   }
 
+  /**
+   * forFile's answers by folder, for each set of command-line overrides: a file that no
+   * `overrides` entry of its project matches gets its folder's configuration (a run asks for
+   * every file, most of them in folders it has seen).
+   */
+  private readonly byFolder = new WeakMap<ConfigOverrides, Map<string, FileConfig>>();
+
   /** The configuration in force for a file (absolute path). Throws ConfigError. */
   forFile(file: string, over: ConfigOverrides = {}): FileConfig {
-    const project = this.projectFor(path.dirname(file));
-    const s = project?.settings ?? {};
+    const dir = path.dirname(file);
+    const project = this.projectFor(dir);
     const overrides = project ? this.matchingOverrides(project, file) : [];
+    let folders: Map<string, FileConfig> | undefined;
+    if (!overrides.length) {
+      folders = this.byFolder.get(over);
+      if (!folders) this.byFolder.set(over, (folders = new Map()));
+      const known = folders.get(dir);
+      if (known) return known;
+    }
+    const config = this.resolveFor(dir, project, overrides, over);
+    folders?.set(dir, config);
+    return config;
+  }
+
+  private resolveFor(dir: string, project: ProjectConfig | undefined, overrides: ReturnType<ConfigResolver['matchingOverrides']>, over: ConfigOverrides): FileConfig {
+    const s = project?.settings ?? {};
     const levels: Record<string, RuleLevel> = { ...s.rules };
     for (const o of overrides) Object.assign(levels, o.rules);
 
@@ -183,7 +204,7 @@ export class ConfigResolver {
       project,
       rules,
       severity,
-      known: this.withSdks(base, path.dirname(file), project),
+      known: this.withSdks(base, dir, project),
       failLevel: over.failLevel ?? s.failLevel ?? DEFAULT_FAIL_LEVEL,
     };
   }

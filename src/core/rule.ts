@@ -53,6 +53,18 @@ export interface RuleMeta {
    * where request calls are found.
    */
   triggers?: TextTrigger | { readonly python: TextTrigger; readonly typescript: TextTrigger };
+  /**
+   * Files the rule never reports in, whatever they hold: `tests`, the language's test files
+   * (RuleContext.testFile), and files whose path matches `paths`. The engine runs neither its
+   * `check` nor its `checkFile` there, so it parses no such file for the rule.
+   */
+  skips?: { readonly tests?: boolean; readonly paths?: RegExp };
+}
+
+/** Whether a rule runs on a file at all (RuleMeta.skips); `testFile` as in RuleContext. */
+export function runsOn(rule: Rule, file: string, testFile: boolean): boolean {
+  const s = rule.meta.skips;
+  return !s || !((s.tests && testFile) || s.paths?.test(file));
 }
 
 export interface ReportInput {

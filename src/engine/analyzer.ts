@@ -10,7 +10,7 @@ import type { Rule } from '../core/rule';
 import type { FileView } from '../core/fileView';
 import { loadKnownNames } from '../core/knownNames';
 import type { ReportInput, RuleContext, TextTrigger } from '../core/rule';
-import { textTriggers } from '../core/rule';
+import { runsOn, textTriggers } from '../core/rule';
 import type { FileResult } from '../core/result';
 import type { Loc } from '../core/span';
 import { suppressFindings } from '../core/suppress';
@@ -74,11 +74,19 @@ function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossi
 /**
  * The rules that can report anything in a text (the prefilter): every rule with `check` when
  * the text may hold request calls, and the file rules whose triggers the text holds. A text
- * for which this is empty (and that has no suppression comment) is not parsed.
+ * for which this is empty (and that has no suppression comment) is not parsed. Given the
+ * file, the rules that never run on it (RuleMeta.skips) are left out as well.
  */
-export function triggeredRules(rules: readonly Rule[], text: string, language: LanguageId): Rule[] {
-  const requestsPossible = mayHoldRequests(text);
-  return rules.filter((r) => mayReport(r, text, language, requestsPossible));
+export function triggeredRules(rules: readonly Rule[], text: string, language: LanguageId, file?: string, requestsPossible = mayHoldRequests(text)): Rule[] {
+  const applicable = file === undefined ? rules : rulesFor(rules, file, language);
+  return applicable.filter((r) => mayReport(r, text, language, requestsPossible));
+}
+
+/** The rules that run on a file at all (RuleMeta.skips). */
+function rulesFor(rules: readonly Rule[], file: string, language: LanguageId): readonly Rule[] {
+  if (!rules.some((r) => r.meta.skips)) return rules;
+  const testFile = frontEndFor(language).modules.isTestFile(file);
+  return rules.filter((r) => runsOn(r, file, testFile));
 }
 
 /** Syntax trees deeper than this are not analysed (a one-line notice says so). */
@@ -185,7 +193,7 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       const requestsPossible = !this.prefilter || mayHoldRequests(text);
-      const active = this.prefilter ? triggeredRules(rules, text, lang) : rules;
+      const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible) : rulesFor(rules, file, lang);
       if (!active.length && !SUPPRESSION_WORD.test(text)) {
         this.workspace.setOverlay(file, text, lang);
         return { file, language: lang, diagnostics: [], calls: [], steps: 0 };

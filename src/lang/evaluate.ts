@@ -3,6 +3,7 @@
  * bindings (in this file or an imported one), inlining simple functions, and recognising the
  * library calls that make a value change between requests.
  */
+import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
 import { HOLE, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered } from '../core/value';
@@ -596,16 +597,25 @@ export class Evaluator {
   /**
    * The workspace files a file imports at module level (at most `limit`, in source order); a
    * module that cannot be read or parsed is left out. Each costs what resolving it costs.
+   * `wanted` (given a module's text) says which of them the caller needs parsed: the others
+   * still count against the limit, and are neither parsed nor returned.
    */
-  importedModules(unit: FileUnit, limit = 16): FileUnit[] {
+  importedModules(unit: FileUnit, limit = 16, wanted?: (text: string, language: LanguageId) => boolean): FileUnit[] {
     const specs = new Set<string>();
     for (const list of unit.module.bindings.values()) for (const b of list) if (b.importFrom) specs.add(b.importFrom.module);
     const out: FileUnit[] = [];
+    const found = new Set<string>();
     for (const spec of specs) {
-      if (out.length >= limit || !this.budget.spend()) break;
+      if (found.size >= limit || !this.budget.spend()) break;
       try {
+        const file = unit.workspace.modulePath(unit, spec);
+        if (file === undefined || file === unit.file || found.has(file)) continue;
+        const source = unit.workspace.source(file);
+        if (!source) continue;
+        found.add(file);
+        if (wanted && !wanted(source.text, source.language)) continue;
         const target = this.resolveModule(unit, spec);
-        if (target && target !== unit && !out.includes(target)) out.push(target);
+        if (target) out.push(target);
       } catch {
         // An unreadable module only means its reads are not known.
       }

@@ -2,7 +2,9 @@
 import type { Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment, MemberRead } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
+import type { LanguageId } from '../core/model';
 import type { Evaluator } from './evaluate';
+import { frontEndFor } from './frontEnds';
 import { findFilters } from './filters';
 import { findPathJoins } from './paths';
 import type { Node } from './parsers';
@@ -211,7 +213,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       return (fileOps ??= unit.frontEnd.library.fileOps(unit, ev));
     },
     get importedReads() {
-      return (importedReads ??= ev.importedModules(unit).flatMap((m) => m.frontEnd.library.fileOps(m, ev).filter((o): o is Extract<FileOp, { kind: 'read' }> => o.kind === 'read')));
+      // A module that names none of its language's readers has no read to find: it is not parsed.
+      const mayRead = (text: string, language: LanguageId) => frontEndFor(language).library.mayReadFiles(text);
+      return (importedReads ??= ev.importedModules(unit, undefined, mayRead).flatMap((m) => m.frontEnd.library.fileOps(m, ev).filter((o): o is Extract<FileOp, { kind: 'read' }> => o.kind === 'read')));
     },
     enclosingFunction(at) {
       // Rules ask this for every call site of the file, once per request call: remembered by

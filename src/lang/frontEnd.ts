@@ -51,6 +51,11 @@ export interface Library {
   isPathClass?(name: string): boolean;
   /** What the file's calls do to files (see FileOp), in text order. */
   fileOps(unit: FileUnit, ev: Evaluator): FileOp[];
+  /**
+   * False when `fileOps` can find no read in the text: it names none of the readers. A module
+   * that another file imports is then not parsed for its reads.
+   */
+  mayReadFiles(text: string): boolean;
   /** A call of a built-in method (`", ".join(x)`, `arr.slice(-5)`); undefined leaves it to the shared rules of the interpreter. */
   method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env: Env | undefined): Value | undefined;
 }

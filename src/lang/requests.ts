@@ -85,8 +85,12 @@ function isAnthropicName(name: string): boolean {
 /**
  * What may stand between two segments of a callee chain: space, a line continuation, a comment,
  * and the wrappers calleeShape looks through (`)`, `!`, `as T)`, `satisfies T)`).
+ *
+ * Each part matches a stretch of text in one way only (a line comment runs to the end of its
+ * line, a block comment to its first `*\/`): with parts that could split a run of `#`, `/` or
+ * comments several ways, a line like `messages //////…` took exponential time to fail.
  */
-const CHAIN_GAP = String.raw`(?:\s|\\|!|\)|#[^\n]*|\/\/[^\n]*|\/\*[\s\S]*?\*\/|\b(?:as|satisfies)\b[^)]*\))*`;
+const CHAIN_GAP = String.raw`(?:\s|\\|!|\)|#[^\n]*(?=\n|$)|\/\/[^\n]*(?=\n|$)|\/\*(?:[^*]|\*(?!\/))*\*\/|\b(?:as|satisfies)\b[^)]*\))*`;
 /**
  * The text of a callee that calleeShape accepts: a `messages` segment, then the wrapper and
  * `batches` segments it skips, then a method (`client.messages.create`,

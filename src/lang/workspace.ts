@@ -349,6 +349,16 @@ export class Workspace {
     return this.parseUnit(file, text, language);
   }
 
+  /** The text and language of a file as `get` would parse it, without parsing it; undefined when `get` would give none. */
+  source(file: string): { text: string; language: LanguageId } | undefined {
+    const cached = this.units.get(file);
+    if (cached) return { text: cached.text, language: cached.language };
+    if (cached === null) return undefined;
+    const language = languageForPath(file);
+    const text = language && (this.overlays.get(file) ?? this.host.readFile(file));
+    return language && text !== undefined ? { text, language } : undefined;
+  }
+
   /** Files read for imports (or parsed again after eviction) keep no WASM tree. */
   private parseUnit(file: string, text: string, language: LanguageId): FileUnit {
     return this.addUnit(file, text, language, this.parsers.parse(language, text));

@@ -29,13 +29,39 @@ const MEMORY_MARKER = /\bmemory_\d{8}\b|["'`][^"'`\n]*\/memories\b/;
 const SDK_MEMORY_TOOL = /\bBeta(Async)?AbstractMemoryTool\b|\bbetaMemoryTool\s*\(|\bMemoryToolHandlers\b|\bBetaMemoryTool20250818\w*Command\b/;
 /** A name made safe before it is joined: a sanitiser, \`basename\`, or a full-match allow-list without separators or dots. */
 const SANITISED = /sanitiz|secure_filename|\bbasename\(|slugify|re\.fullmatch\(\s*r?["'][^"'/.]*["']|\/\^\[[^\]/.]*\][+*]\$\/\.test\(/i;
+/** A memory-tool module as `checkFile` sees one: the SDK's helpers, or the tool's marker and the command names `memoryHandler` counts. */
+const MEMORY_MODULE_TEXT = {
+  // A plain word first (found fast) before the patterns that start at every quote.
+  anyOf: [
+    [/MemoryTool/, SDK_MEMORY_TOOL],
+    [/memor/, MEMORY_MARKER, new RegExp(MEMORY_COMMANDS.source)],
+  ],
+};
+/** A Python function named like a handler: the name is the one after `def` (a lambda has none). */
+const PYTHON_HANDLER_DEF = new RegExp(String.raw`\bdef[\s\\]+[^\s\\(]*(?:${HANDLER_NAME.source})`, 'i');
 /**
- * The text of a handler as `handles` and `memoryHandler` see it: a memory command name, or tool
- * input read in a function named like a handler or in a file with request calls.
+ * The text of a file with a handler as `handles` sees one: a memory-tool module, or tool input
+ * read in a function named like a handler or in a file with request calls.
  */
-const HANDLES_TEXT = { anyOf: [new RegExp(MEMORY_COMMANDS.source), SDK_MEMORY_TOOL, [TOOL_INPUT, { anyOf: [HANDLER_NAME, 'requests' as const] }]] };
-/** pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). */
-const PATHISH_DIVIDED = /(?:root|dir|base|path|folder|home|directory)(?:[\s\\)]|#[^\n]*)*\/(?![/=])/i;
+const HANDLES_TEXT = {
+  python: { anyOf: [MEMORY_MODULE_TEXT, [TOOL_INPUT, { anyOf: [PYTHON_HANDLER_DEF, 'requests' as const] }]] },
+  typescript: { anyOf: [MEMORY_MODULE_TEXT, [TOOL_INPUT, { anyOf: [HANDLER_NAME, 'requests' as const] }]] },
+};
+/**
+ * pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). A comment
+ * in between runs to the end of its line: a comment that could end anywhere made a banner like
+ * `# path ####…` take exponential time to fail.
+ */
+const PATHISH_DIVIDED = /(?:root|dir|base|path|folder|home|directory)(?:[\s\\)]|#[^\n]*(?=\n|$))*\/(?![/=])/i;
+/** pathlib's `/` on a resolved path: `root.resolve() / name`, `Path(p).expanduser() / name` (the arguments' own parentheses end in the gap). */
+const RESOLVED_DIVIDED = /\b(?:resolve|expanduser|absolute)\s*\([^)]*\)(?:[\s\\)]|#[^\n]*(?=\n|$))*\/(?![/=])/;
+/**
+ * `os.path.join`, as a file names it: `import os` and `os.path.join(...)`, `from os import path`,
+ * `from os.path import join`, `import os.path as osp` (a library name never comes from another file).
+ */
+const OS_PATH_JOIN = [/\bos[\s\\]*\.[\s\\]*path\b|\bfrom\s+os\s+import\b/, /\bjoin\b/];
+/** Node's `path.join` / `path.resolve`: the module is imported or required by its name. */
+const NODE_PATH_JOIN = [/["'\x60](?:node:)?path["'\x60]/, /\b(?:join|resolve)\b/];
 
 function memoryHandler(f: FunctionView): boolean {
   return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;
@@ -61,12 +87,13 @@ export default defineRule({
     severity: 'error',
     fix: 'none',
     // A report is about a path join (by its library name, or pathlib's `/` on a path) with a
-    // part named like a path (PATH_PART), in a function that handles tool calls: a memory-tool
-    // module (its command names, the SDK's memory helpers), or a function that reads tool input (TOOL_INPUT) and is
-    // named like a handler or sits next to request calls.
+    // part named like a path (PATH_PART), in a function that handles tool calls: any function of
+    // a memory-tool module (the SDK's memory helpers, or the tool's marker and its command
+    // names), or a function that reads tool input (TOOL_INPUT) and is named like a handler or
+    // sits next to request calls.
     triggers: {
-      python: [PATH_PART, HANDLES_TEXT, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, [/\bos\b/, /\bjoin\b/], /\b(?:resolve|expanduser|absolute)\b/, PATHISH_DIVIDED] }],
-      typescript: [PATH_PART, HANDLES_TEXT, /\bpath\b/, /\b(?:join|resolve)\b/],
+      python: [PATH_PART, HANDLES_TEXT.python, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, OS_PATH_JOIN, RESOLVED_DIVIDED, PATHISH_DIVIDED] }],
+      typescript: [PATH_PART, HANDLES_TEXT.typescript, NODE_PATH_JOIN],
     },
     summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
     docs: `## What it does

@@ -167,6 +167,9 @@ export default defineRule({
       },
       typescript: [/\bfs\b/, { anyOf: [/\b(?:writeFileSync|writeFile|createWriteStream)\b/, [/\b(?:renameSync|rename)\b/, /\b(?:tmpdir|mkdtempSync|mkdtemp)\b/]] }],
     },
+    // A test's files, fixtures and sessions are its own scaffolding, not the program's state; the
+    // scripts of a CI workflow run on a throwaway checkout, where a crash loses nothing.
+    skips: { tests: true, paths: /(^|[\\/])\.github[\\/]/ },
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
 Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool:
@@ -249,10 +252,6 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
   },
 
   checkFile(ctx) {
-    // A test's files, fixtures and sessions are its own scaffolding, not the program's state.
-    if (ctx.testFile) return;
-    // Scripts of a CI workflow run on a throwaway checkout: a crash there loses nothing.
-    if (/(^|[\\/])\.github[\\/]/.test(ctx.file)) return;
     const view = ctx.view;
     const ops = view.fileOps;
     if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;
@@ -346,6 +345,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     // the same file name or known path links them; an expression means something else there.
     let importedKeys: Map<string, Read> | undefined;
     const readElsewhere = (p: FilePath): Read | undefined => {
+      // A path with neither key cannot match: the imported modules are not parsed for it.
+      if (!pathKeys(p).some((k) => /^[sb]:/.test(k))) return undefined;
       if (!importedKeys) {
         importedKeys = new Map();
         for (const r of view.importedReads) for (const k of pathKeys(r.path)) if (/^[sb]:/.test(k) && !importedKeys.has(k)) importedKeys.set(k, r);

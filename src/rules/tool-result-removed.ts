@@ -6,6 +6,21 @@ import type { Loc, TextEdit } from '../core/span';
 
 const PLACEHOLDER = '[tool result removed]';
 
+/**
+ * What may stand between a comparison's operator and the literal it compares with: space, line
+ * continuations and comments (each to the end of its line); PY_ITEMS adds brackets and the other
+ * strings of a tuple, list or set (`== ("tool_result")`, `in ("text", "tool_result")`). Each part
+ * matches a stretch of text one way only, so that a failing match stays linear.
+ */
+const PY_GAP = String.raw`(?:\s|\\|#[^\n]*(?=\n|$))*`;
+const PY_STRING = String.raw`[rRbBuU]*(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`;
+const PY_ITEMS = String.raw`(?:${PY_GAP}(?:[([{]|${PY_STRING}\s*,))*${PY_GAP}`;
+/** A Python comparison with the literal `tool_result`: `== "tool_result"`, `in ("tool_result", ...)`, `"tool_result" != t`. */
+const PY_TOOL_RESULT_TEST = new RegExp(String.raw`(?:[!=]=|\bis(?:\s+not)?|\bin)${PY_ITEMS}["']tool_result["']|["']tool_result["'](?:${PY_GAP}[)\]}])*${PY_GAP}(?:[!=]=|\bis\b)`);
+const TS_COMMENT = String.raw`\/\/[^\n]*(?=\n|$)|\/\*(?:[^*]|\*(?!\/))*\*\/`;
+/** The same in TypeScript and JavaScript: `=== 'tool_result'`, `'tool_result' !== t`; `['tool_result'].includes(t)` below. */
+const TS_TOOL_RESULT_TEST = new RegExp(String.raw`[!=]==?(?:\s|\(|${TS_COMMENT})*["'\x60]tool_result["'\x60]|["'\x60]tool_result["'\x60](?:\s|\)|${TS_COMMENT})*[!=]==?`);
+
 /** Where a filter's result is kept as history or message content (not printed, counted or searched). */
 function storesHistory(f: FilterView): boolean {
   const u = f.usedAs;
@@ -21,8 +36,15 @@ export default defineRule({
     group: 'context',
     severity: 'error',
     fix: 'sometimes',
-    // The filters it reports compare a block's type with the literal `tool_result`, or test for LangChain's `ToolMessage`.
-    triggers: /tool_result|ToolMessage/,
+    // The filters it reports compare a block's type with the literal `tool_result` (a string
+    // literal on one side of the comparison, or in the list that `.includes` the type), or test
+    // for LangChain's `ToolMessage`; a filter is a comprehension with an `if` clause or a
+    // `filter(...)` call in Python, an array's `.filter(...)` in TypeScript and JavaScript.
+    triggers: {
+      // The plain word first (found fast) before the patterns that start at every operator.
+      python: [{ anyOf: [[/tool_result/, PY_TOOL_RESULT_TEST], /\bToolMessage\b/] }, /\b(?:if|filter)\b/],
+      typescript: [/tool_result/, { anyOf: [TS_TOOL_RESULT_TEST, [/["'\x60]tool_result["'\x60]/, /\.\s*includes\b/]] }, /\bfilter\b/],
+    },
     summary: 'Filtering `tool_result` blocks out of the history leaves their `tool_use` unanswered: a 400.',
     docs: `## What it does
 Finds filters that drop \`tool_result\` blocks from message content — \`[b for b in msg["content"] if b["type"] != "tool_result"]\`, \`content.filter((b) => b.type !== 'tool_result')\`, \`filter(lambda b: ..., content)\` — or drop whole messages that hold one (\`not any(b["type"] == "tool_result" for b in m["content"])\`, LangChain's \`not isinstance(m, ToolMessage)\`), when the result is kept: assigned to a variable, attribute or key (\`message["content"] = ...\`), written as a dict/object entry, or returned. A filter that drops \`tool_use\` blocks together with their results is left alone, and so is one whose result is only printed, counted, or assigned to a name that says it is for display (\`text\`, \`lines\`, \`preview\`, \`shown\`).

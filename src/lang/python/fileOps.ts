@@ -13,7 +13,9 @@ import type { FileUnit } from '../workspace';
 
 const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open']);
 const SERIALIZE_TO_FILE = /^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomli_w|tomlkit|orjson|ujson)\.(dump|safe_dump|dump_all)$/;
-const LOAD_FROM_FILE = /^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomllib|tomlkit|orjson|ujson)\.(load|safe_load|load_all|full_load)$/;
+const LOAD_MODULES = 'json|pickle|dill|cloudpickle|marshal|yaml|toml|tomllib|tomlkit|orjson|ujson';
+const LOAD_FUNCTIONS = 'load|safe_load|load_all|full_load';
+const LOAD_FROM_FILE = new RegExp(`^(${LOAD_MODULES})\\.(${LOAD_FUNCTIONS})$`);
 const RENAME = new Set(['os.replace', 'os.rename', 'shutil.move', 'os.renames']);
 const FSYNC = new Set(['os.fsync', 'os.fdatasync']);
 const TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
@@ -25,6 +27,19 @@ const PATHISH = /(path|file|dir|root|folder|filename|dest|target)$/i;
 
 function positional(args: Arg[]): Arg[] {
   return args.filter((a) => !a.name && !a.spread);
+}
+
+/**
+ * The names of the reads pythonFileOps finds, as a file spells them: `open` (the builtin, `io.` and
+ * `codecs.`, a path's method), `read_text` / `read_bytes`, and a loader's module and function
+ * (`json.load`, `from yaml import safe_load`: a canonical name never comes from another file).
+ */
+const OPEN_OR_READ = /\bopen\b|\bread_(?:text|bytes)\b/;
+const LOAD_MODULE = new RegExp(`\\b(?:${LOAD_MODULES})\\b`);
+const LOAD_FUNCTION = new RegExp(`\\b(?:${LOAD_FUNCTIONS})\\b`);
+
+export function pythonMayReadFiles(text: string): boolean {
+  return OPEN_OR_READ.test(text) || (LOAD_MODULE.test(text) && LOAD_FUNCTION.test(text));
 }
 
 export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {

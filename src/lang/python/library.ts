@@ -9,7 +9,7 @@ import { HOLE, allTaints, concatStrings, unknown } from '../../core/value';
 import type { Evaluator, Env } from '../evaluate';
 import { asSelector, itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
-import { pythonFileOps } from './fileOps';
+import { pythonFileOps, pythonMayReadFiles } from './fileOps';
 import type { Node } from '../parsers';
 import type { SourceKind } from '../sources';
 import type { Arg } from '../syntax';
@@ -110,6 +110,7 @@ const PATH_CLASS = /^pathlib\.(Pure)?(Posix)?Path$/;
 
 export const pythonLibrary: Library = {
   fileOps: pythonFileOps,
+  mayReadFiles: pythonMayReadFiles,
   isPathJoin: (name) => PATH_JOIN.has(name),
   isPathClass: (name) => PATH_CLASS.test(name),
   globalName: (name) => (BUILTINS.has(name) ? `builtins.${name}` : undefined),

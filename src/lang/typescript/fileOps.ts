@@ -14,6 +14,13 @@ function truncatingFlag(flag: string | undefined): boolean {
   return flag === undefined || /^w\+?$/.test(flag);
 }
 
+/** The names of the reads typescriptFileOps finds (`readFile`, `readFileSync`), as a file spells them (the canonical name of an fs function ends in its own). */
+const READ = /\breadFile(?:Sync)?\b/;
+
+export function typescriptMayReadFiles(text: string): boolean {
+  return READ.test(text);
+}
+
 export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   const ops: FileOp[] = [];
   for (const node of unit.calls) {

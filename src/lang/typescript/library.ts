@@ -9,7 +9,7 @@ import { HOLE, allTaints, concatStrings, unknown, withoutUnordered } from '../..
 import type { Evaluator, Env } from '../evaluate';
 import { itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
-import { typescriptFileOps } from './fileOps';
+import { typescriptFileOps, typescriptMayReadFiles } from './fileOps';
 import type { Node } from '../parsers';
 import type { SourceKind } from '../sources';
 import type { Arg } from '../syntax';
@@ -170,6 +170,7 @@ const PATH_JOIN = /^(node:)?path(\.posix)?\.(join|resolve)$/;
 
 export const typescriptLibrary: Library = {
   fileOps: typescriptFileOps,
+  mayReadFiles: typescriptMayReadFiles,
   isPathJoin: (name) => PATH_JOIN.test(name),
   globalName: (name) => (GLOBALS.has(name) ? name : undefined),
   classify(name: string): SourceKind | undefined {

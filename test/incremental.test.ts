@@ -19,7 +19,8 @@ import type { LanguageId } from '../src/core/model';
 import { Notebook } from '../src/lang/notebook';
 import { languageForPath, Parsers, textChange } from '../src/lang/parsers';
 import type { Tree } from '../src/lang/parsers';
-import { keptWasmTreeCount, SyntaxTree } from '../src/lang/syntaxTree';
+import { keptWasmTreeCount, SyntaxNode, SyntaxTree } from '../src/lang/syntaxTree';
+import { frontEndFor } from '../src/lang/frontEnds';
 import { Workspace } from '../src/lang/workspace';
 import { diskHost, FIXTURES, ROOT } from './helpers';
 import { collectInputs, Rng } from './robustness/fuzz';
@@ -253,6 +254,68 @@ describe('incremental parsing', () => {
     // editor, as these files are small and the first edit of each has no ids to match yet).
     expect(reused / nodes).toBeGreaterThan(0.4);
   }, 60_000);
+
+  it('takes over the node views of what an edit leaves alone, equal to the views made afresh', async () => {
+    const all = buffers();
+    const texts = all.map((b) => b.text);
+    const analyzer = await Analyzer.create({ host: diskHost() });
+    const workspace = (analyzer as unknown as { workspace: Workspace }).workspace;
+    const rng = new Rng(20261202);
+    let adopted = 0;
+    let compared = 0;
+    const failures: string[] = [];
+    /** A view as text, its nodes as their index (and whether they belong to `tree`). */
+    const key = (view: unknown, tree: Tree) => JSON.stringify(view, (_, x: unknown) => (x instanceof SyntaxNode ? `${x.tree === tree ? '' : 'another tree '}#${x.index}` : x));
+    for (const b of all) {
+      let text = b.text;
+      analyzer.analyze(b.file, text, b.language);
+      for (let k = 0; k < 3 && failures.length < 5; k++) {
+        const before = workspace.get(b.file)?.tree;
+        const viewed = new Set<SyntaxNode>();
+        for (let i = 0; before && i < before.length; i++) {
+          const n = before.madeNode(i);
+          if (n && (n.exprView !== undefined || n.functionView !== undefined)) viewed.add(n);
+        }
+        // Every other edit changes one letter to another: the text changes but no offset does,
+        // the case where only the text tells a statement parsed again from the old one.
+        if (k % 2) text = edit(text, rng, texts);
+        else {
+          const letters = [...text.matchAll(/[a-z]/g)];
+          const at = letters.length ? letters[rng.int(0, letters.length - 1)].index : -1;
+          if (at >= 0) text = text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1);
+        }
+        analyzer.invalidate(b.file);
+        analyzer.analyze(b.file, text, b.language);
+        const tree = workspace.get(b.file)?.tree;
+        const scratch = parsers.parse(b.language, text);
+        // Where tree-sitter recovered from errors otherwise, the trees (and so the views) may differ.
+        if (!tree || difference(tree, scratch)) continue;
+        const adapter = frontEndFor(b.language).adapter;
+        const where = `${path.relative(ROOT, b.file)} after edit ${k + 1}`;
+        for (let i = 0; i < tree.length; i++) {
+          const n = tree.madeNode(i);
+          if (!n) continue;
+          if (n.tree !== tree || n.index !== i) failures.push(`${where}: node ${i} is node ${n.index} of ${n.tree === tree ? 'this' : 'another'} tree`);
+          if (viewed.has(n)) adopted++;
+          if (n.exprView !== undefined) {
+            compared++;
+            const fresh = key(adapter.expr(scratch.node(i)!), scratch);
+            if (key(n.exprView, tree) !== fresh) failures.push(`${where}: the view of ${n.toString()} is ${key(n.exprView, tree)}, made afresh ${fresh}`);
+          }
+          if (n.functionView !== undefined) {
+            compared++;
+            const fresh = key(adapter.functionInfo(scratch.node(i)!), scratch);
+            if (key(n.functionView, tree) !== fresh) failures.push(`${where}: the function view of ${n.toString()} is ${key(n.functionView, tree)}, made afresh ${fresh}`);
+          }
+        }
+      }
+      analyzer.invalidate(b.file);
+    }
+    expect(failures).toEqual([]);
+    // Views were taken over and checked (most nodes keep theirs from one keystroke to the next).
+    expect(adopted).toBeGreaterThan(20_000);
+    expect(compared).toBeGreaterThan(50_000);
+  }, 120_000);
 
   it('frees every kept WASM tree once its file is edited again, pushed out or evicted', () => {
     const before = keptWasmTreeCount();

@@ -6,7 +6,7 @@ import type { Evaluator } from './evaluate';
 import { findFilters } from './filters';
 import { findPathJoins } from './paths';
 import type { Node } from './parsers';
-import { walk } from './walk';
+import { walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
 /** `items.forEach((item) => ...)`: the callback around `node` iterates the receiver. */
@@ -66,7 +66,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildFunctions = () => {
     const functions: FunctionView[] = [];
     const fnByNode = new Map<number, FunctionView>();
-    walk(unit.tree.rootNode, (n) => {
+    walkTypes(unit.tree.rootNode, unit.adapter.functionTypes, (n) => {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
         const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
@@ -80,7 +80,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildAssignments = () => {
     const keyAssignments: KeyAssignment[] = [];
     const assignments: Assignment[] = [];
-    walk(unit.tree.rootNode, (n) => {
+    walkTypes(unit.tree.rootNode, facts.nodeTypes.assignment, (n) => {
       const a = facts.assignment(n);
       if (!a) return;
       const { target: left, value: right } = a;

@@ -95,7 +95,14 @@ export interface Adapter {
   isScope(node: Node): boolean;
   /** Function-like scopes (their locals are not visible to callers). */
   isFunction(node: Node): boolean;
+  /** The node types isFunction is true of (walks over a whole file look for these only). */
+  readonly functionTypes: ReadonlySet<string>;
   isClass(node: Node): boolean;
+  /**
+   * Every node type for which `declares`, `mutation`, `isCall` or `isScope` can answer anything:
+   * the file's index reads only nodes of these types (test/adapters.test.ts checks the list).
+   */
+  readonly indexedTypes: ReadonlySet<string>;
   /** Bindings this node introduces in the scope it stands in. */
   declares(node: Node): Binding[];
   /** Bindings a scope node introduces inside itself (parameters). */
@@ -116,6 +123,8 @@ export interface Adapter {
   /** The name of a property written as a bare key (`obj.key = v` in JS); string keys are read through expr. */
   propertyName(node: Node): string | undefined;
   isComment(node: Node): boolean;
+  /** The node types isComment is true of. */
+  readonly commentTypes: ReadonlySet<string>;
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
 }

@@ -10,3 +10,39 @@ import type { Node } from './parsers';
 export function walk(node: Node, visit: (n: Node, depth: number) => void): void {
   node.forEachNamedDescendant(visit);
 }
+
+/**
+ * `walk` for the nodes of some types only (`types`, a set kept for the life of the program):
+ * the same nodes in the same order as `walk` visits with a type check first, without making a
+ * view of the others. The walks over whole files use it: most of a tree is names, strings and
+ * argument lists that they skip.
+ */
+export function walkTypes(node: Node, types: ReadonlySet<string>, visit: (n: Node, depth: number) => void): void {
+  node.forEachNamedDescendantOf(node.tree.typeMask(types), visit);
+}
+
+/**
+ * The value of each `return` in a function body, in source order: the first named child (not a
+ * comment) of every `return_statement` reached from `body` through named children that are not
+ * comments, without going into the nodes of `nested` (inner functions and classes, whose
+ * returns are their own). A scan of the tree's arrays: it runs for every function of a file on
+ * each analysis, and recursing over child lists made two arrays per node.
+ */
+export function collectReturns(body: Node, nested: ReadonlySet<string>, out: Node[]): void {
+  const t = body.tree;
+  for (let i = body.index + 1, stop = t.subtreeEnd[body.index]; i < stop; ) {
+    const type = t.typeName(i);
+    // Anonymous nodes and comments are not among the named children, so nothing below them is reached.
+    if (!t.isNamed(i) || type === 'comment' || nested.has(type)) {
+      i = t.subtreeEnd[i];
+      continue;
+    }
+    if (type === 'return_statement') {
+      const value = t.node(i)!.firstNamedChildButComment;
+      if (value) out.push(value);
+      i = t.subtreeEnd[i];
+      continue;
+    }
+    i++;
+  }
+}

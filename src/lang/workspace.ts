@@ -9,7 +9,7 @@ import { languageForPath } from './parsers';
 import type { FrontEnd } from './frontEnd';
 import { frontEndFor } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
-import { walk } from './walk';
+import { walkTypes } from './walk';
 
 /** How the workspace reads the other files of the project (imported values): disk, or an editor's open buffers. */
 export interface SourceHost {
@@ -67,15 +67,17 @@ export class FileUnit {
     this.scopes.set(root.id, moduleScope);
     this.scopeList.push(moduleScope);
     const stack: Scope[] = [moduleScope];
-    // The depth of each scope node on the stack: a node is inside the top scope while it is deeper.
-    const depths: number[] = [0];
+    // Where the subtree of each scope node on the stack ends (pre-order): a node is inside the
+    // top scope while its index is below that. (Not its depth: the walk skips most nodes.)
+    const tree = this.tree;
+    const ends: number[] = [tree.length];
     const adapter = this.adapter;
-    this.depth = this.tree.maxDepth;
-    walk(root, (node, depth) => {
+    this.depth = tree.maxDepth;
+    walkTypes(root, adapter.indexedTypes, (node) => {
       if (node.id === root.id) return;
-      while (stack.length > 1 && depths[depths.length - 1] >= depth) {
+      while (stack.length > 1 && node.index >= ends[ends.length - 1]) {
         stack.pop();
-        depths.pop();
+        ends.pop();
       }
       const current = stack[stack.length - 1];
       for (const b of adapter.declares(node)) add(current.bindings, b.name, b);
@@ -95,7 +97,7 @@ export class FileUnit {
         this.scopes.set(node.id, scope);
         this.scopeList.push(scope);
         stack.push(scope);
-        depths.push(depth);
+        ends.push(tree.subtreeEnd[node.index]);
       }
     });
     return moduleScope;

@@ -255,6 +255,20 @@ export class Evaluator {
    * is not a plain name or attribute chain of a library (a local object, workspace code).
    */
   calleeName(unit: FileUnit, callee: Node, depth = 0): string | undefined {
+    // Asked of every call by several rules' views: kept per callee for this analysis (at depth 0
+    // only, as the alias bound below depends on the depth).
+    if (depth > 0) return this.calleeNameUncached(unit, callee, depth);
+    let known = this.calleeNames.get(unit);
+    if (!known) this.calleeNames.set(unit, (known = new Map()));
+    if (known.has(callee.id)) return known.get(callee.id);
+    const name = this.calleeNameUncached(unit, callee, 0);
+    known.set(callee.id, name);
+    return name;
+  }
+
+  private readonly calleeNames = new Map<FileUnit, Map<number, string | undefined>>();
+
+  private calleeNameUncached(unit: FileUnit, callee: Node, depth: number): string | undefined {
     const props: string[] = [];
     let n = callee;
     for (;;) {

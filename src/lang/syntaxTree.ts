@@ -232,7 +232,7 @@ export class SyntaxTree {
     wasm: WasmTree,
     options: SyntaxTreeOptions = {},
   ) {
-    const reuse = options.reuse?.reusable ? { tree: options.reuse, nodeIds: options.reuse.nodeIds! } : undefined;
+    const reuse = options.reuse?.reusable ? { tree: options.reuse, nodeIds: options.reuse.nodeIds!, ids: new IdFilter(options.reuse.nodeIds!) } : undefined;
     // Where a reused subtree sat in the old text: at the same offset before the edit, moved by the change in length after it.
     const shift = reuse ? source.length - reuse.tree.source.length : 0;
     // An edit changes the number of nodes little: start from the previous tree's size, and spare a grow.
@@ -249,10 +249,10 @@ export class SyntaxTree {
         if (descending) {
           const parent = stack.length ? stack[stack.length - 1] : -1;
           const id = b.nodeId ? cursor.nodeId() | 0 : 0;
+          const start = cursor.startIndex();
           let copied = false;
-          if (reuse && id !== 0) {
+          if (reuse && id !== 0 && reuse.ids.mayHold(id)) {
             const from = reuse.tree;
-            const start = cursor.startIndex();
             let old = nodeWithId(from, reuse.nodeIds, id, start);
             if (old < 0 && shift !== 0) old = nodeWithId(from, reuse.nodeIds, id, start - shift);
             // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
@@ -263,7 +263,6 @@ export class SyntaxTree {
             }
           }
           if (!copied) {
-            const start = cursor.startIndex();
             const end = cursor.endIndex();
             const type = cursor.typeId();
             let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
@@ -468,6 +467,27 @@ function lineStartsOf(text: string): number[] {
     else if (c === 13 && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
   }
   return starts;
+}
+
+/**
+ * Which tree-sitter ids a tree may hold: one bit per hash of an id, so that a node of the new
+ * tree whose id the old tree cannot hold is not looked for there (after a syntax error, tens of
+ * thousands of nodes are new). A set bit may be another id's (then the look-up finds nothing).
+ */
+class IdFilter {
+  private readonly bits = new Int32Array(1 << 15);
+
+  constructor(ids: Int32Array) {
+    for (let i = 0; i < ids.length; i++) {
+      const h = Math.imul(ids[i], 0x9e3779b1) >>> 12;
+      this.bits[h >>> 5] |= 1 << (h & 31);
+    }
+  }
+
+  mayHold(id: number): boolean {
+    const h = Math.imul(id, 0x9e3779b1) >>> 12;
+    return (this.bits[h >>> 5] & (1 << (h & 31))) !== 0;
+  }
 }
 
 /**

@@ -238,7 +238,7 @@ export class SyntaxTree {
     // An edit changes the number of nodes little: start from the previous tree's size, and spare a grow.
     const capacity = reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2;
     // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
-    const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined);
+    const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
     /** The subtrees copied from `reuse`: [old root, old end, new root] for each. */
     const moves: number[] = [];
     const cursor = walkOf(wasm);
@@ -358,12 +358,12 @@ export class SyntaxTree {
   /**
    * Takes over the node views of `from` (the previous version of the text) for its subtrees
    * this tree holds unchanged: `moves` lists them as [old root, old end, new root]. The views
-   * move with what they have read about their subtrees (`exprView`, and `functionView` below
-   * the subtree's root, whose parent may be new), so that a keystroke does not make and read
-   * again a view for every node of the file. Why this is sound: a copied subtree has the same
-   * types, fields, shape and text (see SyntaxTreeOptions.reuse), an adapter's expression view
-   * reads only a node's own subtree, and a function view reads its node's parent
-   * (decorators) only. `from` loses the views (it is the tree of a text that is gone).
+   * move with what they have read about their subtrees (`exprView`, and `functionView` and
+   * `indexView` below the subtree's root, whose parent may be new), so that a keystroke does
+   * not make and read again a view for every node of the file. Why this is sound: a copied
+   * subtree has the same types, fields, shape and text (see SyntaxTreeOptions.reuse), an
+   * adapter's expression view reads only a node's own subtree, and its function and index views
+   * read beyond the subtree only the node's parent (decorators, the statement a binding is in). `from` loses the views (it is the tree of a text that is gone).
    */
   private adoptNodes(from: SyntaxTree, moves: readonly number[]): void {
     for (let m = 0; m < moves.length; m += 3) {
@@ -376,7 +376,8 @@ export class SyntaxTree {
         from.nodes[o] = undefined;
         node.tree = this;
         node.index = o + move;
-        if (o === root) node.functionView = undefined;
+        // The root's parent may be new: the views that read the parent go.
+        if (o === root) node.functionView = node.indexView = undefined;
         this.nodes[o + move] = node;
       }
     }
@@ -567,23 +568,38 @@ class Builder {
   /** Nodes copied from a previous tree. */
   copied = 0;
 
+  /**
+   * Nodes of `base` that are in the columns at their own index until written over: the
+   * columns start as a copy of the previous tree's (`base`), and a subtree copied from it to
+   * the same index, offsets and depth (everything before an edit) then needs no writing.
+   */
+  private readonly inPlace: number;
+
   constructor(
     private capacity: number,
     recordNodeIds: boolean,
+    base?: { tree: SyntaxTree; nodeIds: Int32Array },
   ) {
-    this.typeId = new Uint16Array(capacity);
-    this.fieldId = new Uint16Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.start = new Int32Array(capacity);
-    this.end = new Int32Array(capacity);
-    this.parent = new Int32Array(capacity);
-    this.firstChild = new Int32Array(capacity);
-    this.lastChild = new Int32Array(capacity);
-    this.nextSibling = new Int32Array(capacity);
-    this.prevSibling = new Int32Array(capacity);
-    this.subtreeEnd = new Int32Array(capacity);
-    this.depth = new Int32Array(capacity);
-    this.nodeId = recordNodeIds ? new Int32Array(capacity) : undefined;
+    const column = <T extends Uint16Array | Uint8Array | Int32Array>(Type: new (n: number) => T, from?: T): T => {
+      const c = new Type(capacity);
+      if (from) c.set(from.subarray(0, Math.min(from.length, capacity)));
+      return c;
+    };
+    const t = base?.tree;
+    this.typeId = column(Uint16Array, t?.typeId);
+    this.fieldId = column(Uint16Array, t?.fieldId);
+    this.flags = column(Uint8Array, t?.flags);
+    this.start = column(Int32Array, t?.start);
+    this.end = column(Int32Array, t?.end);
+    this.parent = column(Int32Array, t?.parentOf);
+    this.firstChild = column(Int32Array, t?.firstChildOf);
+    this.lastChild = column(Int32Array, t?.lastChildOf);
+    this.nextSibling = column(Int32Array, t?.nextSiblingOf);
+    this.prevSibling = column(Int32Array, t?.prevSiblingOf);
+    this.subtreeEnd = column(Int32Array, t?.subtreeEnd);
+    this.depth = column(Int32Array, t?.depth);
+    this.nodeId = recordNodeIds ? column(Int32Array, base?.nodeIds) : undefined;
+    this.inPlace = t ? Math.min(t.length, capacity) : 0;
   }
 
   add(parent: number, type: number, field: number, flags: number, start: number, end: number, depth: number): number {
@@ -616,6 +632,16 @@ class Builder {
     const at = this.length;
     const move = at - root;
     const deeper = depth - from.depth[root];
+    if (move === 0 && shift === 0 && deeper === 0 && stop <= this.inPlace) {
+      // Already in the columns (see inPlace): only the root's place in its new parent is written.
+      this.length += count;
+      this.copied += count;
+      this.fieldId[at] = field;
+      this.nextSibling[at] = -1;
+      this.prevSibling[at] = -1;
+      this.link(parent, at);
+      return;
+    }
     this.typeId.set(from.typeId.subarray(root, stop), at);
     this.fieldId.set(from.fieldId.subarray(root, stop), at);
     this.flags.set(from.flags.subarray(root, stop), at);
@@ -684,6 +710,8 @@ export class SyntaxNode {
   exprView: unknown = undefined;
   /** The same for a function node's parameters and returns (the adapter's `functionInfo`). */
   functionView: unknown = undefined;
+  /** What the file's index reads of the node: its bindings, list change, call and scope (see FileUnit). */
+  indexView: unknown = undefined;
 
   constructor(
     /** The tree the node belongs to: the next version's, once that tree takes the node over (SyntaxTree.adoptNodes). */

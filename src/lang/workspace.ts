@@ -80,8 +80,9 @@ export class FileUnit {
         ends.pop();
       }
       const current = stack[stack.length - 1];
-      for (const b of adapter.declares(node)) add(current.bindings, b.name, b);
-      const m = adapter.mutation(node);
+      const view = indexView(adapter, node);
+      for (const b of view.declares) add(current.bindings, b.name, b);
+      const m = view.mutation;
       if (m && m.name.startsWith('<self>.')) {
         const cls = this.enclosingClass(node);
         if (cls) {
@@ -90,10 +91,10 @@ export class FileUnit {
           add(byAttr, m.name.slice('<self>.'.length), m);
         }
       } else if (m) add(current.mutations, m.name, m);
-      if (adapter.isCall(node)) this.calls.push(node);
-      if (adapter.isScope(node)) {
+      if (view.call) this.calls.push(node);
+      if (view.params) {
         const scope: Scope = { node, parent: current, bindings: new Map(), mutations: new Map() };
-        for (const b of adapter.params(node)) add(scope.bindings, b.name, b);
+        for (const b of view.params) add(scope.bindings, b.name, b);
         this.scopes.set(node.id, scope);
         this.scopeList.push(scope);
         stack.push(scope);
@@ -204,6 +205,29 @@ export class FileUnit {
 
 function isAnthropic(module: string): boolean {
   return /^anthropic(\.|$)/.test(module) || module.startsWith('@anthropic-ai/');
+}
+
+/** What the index reads of a node (undefined `params`: it opens no scope). */
+interface IndexView {
+  declares: readonly Binding[];
+  mutation?: Mutation;
+  call: boolean;
+  params?: readonly Binding[];
+}
+
+/**
+ * The adapter's answers for a node, kept on the node: a keystroke's tree takes the views of
+ * what it keeps from the previous tree (SyntaxTree.adoptNodes), so the index asks the adapter
+ * only about the nodes the edit made.
+ */
+function indexView(adapter: Adapter, node: Node): IndexView {
+  let view = node.indexView as IndexView | undefined;
+  if (!view) {
+    const mutation = adapter.mutation(node);
+    view = { declares: adapter.declares(node), call: adapter.isCall(node), ...(mutation ? { mutation } : {}), ...(adapter.isScope(node) ? { params: adapter.params(node) } : {}) };
+    node.indexView = view;
+  }
+  return view;
 }
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -236,7 +236,7 @@ describe('node types the walks look for', () => {
         const want: Node[] = [];
         const got: Node[] = [];
         recursive(n, nested, want);
-        collectReturns(n, nested, got);
+        collectReturns(n, { returnType: 'return_statement', commentTypes: new Set(['comment']), nested }, got);
         expect(got.map((x) => x.index), s.file).toEqual(want.map((x) => x.index));
         found += got.length;
       }

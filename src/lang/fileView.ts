@@ -133,7 +133,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     walkTypes(unit.tree.rootNode, unit.adapter.functionTypes, (n) => {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
-        const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
+        const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
         functions.push(f);
         fnByNode.set(n.id, f);
       }

@@ -21,23 +21,32 @@ export function walkTypes(node: Node, types: ReadonlySet<string>, visit: (n: Nod
   node.forEachNamedDescendantOf(node.tree.typeMask(types), visit);
 }
 
+/** The node types collectReturns looks for (each front end names its own). */
+export interface ReturnSyntax {
+  /** The return statement, whose first named child (not a comment) is the returned value. */
+  readonly returnType: string;
+  readonly commentTypes: ReadonlySet<string>;
+  /** Inner functions and classes: their returns are their own. */
+  readonly nested: ReadonlySet<string>;
+}
+
 /**
  * The value of each `return` in a function body, in source order: the first named child (not a
- * comment) of every `return_statement` reached from `body` through named children that are not
- * comments, without going into the nodes of `nested` (inner functions and classes, whose
- * returns are their own). A scan of the tree's arrays: it runs for every function of a file on
- * each analysis, and recursing over child lists made two arrays per node.
+ * comment) of every return statement reached from `body` through named children that are not
+ * comments, without going into nested definitions. A scan of the tree's arrays: it runs for
+ * every function of a file on each analysis, and recursing over child lists made two arrays per
+ * node.
  */
-export function collectReturns(body: Node, nested: ReadonlySet<string>, out: Node[]): void {
+export function collectReturns(body: Node, syntax: ReturnSyntax, out: Node[]): void {
   const t = body.tree;
   for (let i = body.index + 1, stop = t.subtreeEnd[body.index]; i < stop; ) {
     const type = t.typeName(i);
     // Anonymous nodes and comments are not among the named children, so nothing below them is reached.
-    if (!t.isNamed(i) || type === 'comment' || nested.has(type)) {
+    if (!t.isNamed(i) || syntax.commentTypes.has(type) || syntax.nested.has(type)) {
       i = t.subtreeEnd[i];
       continue;
     }
-    if (type === 'return_statement') {
+    if (type === syntax.returnType) {
       const value = t.node(i)!.firstNamedChildButComment;
       if (value) out.push(value);
       i = t.subtreeEnd[i];

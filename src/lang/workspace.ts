@@ -143,6 +143,11 @@ export class FileUnit {
     return this.module;
   }
 
+  /** The parameters of a function (the adapter's `params`, as the index read them). */
+  params(fn: Node): readonly Binding[] {
+    return indexView(this.adapter, fn).params ?? this.adapter.params(fn);
+  }
+
   /** The scope a scope-node opens (function/class/module). */
   scopeFor(scopeNode: Node): Scope | undefined {
     return this.scopes.get(scopeNode.id);

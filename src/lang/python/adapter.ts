@@ -1,13 +1,14 @@
 /** Python syntax (tree-sitter-python) in the normalised form of ../syntax.ts. */
 import type { Node } from '../parsers';
 import { collectReturns, walk } from '../walk';
+import type { ReturnSyntax } from '../walk';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
 
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
-/** Definitions inside a function whose `return`s are not the function's. */
-const NESTED_SCOPES: ReadonlySet<string> = new Set(['function_definition', 'class_definition', 'lambda']);
+/** How collectReturns finds a function's returns; definitions inside it have their own. */
+const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set(['function_definition', 'class_definition', 'lambda']) };
 const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
@@ -414,7 +415,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
       if (body) returns.push(body);
     } else {
       const body = fn.childForFieldName('body');
-      if (body) collectReturns(body, NESTED_SCOPES, returns);
+      if (body) collectReturns(body, RETURNS, returns);
     }
     // Methods: `self` (`cls`) is the first positional parameter, which a method call does not pass.
     const first = list ? named(list)[0] : undefined;

@@ -3,10 +3,11 @@ import type { Node } from '../parsers';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
 import { collectReturns, walk } from '../walk';
+import type { ReturnSyntax } from '../walk';
 
 const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
-/** Definitions inside a function whose `return`s are not the function's. */
-const NESTED_SCOPES: ReadonlySet<string> = new Set([...FUNCTIONS, 'class_declaration']);
+/** How collectReturns finds a function's returns; definitions inside it have their own. */
+const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set([...FUNCTIONS, 'class_declaration']) };
 const SCOPES = new Set(['program', ...FUNCTIONS, 'class_declaration', 'class']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
 
@@ -332,7 +333,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
     const returns: Node[] = [];
     const body = fn.childForFieldName('body');
     if (body && body.type !== 'statement_block') returns.push(body);
-    else if (body) collectReturns(body, NESTED_SCOPES, returns);
+    else if (body) collectReturns(body, RETURNS, returns);
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');
     return { params, returns, ...(property ? { property } : {}) };

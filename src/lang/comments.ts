@@ -8,7 +8,7 @@ import type { LanguageId } from '../core/model';
 import type { SuppressionDirective, SuppressionScope } from '../core/suppress';
 import { frontEndFor } from './frontEnds';
 import type { Node, Tree } from './parsers';
-import { walk } from './walk';
+import { walkTypes } from './walk';
 
 export type { SuppressionScope };
 
@@ -52,7 +52,7 @@ export function findSuppressions(tree: Tree, text: string, language: LanguageId)
   if (!text.includes('prefixlint')) return [];
   const fe = frontEndFor(language);
   const out: SuppressionDirective[] = [];
-  walk(tree.rootNode, (node) => {
+  walkTypes(tree.rootNode, fe.adapter.commentTypes, (node) => {
     if (!fe.adapter.isComment(node) || !node.text.includes('prefixlint')) return;
     const d = fe.comments.directive(node);
     if (d) out.push(d);

@@ -274,6 +274,20 @@ export class Evaluator {
    * the workspace (`import instructor` inside the instructor repository is still instructor).
    */
   calleeName(unit: FileUnit, callee: Node, depth = 0, packages = false): string | undefined {
+    // Asked of every call by several rules' views: kept per callee for this analysis (at depth 0
+    // only, as the alias bound below depends on the depth; and only for the default `packages`).
+    if (depth > 0 || packages) return this.calleeNameUncached(unit, callee, depth, packages);
+    let known = this.calleeNames.get(unit);
+    if (!known) this.calleeNames.set(unit, (known = new Map()));
+    if (known.has(callee.id)) return known.get(callee.id);
+    const name = this.calleeNameUncached(unit, callee, 0, false);
+    known.set(callee.id, name);
+    return name;
+  }
+
+  private readonly calleeNames = new Map<FileUnit, Map<number, string | undefined>>();
+
+  private calleeNameUncached(unit: FileUnit, callee: Node, depth: number, packages: boolean): string | undefined {
     const props: string[] = [];
     let n = callee;
     for (;;) {

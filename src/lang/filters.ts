@@ -5,7 +5,7 @@
 import type { FilterView } from '../core/fileView';
 import type { FactSyntax } from './frontEnd';
 import type { Node } from './parsers';
-import { walk } from './walk';
+import { walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
 /** What a condition says about an item, as far as block types go. */
@@ -178,7 +178,7 @@ export function findFilters(unit: FileUnit): FilterView[] {
   const out: FilterView[] = [];
   const r = new Reader(unit);
   const facts = unit.frontEnd.facts;
-  walk(unit.tree.rootNode, (n) => {
+  walkTypes(unit.tree.rootNode, facts.nodeTypes.filter, (n) => {
     const f = facts.filter(n);
     if (!f) return;
     let s: Summary | undefined;

@@ -124,6 +124,11 @@ export interface FactSyntax {
   isPathOperator?(node: Node): boolean;
   /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */
   conditional(node: Node): { test?: Node } | undefined;
+  /**
+   * The node types `assignment`, `filter` and `isPathOperator` can answer for: the walks over a
+   * whole file look at these only (test/adapters.test.ts checks the lists).
+   */
+  readonly nodeTypes: { readonly assignment: ReadonlySet<string>; readonly filter: ReadonlySet<string>; readonly pathOperator?: ReadonlySet<string> };
 }
 
 export interface FrontEnd {

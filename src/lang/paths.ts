@@ -3,7 +3,7 @@ import type { ArgView, PathJoin } from '../core/fileView';
 import type { Value } from '../core/value';
 import type { Evaluator } from './evaluate';
 import type { Node } from './parsers';
-import { walk } from './walk';
+import { walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
 const PATHISH_NAME = /(root|dir|base|path|folder|home|directory)$/i;
@@ -53,7 +53,7 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
   const inChain = new Set<number>();
   // `root / a / b` (pathlib): the operator's chains, outermost first.
   if (facts.isPathOperator) {
-    walk(unit.tree.rootNode, (n) => {
+    walkTypes(unit.tree.rootNode, facts.nodeTypes.pathOperator!, (n) => {
       if (!facts.isPathOperator!(n) || inChain.has(n.id)) return;
       const e = unit.adapter.expr(n);
       if (e.k !== 'binary' || !isPath(e.left)) return;

@@ -32,6 +32,11 @@ interface CalleeShape {
 
 /** `client.beta.messages.with_raw_response.create` -> create, beta, receiver `client`. */
 function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
+  // Most calls of a file end in another name: told from the outermost segment alone, before
+  // the chain is collected (this runs for every call of the file on each analysis).
+  let outer = unit.adapter.expr(callee);
+  while (outer.k === 'wrap') outer = unit.adapter.expr(outer.inner);
+  if (outer.k !== 'member' || !METHODS[outer.prop]) return undefined;
   const segments: string[] = [];
   const objects: Node[] = [];
   let n: Node | undefined = callee;

@@ -103,7 +103,14 @@ export interface Adapter {
   isScope(node: Node): boolean;
   /** Function-like scopes (their locals are not visible to callers). */
   isFunction(node: Node): boolean;
+  /** The node types isFunction is true of (walks over a whole file look for these only). */
+  readonly functionTypes: ReadonlySet<string>;
   isClass(node: Node): boolean;
+  /**
+   * Every node type for which `declares`, `mutation`, `isCall` or `isScope` can answer anything:
+   * the file's index reads only nodes of these types (test/adapters.test.ts checks the list).
+   */
+  readonly indexedTypes: ReadonlySet<string>;
   /** Bindings this node introduces in the scope it stands in. */
   declares(node: Node): Binding[];
   /** Bindings a scope node introduces inside itself (parameters). */
@@ -126,6 +133,8 @@ export interface Adapter {
   isComment(node: Node): boolean;
   /** A string literal that is a statement on its own (a docstring, a directive): no code reads it. */
   isBareString(node: Node): boolean;
+  /** The node types isComment is true of. */
+  readonly commentTypes: ReadonlySet<string>;
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
   /** A statement or expression whose parts may not run (`if`, loops, `try`, `switch` / `match`, `a if c else b`, `a or b`). */

@@ -1,11 +1,14 @@
 /** Python syntax (tree-sitter-python) in the normalised form of ../syntax.ts. */
 import type { Node } from '../parsers';
-import { walk } from '../walk';
+import { collectReturns, walk } from '../walk';
+import type { ReturnSyntax } from '../walk';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
 
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
+/** How collectReturns finds a function's returns; definitions inside it have their own. */
+const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set(['function_definition', 'class_definition', 'lambda']) };
 const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement']);
 const CONDITIONAL = new Set(['if_statement', 'try_statement', 'match_statement', 'conditional_expression', 'boolean_operator']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
@@ -87,11 +90,16 @@ function args(list: Node | null): Arg[] {
 }
 
 function named(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+  return node.namedChildrenButComments;
 }
+
+/** The node types `declares` and `mutation` read (the cases of their switches). */
+const DECLARING = ['assignment', 'augmented_assignment', 'named_expression', 'for_statement', 'for_in_clause', 'as_pattern', 'function_definition', 'class_definition', 'import_statement', 'import_from_statement'];
+const MUTATING = ['delete_statement', 'assignment', 'call'];
 
 export const pythonAdapter: Adapter = withKeptExprs({
   family: 'python',
+  indexedTypes: new Set([...SCOPES, ...DECLARING, ...MUTATING, 'call']),
 
   expr(node: Node): Expr {
     switch (node.type) {
@@ -235,6 +243,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
 
   isScope: (n) => SCOPES.has(n.type),
   isFunction: (n) => FUNCTIONS.has(n.type),
+  functionTypes: FUNCTIONS,
   isClass: (n) => n.type === 'class_definition',
   isCall: (n) => n.type === 'call',
 
@@ -408,7 +417,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
       if (body) returns.push(body);
     } else {
       const body = fn.childForFieldName('body');
-      if (body) collectReturns(body, returns);
+      if (body) collectReturns(body, RETURNS, returns);
     }
     // Methods: `self` (`cls`) is the first positional parameter, which a method call does not pass.
     const first = list ? named(list)[0] : undefined;
@@ -487,6 +496,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
   propertyName: () => undefined,
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'concatenated_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
+  commentTypes: new Set(['comment']),
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
   runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type),
 
@@ -553,15 +563,4 @@ function findIdentifier(root: Node, name: string): Node | undefined {
   return found;
 }
 
-function collectReturns(node: Node, out: Node[]): void {
-  for (const c of named(node)) {
-    if (c.type === 'function_definition' || c.type === 'class_definition' || c.type === 'lambda') continue;
-    if (c.type === 'return_statement') {
-      const v = named(c)[0];
-      if (v) out.push(v);
-      continue;
-    }
-    collectReturns(c, out);
-  }
-}
 

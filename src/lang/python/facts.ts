@@ -38,6 +38,8 @@ function target(left: Node | null): FilterView['usedAs'] {
 }
 
 export const pythonFacts: FactSyntax = {
+  nodeTypes: { assignment: new Set(['assignment', 'augmented_assignment']), filter: new Set([...COMPREHENSIONS, 'call']), pathOperator: new Set(['binary_operator']) },
+
   condition(n: Node): Condition {
     switch (n.type) {
       case 'parenthesized_expression': {

@@ -2,9 +2,12 @@
 import type { Node } from '../parsers';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
-import { walk } from '../walk';
+import { collectReturns, walk } from '../walk';
+import type { ReturnSyntax } from '../walk';
 
 const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
+/** How collectReturns finds a function's returns; definitions inside it have their own. */
+const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set([...FUNCTIONS, 'class_declaration']) };
 const SCOPES = new Set(['program', ...FUNCTIONS, 'class_declaration', 'class']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
 
@@ -22,7 +25,7 @@ function decodeEscape(seq: string): string {
 }
 
 function named(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+  return node.namedChildrenButComments;
 }
 
 function stringText(node: Node): string {
@@ -61,8 +64,13 @@ function propertyKey(key: Node): { key?: string; computed?: Node } {
   }
 }
 
+/** The node types `declares` and `mutation` read (the cases of their switches). */
+const DECLARING = ['variable_declarator', 'assignment_expression', 'augmented_assignment_expression', 'for_in_statement', 'catch_clause', 'function_declaration', 'generator_function_declaration', 'class_declaration', 'import_statement'];
+const MUTATING = ['assignment_expression', 'call_expression'];
+
 export const typescriptAdapter: Adapter = withKeptExprs({
   family: 'js',
+  indexedTypes: new Set([...SCOPES, ...DECLARING, ...MUTATING, 'call_expression', 'new_expression']),
 
   expr(node: Node): Expr {
     if (WRAPPERS.has(node.type)) {
@@ -173,6 +181,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 
   isScope: (n) => SCOPES.has(n.type),
   isFunction: (n) => FUNCTIONS.has(n.type),
+  functionTypes: FUNCTIONS,
   isClass: (n) => n.type === 'class_declaration' || n.type === 'class',
   isCall: (n) => n.type === 'call_expression' || n.type === 'new_expression',
 
@@ -352,7 +361,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
     const returns: Node[] = [];
     const body = fn.childForFieldName('body');
     if (body && body.type !== 'statement_block') returns.push(body);
-    else if (body) collectReturns(body, returns);
+    else if (body) collectReturns(body, RETURNS, returns);
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');
     return { params, returns, ...(property ? { property } : {}) };
@@ -432,6 +441,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
   propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'template_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
+  commentTypes: new Set(['comment']),
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
   runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type) || (node.type === 'binary_expression' && /^(&&|\|\||\?\?)$/.test(node.childForFieldName('operator')?.text ?? '')),
 
@@ -489,14 +499,3 @@ function stmt(node: Node): Node {
   return node.parent?.type === 'expression_statement' ? node.parent : node;
 }
 
-function collectReturns(node: Node, out: Node[]): void {
-  for (const c of named(node)) {
-    if (FUNCTIONS.has(c.type) || c.type === 'class_declaration') continue;
-    if (c.type === 'return_statement') {
-      const v = named(c)[0];
-      if (v) out.push(v);
-      continue;
-    }
-    collectReturns(c, out);
-  }
-}

@@ -21,9 +21,12 @@ const dist = path.join(root, 'dist');
  * @property {string} entry
  * @property {string} outfile
  * @property {string} [banner]     first line of the output (a shebang for executables)
+ * @property {string} [footer]     last line of the output
  * @property {boolean} [executable]
  * @property {string[]} [external] modules the host provides (e.g. 'vscode' for the extension)
  * @property {string[]} [forbidden] modules that must never reach this bundle
+ * @property {Record<string, string>} [elsewhere] imports (as written) that are another bundle
+ *   of dist/, loaded at run time: `{ './core': './server-core.js' }`
  */
 
 /** @type {Bundle[]} */
@@ -36,7 +39,13 @@ const BUNDLES = [
     executable: true,
     forbidden: ['vscode'],
   },
+  // The server is three bundles: the LSP connection (which answers `initialize` at once), the
+  // server proper (which it loads then, src/server/main.ts), and the Anthropic SDK (which exact
+  // token counts load).
   { name: 'server', entry: 'src/server/main.ts', outfile: 'dist/server.js', forbidden: ['vscode'] },
+  { name: 'server-core', entry: 'src/server/core.ts', outfile: 'dist/server-core.js', forbidden: ['vscode'], elsewhere: { '@anthropic-ai/sdk': './anthropic-sdk.js' } },
+  // Its module.exports is the SDK's default export, as `import()` of a CommonJS file gives that.
+  { name: 'anthropic-sdk', entry: 'src/server/anthropicSdk.ts', outfile: 'dist/anthropic-sdk.js', forbidden: ['vscode'], footer: 'module.exports = module.exports.default;' },
   { name: 'extension', entry: 'src/client/extension.ts', outfile: 'dist/extension.js', external: ['vscode'] },
 ];
 
@@ -69,6 +78,23 @@ function forbidImports(bundle, modules) {
           },
         ],
       }));
+    },
+  };
+}
+
+/**
+ * Makes the imports named in `elsewhere` (as written in the sources) run-time requires of
+ * another bundle beside this one.
+ * @param {Record<string, string>} elsewhere
+ * @returns {import('esbuild').Plugin}
+ */
+function otherBundles(elsewhere) {
+  const escaped = Object.keys(elsewhere).map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const filter = new RegExp(`^(?:${escaped.join('|')})$`);
+  return {
+    name: 'other-bundles',
+    setup(build) {
+      build.onResolve({ filter }, (args) => ({ path: elsewhere[args.path], external: true }));
     },
   };
 }
@@ -110,11 +136,12 @@ function buildOptions(b) {
     mainFields: ['module', 'main'],
     external: b.external ?? [],
     banner: b.banner ? { js: b.banner } : undefined,
+    footer: b.footer ? { js: b.footer } : undefined,
     // ESM dependencies (web-tree-sitter) ask `import.meta.url` where they are; in the CJS
     // bundle that is the bundle file itself.
     define: { 'import.meta.url': 'import_meta_url' },
     inject: [IMPORT_META_SHIM],
-    plugins: [importMetaShim(), ...(b.forbidden?.length ? [forbidImports(b.name, b.forbidden)] : [])],
+    plugins: [importMetaShim(), ...(b.elsewhere ? [otherBundles(b.elsewhere)] : []), ...(b.forbidden?.length ? [forbidImports(b.name, b.forbidden)] : [])],
     logLevel: 'warning',
   };
 }

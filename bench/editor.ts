@@ -7,8 +7,10 @@
  *   diagnostics awaited before the next; the server is bench/editor-server.ts (the shipped
  *   server's code with no quiet time after a change), so the time is the server's work.
  * - As shipped: the same with dist/server.js, whose quiet time after a change is included.
- * - Activation: dist/server.js from spawn to its initialize result and to the first
- *   diagnostics; loading dist/extension.js with its `vscode` module stubbed.
+ * - Activation: loading dist/extension.js with its `vscode` module stubbed; dist/server.js in a
+ *   worker thread (as the extension starts it) to its initialize result; dist/server.js as a
+ *   process (as other editors start it) from spawn to its initialize result and to the first
+ *   diagnostics.
  * - The plain tree-sitter parse of each version of the file, full and incremental, as a reference.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,8 +20,10 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Tree } from 'web-tree-sitter';
 import { Edit as TreeEdit } from 'web-tree-sitter';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { ProtocolConnection } from 'vscode-languageserver/node';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { createProtocolConnection, PortMessageReader, PortMessageWriter, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node';
+import { SERVER_PORT } from '../src/shared/protocol';
 import { Parsers } from '../src/lang/parsers';
 import { editorFile, Rng } from './corpus';
 import type { ActivationResult, EditorLanguageResult } from './report';
@@ -256,6 +260,34 @@ function parseReference(parsers: Parsers, language: 'python' | 'typescript', ori
   return { full: round(median(full)), incremental: round(median(incremental)) };
 }
 
+/**
+ * Milliseconds from starting dist/server.js in a worker thread of this process, as the VS Code
+ * extension starts it in the extension host, to its initialize result.
+ */
+async function workerInitializeMs(dist: string, root: string): Promise<number> {
+  const { port1, port2 } = new MessageChannel();
+  const t0 = performance.now();
+  const worker = new Worker(path.join(dist, 'server.js'), { workerData: { [SERVER_PORT]: port2 }, transferList: [port2] });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const conn = createProtocolConnection(new PortMessageReader(port1), new PortMessageWriter(port1));
+  conn.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
+  conn.onUnhandledNotification(() => undefined);
+  conn.listen();
+  try {
+    await conn.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).toString(), capabilities: { textDocument: { diagnostic: {} } }, initializationOptions: { trusted: true } });
+    const ms = performance.now() - t0;
+    await conn.sendRequest('shutdown');
+    await conn.sendNotification('exit');
+    return ms;
+  } finally {
+    const timer = setTimeout(() => void worker.terminate(), 5000);
+    await exited;
+    clearTimeout(timer);
+    conn.dispose();
+    port1.close();
+  }
+}
+
 /** Milliseconds to load dist/extension.js in a fresh Node with the `vscode` module stubbed. */
 function extensionLoadMs(dist: string): number {
   const script = `
@@ -336,12 +368,16 @@ export async function editorBench(o: EditorOptions): Promise<{ editor: EditorLan
   }
   const loads: number[] = [];
   for (let i = 0; i < 5; i++) loads.push(extensionLoadMs(o.dist));
+  const inWorker: number[] = [];
+  for (let i = 0; i < 5; i++) inWorker.push(await workerInitializeMs(o.dist, dir));
   const activation: ActivationResult = {
     runs: init.length,
     extensionLoadMs: round(median(loads), 0),
     serverInitializeMs: round(median(init), 0),
+    workerInitializeMs: round(median(inWorker), 0),
+    workerRuns: inWorker.length,
     firstDiagnosticsMs: { python: round(median(first.python), 0), typescript: round(median(first.typescript), 0) },
   };
-  o.log(`  activation: extension load ${activation.extensionLoadMs} ms, server initialize ${activation.serverInitializeMs} ms`);
+  o.log(`  activation: extension load ${activation.extensionLoadMs} ms, server initialize ${activation.workerInitializeMs} ms in a worker thread (as the extension starts it), ${activation.serverInitializeMs} ms as a process`);
   return { editor, activation };
 }

@@ -219,8 +219,15 @@ export interface ActivationResult {
   runs: number;
   /** Loading dist/extension.js (with the vscode module stubbed), median ms. */
   extensionLoadMs: number;
-  /** Spawning dist/server.js --stdio until its initialize result, median ms. */
+  /** Spawning dist/server.js --stdio until its initialize result, median ms (how other editors start it). */
   serverInitializeMs: number;
+  /**
+   * Starting dist/server.js in a worker thread until its initialize result, median ms: how the
+   * VS Code extension starts it. Absent in results from before the extension did so.
+   */
+  workerInitializeMs?: number;
+  /** Worker starts measured. */
+  workerRuns?: number;
   /** Spawning it until the first diagnostics of the 3,000-line file, median ms per language. */
   firstDiagnosticsMs: { python: number; typescript: number };
 }
@@ -317,7 +324,8 @@ export function targets(r: Pick<Results, 'measures' | 'editor' | 'activation' | 
   out.push({ target: 'same findings with the prefilter off', value: same(r.identical.prefilter), met: r.identical.prefilter ?? null });
   for (const e of r.editor) out.push({ target: `editor change → diagnostics p95 ≤ 30 ms (${e.language})`, value: `${e.changeP95} ms`, met: e.changeP95 <= 30 });
   const a = r.activation;
-  const activation = a ? round(a.extensionLoadMs + a.serverInitializeMs, 0) : undefined;
+  // The extension's activation: its load, then the server as it starts it (a worker thread; a process before).
+  const activation = a ? round(a.extensionLoadMs + (a.workerInitializeMs ?? a.serverInitializeMs), 0) : undefined;
   out.push({ target: 'activation ≤ 100 ms (extension load + server initialize)', value: show(activation, ' ms'), met: activation === undefined ? null : activation <= 100 });
   return out;
 }
@@ -392,8 +400,12 @@ export function renderMarkdown(r: Results): string {
   if (r.activation) {
     const a = r.activation;
     L.push('');
+    const worker =
+      a.workerInitializeMs === undefined
+        ? ''
+        : `dist/server.js in a worker thread, as the extension starts it, from its start to its initialize result ${a.workerInitializeMs} ms (median of ${a.workerRuns ?? 5}); `;
     L.push(
-      `Activation: loading dist/extension.js ${a.extensionLoadMs} ms (median of 5, outside VS Code, its \`vscode\` module stubbed); dist/server.js --stdio from spawn to its initialize result ${a.serverInitializeMs} ms ` +
+      `Activation: loading dist/extension.js ${a.extensionLoadMs} ms (median of 5, outside VS Code, its \`vscode\` module stubbed); ${worker}dist/server.js --stdio${worker ? ' (as other editors start it)' : ''} from spawn to its initialize result ${a.serverInitializeMs} ms ` +
         `(median of ${a.runs} starts), to the first diagnostics of the 3,000-line file ${a.firstDiagnosticsMs.python} ms (Python) and ${a.firstDiagnosticsMs.typescript} ms (TypeScript). The extension's activate() awaits the server's initialize result.`,
     );
   }

@@ -50,7 +50,8 @@ const EXTERNAL: Record<Layer, readonly string[]> = {
   cli: ['node:*', 'tinyglobby', 'sarif', 'package.json'],
   // count_tokens for exact token counts; the LSP library.
   server: ['node:*', '@anthropic-ai/sdk', 'vscode-languageserver', 'vscode-languageserver/node', 'vscode-languageserver-textdocument'],
-  client: ['node:path', 'vscode', 'vscode-languageclient/node'],
+  // The server runs in a worker thread of the extension host.
+  client: ['node:path', 'node:worker_threads', 'vscode', 'vscode-languageclient/node'],
   shared: [],
 };
 

@@ -144,6 +144,9 @@ describe('bench ratios and targets', () => {
     expect(t['editor change → diagnostics p95 ≤ 30 ms (python)']).toEqual(['25 ms', true]);
     expect(t['editor change → diagnostics p95 ≤ 30 ms (typescript)']).toEqual(['31 ms', false]);
     expect(t['activation ≤ 100 ms (extension load + server initialize)']).toEqual(['90 ms', true]);
+    // The extension starts the server in a worker thread: its start there counts, not a process's.
+    const threaded = targets(results({ activation: { runs: 4, extensionLoadMs: 40, serverInitializeMs: 150, workerInitializeMs: 45, workerRuns: 5, firstDiagnosticsMs: { python: 400, typescript: 300 } } }));
+    expect(threaded.find((x) => x.target.startsWith('activation'))).toMatchObject({ value: '85 ms', met: true });
 
     const partial = targets(results({ measures: [measure('prefixlint', [1000], 300)], editor: [], activation: undefined, identical: { threads: false } }));
     const p = Object.fromEntries(partial.map((x) => [x.target, [x.value, x.met]]));

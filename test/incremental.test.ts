@@ -10,8 +10,19 @@
  * itself sometimes recovers differently when it parses from an old tree. There the tree must
  * equal the one read node by node from the same (incremental) WASM tree instead.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { editorFile, Rng as BenchRng } from '../bench/corpus';
+import { editScript } from '../bench/editor';
+import { Configuration } from '../src/engine/config';
+import { DiskHost } from '../src/host/source';
+import { toLspDiagnostics } from '../src/server/convert';
+import { DocumentUnit } from '../src/server/units';
+import { Client, LANGUAGE_IDS } from './lsp-client';
 import type { Node as WasmNode, Tree as WasmTree } from 'web-tree-sitter';
 import { Analyzer } from '../src/engine/analyzer';
 import type { FileResult } from '../src/engine/analyzer';
@@ -19,7 +30,8 @@ import type { LanguageId } from '../src/core/model';
 import { Notebook } from '../src/lang/notebook';
 import { languageForPath, Parsers, textChange } from '../src/lang/parsers';
 import type { Tree } from '../src/lang/parsers';
-import { keptWasmTreeCount, SyntaxTree } from '../src/lang/syntaxTree';
+import { keptWasmTreeCount, SyntaxNode, SyntaxTree } from '../src/lang/syntaxTree';
+import { frontEndFor } from '../src/lang/frontEnds';
 import { Workspace } from '../src/lang/workspace';
 import { diskHost, FIXTURES, ROOT } from './helpers';
 import { collectInputs, Rng } from './robustness/fuzz';
@@ -254,6 +266,75 @@ describe('incremental parsing', () => {
     expect(reused / nodes).toBeGreaterThan(0.4);
   }, 60_000);
 
+  it('takes over the node views of what an edit leaves alone, equal to the views made afresh', async () => {
+    const all = buffers();
+    const texts = all.map((b) => b.text);
+    const analyzer = await Analyzer.create({ host: diskHost() });
+    const workspace = (analyzer as unknown as { workspace: Workspace }).workspace;
+    const rng = new Rng(20261202);
+    let adopted = 0;
+    let compared = 0;
+    const failures: string[] = [];
+    /** A view as text, its nodes as their index (and whether they belong to `tree`). */
+    const key = (view: unknown, tree: Tree) => JSON.stringify(view, (_, x: unknown) => (x instanceof SyntaxNode ? `${x.tree === tree ? '' : 'another tree '}#${x.index}` : x));
+    for (const b of all) {
+      let text = b.text;
+      analyzer.analyze(b.file, text, b.language);
+      for (let k = 0; k < 3 && failures.length < 5; k++) {
+        const before = workspace.get(b.file)?.tree;
+        const viewed = new Set<SyntaxNode>();
+        for (let i = 0; before && i < before.length; i++) {
+          const n = before.madeNode(i);
+          if (n && (n.exprView !== undefined || n.functionView !== undefined || n.indexView !== undefined)) viewed.add(n);
+        }
+        // Every other edit changes one letter to another: the text changes but no offset does,
+        // the case where only the text tells a statement parsed again from the old one.
+        if (k % 2) text = edit(text, rng, texts);
+        else {
+          const letters = [...text.matchAll(/[a-z]/g)];
+          const at = letters.length ? letters[rng.int(0, letters.length - 1)].index : -1;
+          if (at >= 0) text = text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1);
+        }
+        analyzer.invalidate(b.file);
+        analyzer.analyze(b.file, text, b.language);
+        const tree = workspace.get(b.file)?.tree;
+        const scratch = parsers.parse(b.language, text);
+        // Where tree-sitter recovered from errors otherwise, the trees (and so the views) may differ.
+        if (!tree || difference(tree, scratch)) continue;
+        const adapter = frontEndFor(b.language).adapter;
+        const where = `${path.relative(ROOT, b.file)} after edit ${k + 1}`;
+        for (let i = 0; i < tree.length; i++) {
+          const n = tree.madeNode(i);
+          if (!n) continue;
+          if (n.tree !== tree || n.index !== i) failures.push(`${where}: node ${i} is node ${n.index} of ${n.tree === tree ? 'this' : 'another'} tree`);
+          if (viewed.has(n)) adopted++;
+          if (n.exprView !== undefined) {
+            compared++;
+            const fresh = key(adapter.expr(scratch.node(i)!), scratch);
+            if (key(n.exprView, tree) !== fresh) failures.push(`${where}: the view of ${n.toString()} is ${key(n.exprView, tree)}, made afresh ${fresh}`);
+          }
+          if (n.indexView !== undefined) {
+            compared++;
+            const x = scratch.node(i)!;
+            const mutation = adapter.mutation(x);
+            const fresh = key({ declares: adapter.declares(x), call: adapter.isCall(x), ...(mutation ? { mutation } : {}), ...(adapter.isScope(x) ? { params: adapter.params(x) } : {}) }, scratch);
+            if (key(n.indexView, tree) !== fresh) failures.push(`${where}: the index view of ${n.toString()} is ${key(n.indexView, tree)}, made afresh ${fresh}`);
+          }
+          if (n.functionView !== undefined) {
+            compared++;
+            const fresh = key(adapter.functionInfo(scratch.node(i)!), scratch);
+            if (key(n.functionView, tree) !== fresh) failures.push(`${where}: the function view of ${n.toString()} is ${key(n.functionView, tree)}, made afresh ${fresh}`);
+          }
+        }
+      }
+      analyzer.invalidate(b.file);
+    }
+    expect(failures).toEqual([]);
+    // Views were taken over and checked (most nodes keep theirs from one keystroke to the next).
+    expect(adopted).toBeGreaterThan(20_000);
+    expect(compared).toBeGreaterThan(50_000);
+  }, 120_000);
+
   it('frees every kept WASM tree once its file is edited again, pushed out or evicted', () => {
     const before = keptWasmTreeCount();
     const files = new Map<string, string>();
@@ -311,4 +392,116 @@ function positions(tree: WasmTree): string[] {
   };
   visit(tree.rootNode);
   return out;
+}
+
+/**
+ * The language server as an editor drives it, on the 3,000-line files of the editor benchmark
+ * (bench/corpus.ts), in Python and TypeScript: bursts of typing as the benchmark types, and
+ * the random edits above (pastes, deleted lines, syntax errors), each sent as an incremental
+ * change. After each one the server's diagnostics must be exactly those of a fresh full
+ * analysis of the same text (a new parse, no kept tree or view, the configuration the server
+ * resolves): the incremental parse, the trees and views taken over from the previous text and
+ * everything cached between keystrokes change nothing the user sees.
+ */
+describe('the language server, keystroke after keystroke, on the editor benchmark files', () => {
+  const EDITS = 80;
+
+  for (const language of ['python', 'typescript'] as const) {
+    it(`reports what a fresh full analysis reports (${language})`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-keystrokes-'));
+      fs.mkdirSync(path.join(dir, '.git'));
+      const file = path.join(dir, language === 'python' ? 'editor.py' : 'editor.ts');
+      const original = editorFile(language, 20261129);
+      fs.writeFileSync(file, original);
+      const client = new Client();
+      try {
+        await client.initialize({ root: dir });
+        const uri = await client.open(file, original);
+        const host = new DiskHost({ cache: false, overlay: (f) => (f === file ? text : undefined) });
+        const config = new Configuration(host);
+        // A full analysis each time: no tree is kept for a next parse (as in a command-line run).
+        const fresh = await Analyzer.create({ host, textsFromHost: true });
+        // The same parses the server makes, to tell where tree-sitter recovers from errors otherwise when it parses from the old tree.
+        const trees = new Workspace(parsers, host);
+        let text = original;
+        trees.setText(file, text, language);
+        const rng = new Rng(language === 'python' ? 20261203 : 20261204);
+        const typing = editScript(original, new BenchRng(20261205), EDITS);
+        const others = buffers().map((b) => b.text);
+        let version = 1;
+        let compared = 0;
+        let recoveredOtherwise = 0;
+        const failures: string[] = [];
+        /** Where a random edit is undone: the text before it. */
+        let undo: string | undefined;
+        let last = await client.diagnostics(uri);
+        for (let k = 0; k < EDITS && failures.length < 3; k++) {
+          // Typing as the benchmark types it; or a random edit, then its undo (so that one broken
+          // edit does not leave the rest of the file broken for every edit after it).
+          let next: string;
+          if (undo !== undefined) {
+            next = undo;
+            undo = undefined;
+          } else if (k % 4 < 2) {
+            const t = typing[k];
+            next = text.slice(0, t.start) + t.text + text.slice(t.end);
+          } else if (k % 8 === 2) {
+            // One letter for another: no offset moves (the statements after a syntax error are
+            // then told from the old ones by their text alone).
+            // Mostly inside what a finding flags, where the letter decides the finding.
+            undo = text;
+            const doc = TextDocument.create(uri, 'x', 0, text);
+            const flagged = last.map((d) => [doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)]);
+            const letters = [...text.matchAll(/[a-z]/g)].map((m) => m.index);
+            const inFlagged = letters.filter((i) => flagged.some(([a, b]) => a <= i && i < b));
+            const pool = inFlagged.length && rng.chance(0.7) ? inFlagged : letters;
+            const at = pool[rng.int(0, pool.length - 1)];
+            next = text.slice(0, at) + (text[at] === 'x' ? 'y' : 'x') + text.slice(at + 1);
+          } else {
+            undo = text;
+            next = edit(text, rng, others);
+          }
+          const change = textChange(text, next);
+          version++;
+          if (change) {
+            await client.conn.sendNotification('textDocument/didChange', {
+              textDocument: { uri, version },
+              contentChanges: [{ range: { start: lsp(change.startPosition), end: lsp(change.oldEndPosition) }, text: next.slice(change.startIndex, change.newEndIndex) }],
+            });
+          }
+          text = next;
+          const got = (await client.conn.sendRequest<{ items: LspDiagnostic[] }>('textDocument/diagnostic', { textDocument: { uri } })).items;
+          last = got;
+          const tree = trees.setText(file, text, language).tree;
+          if (difference(tree, parsers.parse(language, text))) {
+            recoveredOtherwise++;
+            continue;
+          }
+          const fileConfig = config.configFor(file, {});
+          const result = fresh.analyze(file, text, language, fileConfig.analyze);
+          const doc = TextDocument.create(uri, LANGUAGE_IDS[path.extname(file)], version, text);
+          const want = toLspDiagnostics(new DocumentUnit(doc, language), result.diagnostics, { lookup: (f) => (f === file ? { uri, text } : undefined) }).get(uri) ?? [];
+          compared++;
+          if (JSON.stringify(comparable(got)) !== JSON.stringify(comparable(want))) failures.push(`after edit ${k + 1}: the server reports ${JSON.stringify(comparable(got))}\na fresh analysis ${JSON.stringify(comparable(want))}\n${JSON.stringify(text.slice(Math.max(0, (change?.startIndex ?? 0) - 80), (change?.newEndIndex ?? 0) + 80))}`);
+        }
+        expect(failures).toEqual([]);
+        // Tree-sitter's own recovery differs from a fresh parse rarely; nearly every edit is compared.
+        expect(compared).toBeGreaterThan(EDITS * 0.8);
+        expect(recoveredOtherwise).toBeLessThan(EDITS * 0.2);
+      } finally {
+        await client.dispose();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }, 240_000);
+  }
+});
+
+/** A tree-sitter point as an LSP position (both count UTF-16 code units). */
+function lsp(p: { row: number; column: number }): { line: number; character: number } {
+  return { line: p.row, character: p.column };
+}
+
+/** What the diagnostics say (the documents' versions in `data` aside). */
+function comparable(list: readonly LspDiagnostic[]): unknown[] {
+  return list.map((d) => ({ ...d, data: { ...(d.data as object), versions: undefined } }));
 }

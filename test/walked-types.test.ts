@@ -1,6 +1,6 @@
 /**
- * The walks over whole trees visit only the node types the front ends declare (Adapter and
- * FactSyntax `walkedTypes`): no node of any other type gets an answer from what the walk asks,
+ * The walks over whole trees visit only the node types the front ends declare (Adapter `indexedTypes`,
+ * `functionTypes`, `commentTypes`; FactSyntax `nodeTypes`): no node of any other type gets an answer from what the walk asks,
  * in any fixture, example or workspace shape, in every language. A type missing from a list
  * would drop bindings, calls, functions, filters or suppressions without a word.
  */
@@ -41,8 +41,8 @@ describe('walked types', () => {
       if ('notice' in doc) continue;
       seen.add(doc.language);
       const { adapter, facts } = frontEndFor(doc.language);
-      const { indexed, functions, comments } = adapter.walkedTypes;
-      const w = facts.walkedTypes;
+      const { indexedTypes: indexed, functionTypes: functions, commentTypes: comments } = adapter;
+      const w = facts.nodeTypes;
       const check = (n: Node) => {
         const t = n.type;
         const say = (what: string) => wrong.add(`${doc.language} ${t}: ${what} (${path.relative(ROOT, file)})`);
@@ -54,9 +54,9 @@ describe('walked types', () => {
         }
         if (!functions.has(t) && adapter.isFunction(n)) say('isFunction');
         if (!comments.has(t) && adapter.isComment(n)) say('isComment');
-        if (!w.assignments.has(t) && facts.assignment(n)) say('assignment');
-        if (!w.filters.has(t) && facts.filter(n)) say('filter');
-        if (!w.pathOperators.has(t) && facts.isPathOperator?.(n)) say('isPathOperator');
+        if (!w.assignment.has(t) && facts.assignment(n)) say('assignment');
+        if (!w.filter.has(t) && facts.filter(n)) say('filter');
+        if (!w.pathOperator?.has(t) && facts.isPathOperator?.(n)) say('isPathOperator');
       };
       parsers.parse(doc.language, doc.analysedText).rootNode.forEachNamedDescendant(check);
     }
@@ -69,7 +69,7 @@ describe('walked types', () => {
     for (const family of [['python'], ['typescript', 'tsx', 'javascript']] as LanguageId[][]) {
       const names = new Set(family.flatMap((l) => parsers.parser(l).language!.types));
       const { adapter, facts } = frontEndFor(family[0]);
-      for (const set of [...Object.values(adapter.walkedTypes), ...Object.values(facts.walkedTypes)]) for (const t of set) if (!names.has(t)) missing.push(`${family[0]}: ${t}`);
+      for (const set of [adapter.indexedTypes, adapter.functionTypes, adapter.commentTypes, ...Object.values(facts.nodeTypes)] as ReadonlySet<string>[]) for (const t of set) if (!names.has(t)) missing.push(`${family[0]}: ${t}`);
     }
     expect(missing).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe('walked types', () => {
       if (['function_definition', 'call', 'comment'].includes(n.type)) all.push(`${n.type}@${n.startIndex}`);
     });
     const some: string[] = [];
-    tree.rootNode.forEachNamedDescendantOf(new Set(['function_definition', 'call', 'comment']), (n) => some.push(`${n.type}@${n.startIndex}`));
+    tree.rootNode.forEachNamedDescendantOf(tree.typeMask(new Set(['function_definition', 'call', 'comment'])), (n) => some.push(`${n.type}@${n.startIndex}`));
     expect(some).toEqual(all);
     expect(some).toEqual(['function_definition@0', 'comment@14', 'call@67']);
   });

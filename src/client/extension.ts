@@ -4,10 +4,11 @@
  * status bar item. Everything else happens in the server.
  */
 import * as path from 'node:path';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
-import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { CLIENT_COMMANDS, CONFIG_FILE_NAMES, MARKDOWN, SERVER_COMMANDS, SET_API_KEY, SET_TRUST, STATUS } from '../shared/protocol';
+import { LanguageClient, PortMessageReader, PortMessageWriter, State, TransportKind } from 'vscode-languageclient/node';
+import type { LanguageClientOptions, MessageTransports, ServerOptions } from 'vscode-languageclient/node';
+import { CLIENT_COMMANDS, CONFIG_FILE_NAMES, MARKDOWN, SERVER_COMMANDS, SERVER_PORT, SET_API_KEY, SET_TRUST, STATUS } from '../shared/protocol';
 import type { InitializationOptions, MarkdownParams, StatusParams } from '../shared/protocol';
 
 const SECRET = 'prefixlint.anthropicApiKey';
@@ -15,6 +16,38 @@ const SCHEME = 'prefixlint';
 const LANGUAGES = ['python', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
 
 let client: LanguageClient | undefined;
+
+/**
+ * The server's heap, bounded on its own: a runaway analysis ends the server's thread (which
+ * the client then restarts), never the extension host.
+ */
+const SERVER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 2048 };
+
+/** Whether the extension host runs under a debugger (the server then runs as a process one can attach to). */
+function debugging(): boolean {
+  return process.execArgv.some((a) => /^--(inspect|debug)(-brk)?(=|$)/.test(a));
+}
+
+/**
+ * Starts the language server in a worker thread of the extension host and speaks LSP with it
+ * over a message port. Why not a process: the activation waits for the server's answer to
+ * `initialize`, and a thread answers it in a fraction of the time a new Node process takes to
+ * start. The server's work still never runs on the extension host's own thread.
+ */
+function startServerThread(module: string, threads: Set<Worker>, log: (message: string) => void): Promise<MessageTransports> {
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(module, { workerData: { [SERVER_PORT]: port2 }, transferList: [port2], resourceLimits: SERVER_RESOURCE_LIMITS });
+  threads.add(worker);
+  // The port closes when the thread ends (the exit notification, a crash, its memory bound):
+  // the client sees the connection close, as it would see a server process exit.
+  worker.once('exit', () => {
+    threads.delete(worker);
+    port1.close();
+  });
+  // An error the server's code did not catch ends the thread (then 'exit' above).
+  worker.on('error', (err) => log(`prefixlint server thread failed: ${err.stack ?? err.message}`));
+  return Promise.resolve({ reader: new PortMessageReader(port1), writer: new PortMessageWriter(port1) });
+}
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const started = Date.now();
@@ -37,10 +70,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   subs.push(...watchers);
 
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
-  };
+  const threads = new Set<Worker>();
+  subs.push({ dispose: () => threads.forEach((w) => void w.terminate()) });
+  const serverOptions: ServerOptions = debugging()
+    ? { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } }
+    : () => startServerThread(serverModule, threads, (m) => output.error(m));
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       ...LANGUAGES.flatMap((language) => [{ scheme: 'file', language }, { scheme: 'untitled', language }]),

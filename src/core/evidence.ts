@@ -49,7 +49,7 @@ export function callsOf(view: FileView, f: FunctionView) {
  * (or it is set once when an object is constructed), 'per-request' when a caller passes
  * per-request data or the function handles requests, else 'unknown'.
  */
-export function parameterEvidence(view: FileView, t: Taint, file: string): Evidence {
+export function parameterEvidence(view: FileView, t: Taint, file: string, depth = 0): Evidence {
   if (t.at.file !== file) return 'unknown';
   const f = view.enclosingFunction(t.at);
   if (!f) return 'unknown';
@@ -62,14 +62,28 @@ export function parameterEvidence(view: FileView, t: Taint, file: string): Evide
     const positional = c.args.filter((a) => !a.name);
     const arg = c.args.find((a) => a.name === t.text) ?? (index >= 0 ? positional[index] : undefined);
     if (!arg) continue;
-    const s = stabilityOf(arg.value());
+    const v = arg.value();
+    const s = stabilityOf(v);
     if (s === 'constant' || s === 'environment') constant++;
-    else if (s !== 'unknown') return 'per-request';
+    else if (s !== 'unknown' && (s !== 'per-request' || perRequestArgument(view, allTaints(v), file, depth))) return 'per-request';
   }
   if (callers.length && constant === callers.length) return 'constant';
   if (isRequestHandler(view, f)) return 'per-request';
   if (REQUEST_PARAM.test(t.text)) return 'per-request';
   return 'unknown';
+}
+
+/**
+ * What a caller passes changes per request: it carries a per-request taint of its own (retrieved
+ * data, a loop variable, a selector), or a parameter of the caller for which there is such
+ * evidence in turn. A value that only passes on the caller's own parameter (`self.invocation_params(options)`
+ * in a method that takes `options`) says nothing by itself.
+ */
+function perRequestArgument(view: FileView, taints: Taint[], file: string, depth: number): boolean {
+  const own = taints.filter((t) => t.cls === 'per-request');
+  if (own.some((t) => t.kind !== 'parameter')) return true;
+  if (depth >= 4) return false;
+  return own.some((t) => parameterEvidence(view, t, file, depth + 1) === 'per-request');
 }
 
 /**

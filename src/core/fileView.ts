@@ -122,8 +122,26 @@ export type FileOp =
   /** A temp file or folder; `inDir`: in a folder the code chose (`dir=`), not the system's temp folder. */
   | { kind: 'temp'; at: Loc; inDir: boolean };
 
+/** `root.a.b.prop` evaluated where it stands (read as a value or as the start of a longer chain). */
+export interface MemberRead {
+  /** The member expression that reads `prop`. */
+  at: Loc;
+  /** The members the chain goes on with, innermost first (`.messages`, `.create` after `client.beta.prompt_caching`), each with its whole expression. */
+  next: Array<{ prop: string; at: Loc }>;
+  prop: string;
+  /** The properties between the root and `prop`, in order (`['beta']` in `client.beta.prompt_caching`). */
+  path: string[];
+  root: ArgView;
+  /** The library class the root is an instance of (`anthropic.AsyncAnthropic` for `AsyncAnthropic()`, or a name bound to one). */
+  rootClass?: string;
+}
+
 export interface FileView {
   readonly calls: readonly CallSite[];
+  /** The modules the file imports (`import x`, `from x import y`, `import ... from 'x'`, `require('x')`), anywhere in it. */
+  readonly imports: readonly string[];
+  /** Member expressions reading a property of this name, in text order. */
+  memberReads(prop: string): readonly MemberRead[];
   readonly pathJoins: readonly PathJoin[];
   /** The file writes, reads, renames, fsyncs and temp files of the file's calls, in text order. */
   readonly fileOps: readonly FileOp[];

@@ -13,7 +13,7 @@ export type Sdk = 'python' | 'typescript';
 export type RequestMethod = 'create' | 'stream' | 'parse' | 'count_tokens' | 'batch' | 'tool_runner' | 'invoke';
 
 /** Requests built through a framework rather than the SDK directly. */
-export type Framework = 'langchain' | 'litellm' | 'vercel-ai' | 'smolagents';
+export type Framework = 'langchain' | 'litellm' | 'vercel-ai' | 'smolagents' | 'agno' | 'instructor';
 
 export type Section = 'tools' | 'system' | 'messages';
 

@@ -89,6 +89,27 @@ function isRecent(date: string, asOf: string): boolean {
   return Date.parse(date) > Date.parse(asOf) - RECENT_DAYS * 86_400_000;
 }
 
+/**
+ * closeNames over a table, kept per table: the same unknown name is judged on every analysis
+ * of a file (each keystroke in an editor), and each judgement measures its distance to every
+ * known name. The tables are never changed once made.
+ */
+const closeByTable = new WeakMap<object, Map<string, readonly string[]>>();
+
+function closeKnownNames(name: string, known: ReadonlySet<string> | ReadonlyMap<string, unknown>, max: number): string[] {
+  let byName = closeByTable.get(known);
+  if (!byName) closeByTable.set(known, (byName = new Map()));
+  const key = `${max}\u0000${name}`;
+  let close = byName.get(key);
+  if (!close) {
+    close = closeNames(name, known.keys(), max);
+    // Bounded: a file's names are few, but a table lives as long as its configuration.
+    if (byName.size >= 4096) byName.clear();
+    byName.set(key, close);
+  }
+  return [...close];
+}
+
 /** The verdict on a name that is not in `known`. */
 export function judgeUnknownName(name: string, known: ReadonlySet<string> | ReadonlyMap<string, unknown>, opts: VerdictOptions): NameVerdict {
   const other = opts.otherSpelling?.(name);
@@ -97,7 +118,7 @@ export function judgeUnknownName(name: string, known: ReadonlySet<string> | Read
   if (canonical && canonical !== name && known.has(canonical)) return { kind: 'respelled', suggestions: [canonical], fix: 'safe' };
 
   const parsed = parseDatedName(name, opts.spelling);
-  const suggestions = closeNames(name, known.keys(), opts.maxDistance);
+  const suggestions = closeKnownNames(name, known, opts.maxDistance);
   if (suggestions.length === 1) {
     const target = parseDatedName(suggestions[0], opts.spelling);
     if (target.date === parsed.date) return { kind: 'misspelled', suggestions, fix: 'safe' };

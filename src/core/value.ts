@@ -46,6 +46,11 @@ export interface Taint {
   /** Where a sorting fix applies: the json.dumps call, or the iterated expression. */
   fixAt?: Loc;
   /**
+   * A set iteration over text strings only (every item known), so `sorted` at `fixAt` cannot
+   * raise and gives one of the orders the set could already give.
+   */
+  sortable?: boolean;
+  /**
    * Produced when the module is loaded (a module-level `datetime.now()`), so once per process
    * rather than on each call: it still changes at every restart.
    */
@@ -64,6 +69,11 @@ export interface Trim {
 interface ValueBase {
   /** Where this value was written (after following names to their definition). */
   at?: Loc;
+  /**
+   * For the value of a parameter taken from the calls of its function (`at` is then the
+   * parameter): where the value passed in was written, when every call passes the same one.
+   */
+  passedFrom?: Loc;
   taints: Taint[];
   trims?: Trim[];
   /**
@@ -141,6 +151,13 @@ export interface UnknownValue extends ValueBase {
   kind: 'unknown';
   /** What the front end knows about it, for hovers: "parameter user_id", "call to load()". */
   note?: string;
+  /**
+   * The written default that the value takes when its unknown parts are absent
+   * (`options.model ?? "claude-…"`, `model or DEFAULT_MODEL`, a parameter's default, a field
+   * initializer the constructor keeps unless given another). The value itself stays unknown:
+   * only a rule about defaults reads this.
+   */
+  fallback?: Value;
 }
 
 export type Value = StrValue | ListValue | ObjValue | ScalarValue | UnknownValue;
@@ -384,6 +401,34 @@ export function concatStrings(parts: Value[], at?: Loc): StrValue {
   return bounded({ kind: 'str', text, complete, at, taints }) as StrValue;
 }
 
+/**
+ * The written default a value stands for when its unknown parts are absent: a string known in
+ * full is its own, an unknown value has the one it carries (UnknownValue.fallback).
+ */
+export function defaultOf(v: Value | undefined): Value | undefined {
+  if (!v) return undefined;
+  if (v.kind === 'str') return v.complete && !v.taints.length ? v : undefined;
+  if (v.kind === 'unknown') return v.fallback;
+  return undefined;
+}
+
+function sameDefault(a: Value | undefined, b: Value | undefined): boolean {
+  return !!a && !!b && a.kind === 'str' && b.kind === 'str' && a.text === b.text;
+}
+
+/** `value ?? fallback` where `fallback` is written: `value` when it is known, else unknown with the default it falls back to. */
+export function withFallback(value: Value, fallback: Value, at?: Loc): Value {
+  if (isComplete(value) && !hasTaints(value)) return value;
+  const d = defaultOf(fallback);
+  return { kind: 'unknown', at: value.at ?? at, taints: [...allTaints(value), ...allTaints(fallback)], note: 'a value or its default', ...(d ? { fallback: d } : {}) };
+}
+
+/** An object without some of its keys (`const { betas, ...rest } = request`). */
+export function withoutKeys(v: Value, keys: readonly string[], at?: Loc): Value {
+  if (v.kind !== 'obj') return { kind: 'unknown', at, taints: allTaints(v), note: 'the other keys of an object' };
+  return { ...v, at: v.at ?? at, entries: v.entries.filter((e) => !keys.includes(e.key)) };
+}
+
 /** Joins two alternatives (conditional expressions, branches) into one value. */
 export function union(a: Value, b: Value, at?: Loc): Value {
   if (a.kind === 'str' && b.kind === 'str' && a.text === b.text && a.complete && b.complete) {
@@ -395,7 +440,10 @@ export function union(a: Value, b: Value, at?: Loc): Value {
   }
   // `resp.content[0].text if resp.content else ""`: still read from the response.
   const origin = a.origin ?? b.origin;
-  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values', ...(trims.length ? { trims } : {}), ...(origin ? { origin } : {}) };
+  // Alternatives that fall back to the same written default keep it (a field and the constructor line that keeps it).
+  const fa = defaultOf(a);
+  const fallback = sameDefault(fa, defaultOf(b)) ? fa : undefined;
+  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values', ...(trims.length ? { trims } : {}), ...(origin ? { origin } : {}), ...(fallback ? { fallback } : {}) };
 }
 
 /** Removes the 'unordered' taints, e.g. after `sorted(...)`. */

@@ -224,7 +224,7 @@ export class Analyzer implements AnalysisEngine {
           known,
           edits,
           get across() {
-            return (across ??= new CrossFiles(workspace, workspace.host, unit));
+            return (across ??= new CrossFiles(workspace, workspace.host, unit, evaluator));
           },
           get view() {
             return (view ??= buildFileView(unit, evaluator));

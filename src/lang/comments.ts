@@ -52,7 +52,7 @@ export function findSuppressions(tree: Tree, text: string, language: LanguageId)
   if (!text.includes('prefixlint')) return [];
   const fe = frontEndFor(language);
   const out: SuppressionDirective[] = [];
-  walkTypes(tree.rootNode, fe.adapter.walkedTypes.comments, (node) => {
+  walkTypes(tree.rootNode, fe.adapter.commentTypes, (node) => {
     if (!fe.adapter.isComment(node) || !node.text.includes('prefixlint')) return;
     const d = fe.comments.directive(node);
     if (d) out.push(d);

@@ -1,13 +1,20 @@
 /**
  * The CrossFileView of src/core/crossFile.ts over the workspace: edit builders of other files,
- * the top-level definition around a value, and a search for every other use of it in the files
- * of its project. The search is by name over the text of every file of the project (a comment
- * or a string that names it counts too): it may refuse a fix that was safe, never the reverse.
+ * the top-level definition around a value, a search for every other use of it in the files of
+ * its project, and an expression of another file rewritten for the request's file. The search
+ * is by name over the text of every file of the project: a comment or a docstring that names it
+ * is no use, code that names it (an import beside it) is a use, and a string that names it or
+ * an import under another name means that not every use can be seen. It may call something a
+ * use that was none, or refuse a fix that was possible; never the reverse.
  */
-import type { CrossFileView, Definition, NeededImport, OtherUses } from '../core/crossFile';
+import type { CrossFileView, Definition, NeededImport, OtherUses, Transplant, Use } from '../core/crossFile';
 import type { EditBuilder } from '../core/edits';
+import type { FileView } from '../core/fileView';
+import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import { editBuilderFor } from './edits';
+import type { Evaluator } from './evaluate';
+import { buildFileView } from './fileView';
 import type { Node } from './parsers';
 import type { Binding } from './syntax';
 import type { FileUnit, Scope, SourceHost, Workspace } from './workspace';
@@ -26,6 +33,25 @@ function wordsIn(text: string, name: string): number[] {
   return [...text.matchAll(re)].map((m) => m.index);
 }
 
+type Mention = 'comment' | 'docstring' | 'string' | 'import' | 'renamed-import' | 'code';
+
+/** Whether a name written at `offset` is an identifier of the code (not a word of a string or a comment). */
+function identifierAt(unit: FileUnit, offset: number, length: number): boolean {
+  const leaf = unit.tree.rootNode.descendantForIndex(offset, offset + length);
+  return !!leaf && leaf.startIndex === offset && leaf.endIndex === offset + length && unit.adapter.expr(leaf).k === 'ident';
+}
+
+function isNotebookFile(file: string): boolean {
+  return /\.ipynb$/i.test(file);
+}
+
+/** The 1-based line of an offset. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 function base(file: string): string {
   return file.replace(/\\/g, '/').split('/').pop() ?? file;
 }
@@ -41,7 +67,18 @@ export class CrossFiles implements CrossFileView {
     private readonly host: SourceHost,
     /** The file being analysed. */
     private readonly unit: FileUnit,
+    private readonly evaluator: Evaluator,
   ) {}
+
+  private readonly views = new Map<string, { view: FileView; language: LanguageId } | undefined>();
+
+  view(file: string): { view: FileView; language: LanguageId } | undefined {
+    if (!this.views.has(file)) {
+      const unit = this.other(file);
+      this.views.set(file, unit && { view: buildFileView(unit, this.evaluator), language: unit.language });
+    }
+    return this.views.get(file);
+  }
 
   private other(file: string): FileUnit | undefined {
     return file === this.unit.file ? undefined : this.workspace.get(file);
@@ -113,25 +150,62 @@ export class CrossFiles implements CrossFileView {
       return { seen: false, why: `${this.unit.file} does not import ${def.name} from ${def.file} by name` };
     }
     const importAt = { start: own[0].at.startIndex, end: own[0].at.endIndex };
-    const others: Loc[] = [];
+    const others: Use[] = [];
     for (const file of files) {
       const text = file === this.unit.file ? this.unit.text : file === def.file ? this.workspace.get(file)?.text : (this.host.projectText?.(file) ?? this.host.readFile(file));
       if (text === undefined) return { seen: false, why: `${file} cannot be read` };
       const found = wordsIn(text, def.name);
-      // Parsed only when the name is written there, to leave out comments (a notebook is not: its mentions all count).
+      // Parsed only when the name is written there, to tell code from comments and strings (a notebook is not: its mentions all count).
       const unit = found.length ? (file === this.unit.file ? this.unit : this.workspace.get(file)) : undefined;
+      const parsed = unit && unit.text === text ? unit : undefined;
+      const inFile: Array<{ use: Use; kind: Mention }> = [];
       for (const start of found) {
         const at = { file, start, end: start + def.name.length };
-        if (unit && unit.text === text && this.inComment(unit, start)) continue;
         if (file === def.file && start === def.nameAt.start) continue;
         if (file === this.unit.file && (contains(importAt, at) || contains(requestAt, at))) continue;
-        others.push(at);
+        const kind = parsed ? this.mention(parsed, start, def.name) : 'code';
+        if (kind === 'comment' || kind === 'docstring') continue;
+        const where = isNotebookFile(file) ? file : `${file}:${lineOf(text, start)}`;
+        // A name in a string may be looked up by it (`getattr(prompts, "name")`), and one imported under another name is used under that one.
+        if (kind === 'string') return { seen: false, why: `${where} names ${def.name} in a string` };
+        if (kind === 'renamed-import') return { seen: false, why: `${where} imports ${def.name} under another name` };
+        // A notebook's lines (its JSON, or its cells joined) are not lines its reader sees.
+        inFile.push({ use: isNotebookFile(file) ? at : { ...at, line: lineOf(text, start) }, kind });
       }
+      if (inFile.length && file !== def.file && this.publicModule(file, files)) return { seen: false, why: `${file} is a public module that names ${def.name}` };
+      // An import is listed only when the file does nothing else with the name (a re-export).
+      const code = inFile.filter((m) => m.kind === 'code');
+      others.push(...(code.length ? code : inFile).map((m) => m.use));
     }
     // The request reads it exactly once.
     const inRequest = wordsIn(this.unit.text, def.name).filter((s) => contains(requestAt, { start: s, end: s + def.name.length }) && !this.inComment(this.unit, s));
     if (inRequest.length !== 1) return { seen: false, why: `the request does not read ${def.name} once` };
     return { seen: true, others };
+  }
+
+  /** What the name written at `offset` is part of: a comment, a string on its own (a docstring), another string, an import, or code. */
+  private mention(unit: FileUnit, offset: number, name: string): Mention {
+    const leaf = unit.tree.rootNode.descendantForIndex(offset, offset + name.length);
+    if (!leaf) return 'code';
+    if (unit.adapter.isComment(leaf)) return 'comment';
+    // An import statement (of the module or of a function) that binds it: under its own name, or another.
+    for (const scope of unit.scopes.values()) {
+      for (const list of scope.bindings.values()) {
+        for (const b of list) {
+          if (b.kind !== 'import' || !(b.at.startIndex <= offset && offset < b.at.endIndex)) continue;
+          return b.importFrom?.name === name && b.name !== name ? 'renamed-import' : 'import';
+        }
+      }
+    }
+    // `export { name as other }`, `name as Other`: used under another name, or as something the search cannot follow.
+    if (/^\s+as\s/.test(unit.text.slice(offset + name.length, offset + name.length + 8))) return 'renamed-import';
+    // `f"{name()}"` / `${name()}`: code inside a string.
+    if (unit.adapter.expr(leaf).k === 'ident') return 'code';
+    for (let n: Node | null = leaf, depth = 0; n && depth < 4; depth++, n = n.parent) {
+      const k = unit.adapter.expr(n).k;
+      if (k === 'str' || k === 'template') return unit.adapter.isBareString(n) ? 'docstring' : 'string';
+    }
+    return 'code';
   }
 
   private inComment(unit: FileUnit, offset: number): boolean {
@@ -140,6 +214,10 @@ export class CrossFiles implements CrossFileView {
   }
 
   importsFor(at: Loc, into: Loc): NeededImport[] | undefined {
+    return this.transplant(at, into)?.imports;
+  }
+
+  transplant(at: Loc, into: Loc, call?: Loc): Transplant | undefined {
     const from = this.other(at.file);
     const node = from && this.node(from, at);
     const target = into.file === this.unit.file ? this.node(this.unit, into) : undefined;
@@ -149,13 +227,13 @@ export class CrossFiles implements CrossFileView {
       for (let s: Scope | undefined = unit.scopeOf(n); s && s !== unit.module; s = s.parent) if (s.bindings.has(name)) return true;
       return false;
     };
-    const names = new Set<string>();
+    const names = new Map<string, Node[]>();
     // The names the expression reads, through the front end's normalised forms; any other construct (a lambda, a comprehension) is refused.
     const visit = (n: Node): boolean => {
       const e = from.adapter.expr(n);
       switch (e.k) {
         case 'ident':
-          names.add(e.name);
+          names.set(e.name, [...(names.get(e.name) ?? []), n]);
           return true;
         case 'str':
         case 'num':
@@ -184,8 +262,15 @@ export class CrossFiles implements CrossFileView {
     // An interpolation (`{x:%H}`, `${x}`) holds the expression as its first part.
     const expression = from.adapter.expr(node).k === 'other' ? node.namedChildren[0] : node;
     if (!expression || !visit(expression)) return undefined;
+    const arguments_ = call ? this.argumentsOf(from, node, call, target) : undefined;
     const needed: NeededImport[] = [];
-    for (const name of names) {
+    const replace: Transplant['replace'] = [];
+    for (const [name, uses] of names) {
+      const passed = arguments_?.get(name);
+      if (passed !== undefined) {
+        for (const u of uses) replace.push({ start: u.startIndex, end: u.endIndex, text: passed });
+        continue;
+      }
       const theirs = from.module.bindings.get(name) ?? [];
       const ours = this.unit.module.bindings.get(name) ?? [];
       // A name bound inside a function (a parameter, a local) means something else where the expression goes.
@@ -208,6 +293,50 @@ export class CrossFiles implements CrossFileView {
       if (alsoBinds.some((b) => this.unit.module.bindings.has(b.name)) || /[\r\n]/.test(statement)) return undefined;
       if (!needed.some((n) => n.statement === statement)) needed.push({ statement });
     }
-    return needed;
+    return { imports: needed, replace: replace.sort((a, b) => a.start - b.start) };
+  }
+
+  /**
+   * What `call` (a call, in the analysed file, of the top-level function of another file whose
+   * body holds `inner`) passes for each of the function's parameters, as written, when each
+   * such argument reads the same again at `target`: a name or attribute read, in the same scope
+   * as `target`. Parameters assigned again or changed in place in the function, and calls with
+   * spread arguments, give nothing.
+   */
+  private argumentsOf(from: FileUnit, inner: Node, call: Loc, target: Node): Map<string, string> | undefined {
+    if (call.file !== this.unit.file) return undefined;
+    const fn = from.enclosingFunction(inner);
+    if (fn.id === from.tree.rootNode.id || from.enclosingFunction(fn).id !== from.tree.rootNode.id || from.enclosingClass(fn)) return undefined;
+    const callNode = this.node(this.unit, call);
+    const e = callNode && this.unit.adapter.expr(callNode);
+    if (!callNode || e?.k !== 'call' || e.args.some((a) => a.spread)) return undefined;
+    if (this.unit.scopeOf(callNode) !== this.unit.scopeOf(target)) return undefined;
+    const info = from.adapter.functionInfo(fn);
+    if (info.receiver) return undefined;
+    const scope = from.scopes.get(fn.id);
+    const positional = e.args.filter((a) => !a.name);
+    const out = new Map<string, string>();
+    for (const p of info.params) {
+      if (p.rest || p.kwrest) continue;
+      const bindings = scope?.bindings.get(p.name) ?? [];
+      if (bindings.length !== 1 || bindings[0].kind !== 'param' || bindings[0].key !== undefined || scope?.mutations.has(p.name)) continue;
+      // Read anywhere else in the function (assigned again, changed in place, tested): the text may not be what the caller passed.
+      const elsewhere = wordsIn(from.text.slice(fn.startIndex, fn.endIndex), p.name)
+        .map((i) => i + fn.startIndex)
+        .some((i) => i !== bindings[0].nameNode.startIndex && !(inner.startIndex <= i && i < inner.endIndex) && identifierAt(from, i, p.name.length));
+      if (elsewhere) continue;
+      // A parameter after `*args` is keyword-only.
+      const afterRest = info.params.some((q) => q.rest && q.index < p.index);
+      const arg = e.args.find((a) => a.name === p.name) ?? (afterRest ? undefined : positional[p.index]);
+      if (arg && this.rereadable(arg.value)) out.set(p.name, arg.value.text);
+    }
+    return out;
+  }
+
+  /** A name, or an attribute read of one: reading it again gives the same value. */
+  private rereadable(n: Node): boolean {
+    const e = this.unit.adapter.expr(n);
+    if (e.k === 'ident' || e.k === 'self') return true;
+    return e.k === 'member' && this.rereadable(e.object) && !/[\r\n]/.test(n.text);
   }
 }

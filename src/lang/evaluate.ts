@@ -6,7 +6,7 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, bounded, concatStrings, getEntry, isComplete, stabilityOf, unknown, union, withChainStep, withoutUnordered } from '../core/value';
+import { HOLE, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
@@ -100,6 +100,7 @@ export class EvalBudget {
 
 const PENDING = Symbol('pending');
 
+
 function shorten(text: string, max = 60): string {
   const one = text.replace(/\s+/g, ' ');
   return one.length > max ? one.slice(0, max - 1) + '…' : one;
@@ -122,6 +123,8 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
   };
   for (let i = list.length - 1; i >= 0; i--) {
     const b = list[i];
+    // A parameter read at its own declaration (a TypeScript parameter property) is that parameter.
+    if (b.kind === 'param' && b.nameNode.id === use.id) return b;
     if (b.kind === 'aug' || (!crossed && b.nameNode.startIndex >= useStart)) continue;
     if (usable(b)) return b;
   }
@@ -216,9 +219,22 @@ export class Evaluator {
       case 'binary':
         return this.binary(unit, e.op, e.left, e.right, at, env);
       case 'cond': {
-        const v = e.options.map((o) => this.eval(unit, o, env)).reduce((a, b) => union(a, b, at));
+        const options = e.options.map((o) => this.eval(unit, o, env));
+        const v = options.reduce((a, b) => union(a, b, at));
+        // `options.model ?? "claude-…"`, `model or DEFAULT_MODEL`: the written default, when what comes before it is not known.
+        if (e.fallback && v.kind === 'unknown' && options.slice(0, -1).every((o) => o.kind === 'unknown')) {
+          const d = defaultOf(options[options.length - 1]);
+          return d ? { ...v, fallback: d } : v;
+        }
         // `A if user.is_admin else B`: which alternative is sent depends on the test.
         if (!e.test || (v.kind === 'str' && v.complete)) return v;
+        // The test picks one of the written alternatives. When an alternative is request data
+        // itself (`tool.strict if "strict" in tool else None`), or reads a name the test reads
+        // (`parse(tool.extras) if tool.extras else {}`), the test picks nothing written: that
+        // data's own taints already say how the value varies.
+        if (options.some((o) => allTaints(o).some((t) => t.cls === 'per-request'))) return v;
+        const tested = namesIn(unit, e.test);
+        if (e.options.some((o) => [...namesIn(unit, o)].some((n) => tested.has(n)))) return v;
         const picked = this.perRequestIn(unit, e.test, env).map((t) => ({ ...t, kind: 'selector' as const }));
         return picked.length ? ({ ...v, taints: [...v.taints, ...picked] } as Value) : v;
       }
@@ -254,8 +270,24 @@ export class Evaluator {
    * reading another file: the file-level rules ask it of every call, and following each one
    * into the workspace cost seconds per file on real repositories. Undefined when the callee
    * is not a plain name or attribute chain of a library (a local object, workspace code).
+   * `packages`: a package imported by its absolute name is named even when its source is in
+   * the workspace (`import instructor` inside the instructor repository is still instructor).
    */
-  calleeName(unit: FileUnit, callee: Node, depth = 0): string | undefined {
+  calleeName(unit: FileUnit, callee: Node, depth = 0, packages = false): string | undefined {
+    // Asked of every call by several rules' views: kept per callee for this analysis (at depth 0
+    // only, as the alias bound below depends on the depth; and only for the default `packages`).
+    if (depth > 0 || packages) return this.calleeNameUncached(unit, callee, depth, packages);
+    let known = this.calleeNames.get(unit);
+    if (!known) this.calleeNames.set(unit, (known = new Map()));
+    if (known.has(callee.id)) return known.get(callee.id);
+    const name = this.calleeNameUncached(unit, callee, 0, false);
+    known.set(callee.id, name);
+    return name;
+  }
+
+  private readonly calleeNames = new Map<FileUnit, Map<number, string | undefined>>();
+
+  private calleeNameUncached(unit: FileUnit, callee: Node, depth: number, packages: boolean): string | undefined {
     const props: string[] = [];
     let n = callee;
     for (;;) {
@@ -277,8 +309,8 @@ export class Evaluator {
     const b = found.binding;
     if (b.kind === 'import' && b.importFrom) {
       const { module, name } = b.importFrom;
-      if (unit.workspace.modulePath(unit, module) !== undefined) return undefined;
       if (module.startsWith('.')) return undefined;
+      if (!packages && unit.workspace.modulePath(unit, module) !== undefined) return undefined;
       const base = name === '*' || name === 'default' ? module : `${module}.${name}`;
       return base + tail;
     }
@@ -294,8 +326,8 @@ export class Evaluator {
       }
     }
     // An alias: `dump = json.dump`.
-    if (b.key !== undefined) return undefined;
-    const inner = this.calleeName(unit, b.value, depth + 1);
+    if (b.key !== undefined || b.without) return undefined;
+    const inner = this.calleeName(unit, b.value, depth + 1, packages);
     return inner === undefined ? undefined : inner + tail;
   }
 
@@ -303,13 +335,91 @@ export class Evaluator {
     if (env?.has(name)) return env.get(name)!;
     const found = this.findBinding(unit, use, name);
     if (!found) return this.global(unit, use, name);
-    return this.bindingValue(unit, found.scope, found.binding, use, found.crossed, env);
+    const binding = found.crossed ? found.binding : this.branchTaken(unit, found.scope, found.binding, use, env);
+    return this.bindingValue(unit, found.scope, binding, use, found.crossed, env);
+  }
+
+  /**
+   * The binding a use sees when the last one before it is written in one branch of an `if`
+   * chain that the use is not inside: the chain is decided from what its tests compare
+   * (`provider == APIProvider.ANTHROPIC` with `provider` passed by every caller), and the use
+   * sees the last binding of the branch taken, or the one before the `if` when that branch
+   * binds nothing. A test that is not known in full leaves the binding as it was (the last one
+   * written before the use).
+   */
+  private branchTaken(unit: FileUnit, scope: Scope, b: Binding, use: Node, env?: Env, depth = 0): Binding {
+    if (b.kind !== 'assign' && b.kind !== 'aug' && b.kind !== 'import' && b.kind !== 'function' && b.kind !== 'class') return b;
+    if (depth > 3) return b;
+    for (let n = b.at.parent; n && n.id !== scope.node.id; n = n.parent) {
+      if (unit.adapter.isScope(n)) return b;
+      let branches = unit.adapter.ifBranches(n);
+      if (!branches) continue;
+      // `else if` is an `if` inside the else part of another: the chain is decided from its head.
+      let head: Node = n;
+      for (;;) {
+        const outer: Node | null | undefined = head.parent?.parent;
+        const more = outer ? unit.adapter.ifBranches(outer) : undefined;
+        // The outer chain ends with this one's branches (`if (a) … else if (b) … else …`).
+        if (!outer || !more || more.length <= branches.length || more[more.length - 1].body.id !== branches[branches.length - 1].body.id) break;
+        head = outer;
+        branches = more;
+      }
+      // A use inside the same `if` (in the branch that binds, or in a later one) is left alone.
+      if (use.startIndex >= head.startIndex && use.endIndex <= head.endIndex) return b;
+      let taken: { body: Node } | undefined;
+      for (const br of branches) {
+        if (!br.test) {
+          taken = br;
+          break;
+        }
+        const holds = this.decide(unit, br.test, env);
+        if (holds === undefined) return b;
+        if (holds) {
+          taken = br;
+          break;
+        }
+      }
+      const list = (scope.bindings.get(b.name) ?? []).filter((x) => x.kind !== 'aug' && x.nameNode.startIndex < use.startIndex);
+      const body = taken?.body;
+      const inTaken = body ? list.filter((x) => x.nameNode.startIndex >= body.startIndex && x.nameNode.endIndex <= body.endIndex) : [];
+      const pick = inTaken.length ? inTaken[inTaken.length - 1] : list.filter((x) => x.nameNode.endIndex <= head.startIndex).pop();
+      if (!pick) return b;
+      return pick === b ? b : this.branchTaken(unit, scope, pick, use, env, depth + 1);
+    }
+    return b;
+  }
+
+  /**
+   * Whether a test holds on every run, read from comparisons of values known in full (no
+   * taint, nothing unresolved) and the boolean operators over them; undefined when it is not
+   * known.
+   */
+  decide(unit: FileUnit, test: Node, env?: Env, depth = 0): boolean | undefined {
+    if (depth > 8) return undefined;
+    const e = unit.adapter.expr(test);
+    if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1);
+    if (e.k === 'bool') return e.value;
+    const c = unit.adapter.condition(test);
+    if (!c) return undefined;
+    if (c.op === 'not') {
+      const d = this.decide(unit, c.operands[0], env, depth + 1);
+      return d === undefined ? undefined : !d;
+    }
+    if (c.op === 'and' || c.op === 'or') {
+      const [l, r] = c.operands.map((o) => this.decide(unit, o, env, depth + 1));
+      if (c.op === 'and') return l === false || r === false ? false : l === true && r === true ? true : undefined;
+      return l === true || r === true ? true : l === false && r === false ? false : undefined;
+    }
+    const [l, r] = c.operands.map((o) => constantKey(this.eval(unit, o, env)));
+    // Values of different kinds are not compared (JavaScript's `==` converts them).
+    if (l === undefined || r === undefined || l[0] !== r[0]) return undefined;
+    return (l === r) === (c.op === 'eq');
   }
 
   /** The expression a name is bound to by one plain assignment (`p = state_path(name)`), if it is. */
   boundExpression(unit: FileUnit, use: Node, name: string): Node | undefined {
     const b = this.findBinding(unit, use, name)?.binding;
-    return b?.kind === 'assign' && b.value && b.key === undefined ? b.value : undefined;
+    return b?.kind === 'assign' && b.value && b.key === undefined && !b.without ? b.value : undefined;
   }
 
   findBinding(unit: FileUnit, use: Node, name: string): { scope: Scope; binding: Binding; crossed: boolean } | undefined {
@@ -347,11 +457,13 @@ export class Evaluator {
         // Locals of a function being inlined may use its parameters.
         v = this.eval(unit, b.value, scope.parent ? env : undefined);
         if (b.key !== undefined) v = this.member(unit, v, b.key, b.nameNode, env);
+        if (b.fallback) v = withFallback(v, this.eval(unit, b.fallback, scope.parent ? env : undefined), unit.loc(b.nameNode));
+        if (b.without) v = withoutKeys(v, b.without, unit.loc(b.nameNode));
         break;
       }
       case 'param': {
         const taint: Taint = { cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] };
-        v = this.paramFromCallers(unit, scope.node, b, taint) ?? unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [taint]);
+        v = this.paramFromCallers(unit, scope.node, b, taint) ?? this.paramDefault(unit, scope.node, b, unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [taint]));
         break;
       }
       case 'loop': {
@@ -435,9 +547,19 @@ export class Evaluator {
     if (!values.length) return undefined;
     const at = unit.loc(b.nameNode);
     let v = values.length === 1 ? { ...values[0], at } : values.reduce((x, y) => union(x, y, at));
+    const written = values[0].at;
+    if (written && values.every((x) => x.at && x.at.file === written.file && x.at.start === written.start && x.at.end === written.end)) v = { ...v, passedFrom: written };
     // What an unseen caller passes is not known: the parameter stays per-request for the rules' own evidence.
     if (unseen || values.some((x) => stabilityOf(x) === 'unknown')) v = { ...v, taints: [...v.taints, taint] } as Value;
-    return v;
+    return v.kind === 'unknown' ? this.paramDefault(unit, fn, b, v) : v;
+  }
+
+  /** An unknown parameter value with the parameter's written default as its fallback (`def ask(q, model="claude-…")`). */
+  private paramDefault(unit: FileUnit, fn: Node, b: Binding, v: Value): Value {
+    if (v.kind !== 'unknown' || v.fallback) return v;
+    const p = unit.adapter.functionInfo(fn).params.find((x) => x.name === b.name);
+    const d = p?.default && !p.rest && !p.kwrest ? defaultOf(this.eval(unit, p.default)) : undefined;
+    return d ? { ...v, fallback: d } : v;
   }
 
   /**
@@ -612,10 +734,12 @@ export class Evaluator {
             if (ref.unit.adapter.functionInfo(fn).property) return this.invoke(method, [], at);
             return this.withRef(method, at);
           }
-          const values = defs.map((d) => this.eval(ref.unit, d));
+          const cls = ref.kind === 'instance' ? ref.cls : ref.node;
+          const seen = this.visibleDefs(ref.unit, cls, members, defs, unit === ref.unit ? node : undefined);
+          if (!seen.length) return unknown(at, `attribute ${prop}`);
+          const values = seen.map((d) => this.eval(ref.unit, d));
           const v = values.reduce((a, b) => union(a, b, at));
           // In-place changes anywhere in the class (`self.messages.pop(0)` in another method).
-          const cls = ref.kind === 'instance' ? ref.cls : ref.node;
           const changes = ref.unit.memberMutations.get(cls.id)?.get(prop);
           return changes?.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj') ? this.applyMutations(ref.unit, cls, v, changes) : v;
         }
@@ -631,6 +755,43 @@ export class Evaluator {
     if (obj.kind === 'list' && prop === 'length') return unknown(at, 'length', []);
     if (obj.kind === 'unknown' && obj.origin) return { ...unknown(at, `attribute ${prop}`, allTaints(obj)), origin: this.readFrom(obj.origin, `.${prop}`, unit, node) };
     return unknown(at, `attribute ${prop}`, allTaints(obj));
+  }
+
+  /**
+   * The definitions of an attribute that a read can see, in the order the constructor runs
+   * them: a class-level initializer, then the constructor's assignments. Inside the
+   * constructor a read sees the initializer and the assignments above it (`this.modelName =
+   * fields?.model ?? this.model` reads the field); elsewhere the constructor's assignment,
+   * when it always runs, replaces the initializer (`model = "claude-…"` then `this.model =
+   * this.modelName`). Assignments in other methods are seen everywhere but in the constructor.
+   */
+  private visibleDefs(unit: FileUnit, cls: Node, members: Map<string, Node[]>, defs: Node[], read: Node | undefined): Node[] {
+    const ctor = (members.get('__init__') ?? members.get('constructor'))?.find((n) => unit.adapter.isFunction(n));
+    if (!ctor) return defs;
+    const within = (n: Node, outer: Node) => n.startIndex >= outer.startIndex && n.endIndex <= outer.endIndex;
+    const classLevel = (d: Node) => {
+      const f = unit.enclosingFunction(d);
+      return !(f.id !== cls.id && within(f, cls));
+    };
+    const inCtor = defs.filter((d) => within(d, ctor));
+    const lastAlways = (list: Node[]) => {
+      for (let i = list.length - 1; i >= 0; i--) if (this.alwaysRuns(unit, list[i], ctor)) return i;
+      return -1;
+    };
+    if (read && within(read, ctor)) {
+      const before = inCtor.filter((d) => d.endIndex <= read.startIndex);
+      const i = lastAlways(before);
+      return i >= 0 ? before.slice(i) : [...defs.filter(classLevel), ...before];
+    }
+    return lastAlways(inCtor) >= 0 ? defs.filter((d) => !classLevel(d)) : defs;
+  }
+
+  /** The statement around `node` runs whenever `fn` runs: no branch, loop, `try` or nested function between them. */
+  private alwaysRuns(unit: FileUnit, node: Node, fn: Node): boolean {
+    for (let n = node.parent; n && n.id !== fn.id; n = n.parent) {
+      if (unit.adapter.isScope(n) || unit.adapter.runsConditionally(n)) return false;
+    }
+    return true;
   }
 
   /** What reading `step` (`.text`, `[0]`, `[]`) from a call's result yields: the path grows, the root is where the whole result is named. */
@@ -873,6 +1034,7 @@ export class Evaluator {
     if (v.kind !== 'list' || !v.isSet) return v;
     if (v.complete && v.items.length && v.items.every((i) => i.kind === 'num' || i.kind === 'bool')) return { ...v, isSet: false };
     const t: Taint = { cls: 'unordered', kind: 'set-iteration', at: unit.loc(iterNode), text: shorten(iterNode.text), chain: [], fixAt: unit.loc(iterNode) };
+    if (v.complete && v.items.length && v.items.every((i) => isTextString(unit, i))) t.sortable = true;
     return { ...v, isSet: false, taints: [...v.taints, t] };
   }
 
@@ -1198,6 +1360,14 @@ export class Evaluator {
       const complete = receiver.complete && pattern.kind === 'str' && pattern.complete && replacement.kind === 'str' && replacement.complete;
       return bounded({ kind: 'str', text, complete, at, taints: [...rtaints, ...allTaints(replacement)] });
     }
+    // On a text that is not known (read from a file, returned by a call, `TEMPLATE * 3`), what
+    // `replace` writes in and what `format` fills in still go into the result.
+    const rref = this.refOf(receiver);
+    if (receiver.kind !== 'list' && receiver.kind !== 'obj' && receiver.kind !== 'str' && (!rref || rref.kind === 'external-instance') && !args.some((a) => a.spread === 'list')) {
+      const filled = (prop === 'replace' || prop === 'replaceAll') && args.length >= 2 ? [args[1]] : prop === 'format' ? args : [];
+      const taints = filled.flatMap((a) => allTaints(this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value))));
+      if (taints.length) return { kind: 'str', text: HOLE, complete: false, at, taints: [...rtaints, ...taints] };
+    }
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
     // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
     if (receiver.kind === 'unknown' && !this.refOf(receiver) && rtaints.length && RETRIEVAL_NAME.test(prop)) {
@@ -1242,6 +1412,44 @@ export class Evaluator {
     } finally {
       this.inlineDepth--;
     }
+  }
+}
+
+/**
+ * A value known to be a text string (not bytes), for `sorted` over a set of them, which cannot
+ * raise: a string whose place is written in this file and is not a bytes literal.
+ */
+function isTextString(unit: FileUnit, v: Value): boolean {
+  if (v.kind !== 'str' || !v.at || v.at.file !== unit.file) return false;
+  return !/^[rR]?[bB][rR]?["']/.test(unit.text.slice(v.at.start, v.at.end));
+}
+
+/** The names an expression reads (`tool` in `tool.get("extras")`; not the attribute `get`). */
+function namesIn(unit: FileUnit, node: Node): Set<string> {
+  const out = new Set<string>();
+  walk(node, (n) => {
+    if (unit.adapter.expr(n).k !== 'ident') return;
+    const p = n.parent ? unit.adapter.expr(n.parent) : undefined;
+    if (p?.k === 'member' && p.object.id !== n.id) return;
+    out.add(n.text);
+  });
+  return out;
+}
+
+/** A value known in full as a comparable key (`s:text`, `n:1`, `b:true`, `z:null`); undefined when any part may differ or is not known. */
+function constantKey(v: Value): string | undefined {
+  if (v.taints.length) return undefined;
+  switch (v.kind) {
+    case 'str':
+      return v.complete ? `s:${v.text}` : undefined;
+    case 'num':
+      return `n:${v.value}`;
+    case 'bool':
+      return `b:${v.value}`;
+    case 'null':
+      return 'z:null';
+    default:
+      return undefined;
   }
 }
 

@@ -1,14 +1,15 @@
 /** Builds the core FileView of a parsed file (see src/core/fileView.ts). */
-import type { Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment } from '../core/fileView';
+import type { ArgView, Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment, MemberRead } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
 import type { LanguageId } from '../core/model';
 import type { Evaluator } from './evaluate';
 import { frontEndFor } from './frontEnds';
+import type { Expr } from './syntax';
 import { findFilters } from './filters';
 import { findPathJoins } from './paths';
 import type { Node } from './parsers';
-import { walkTypes } from './walk';
+import { walk, walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
 /** `items.forEach((item) => ...)`: the callback around `node` iterates the receiver. */
@@ -25,13 +26,97 @@ function lazy(f: () => Value): () => Value {
   return () => (v ??= f());
 }
 
+/**
+ * A call of the file as rules see it (CallSite). Its parts are read when a rule first asks for
+ * them: the rules that walk every call of a file read two or three parts of each.
+ */
+class CallSiteView implements CallSite {
+  private atLoc?: Loc;
+  private calleeTextOf?: string;
+  private nameOf?: string;
+  private methodOf?: string;
+  private argViews?: ArgView[];
+  private receiverView?: ArgView | null;
+
+  constructor(
+    private readonly unit: FileUnit,
+    private readonly ev: Evaluator,
+    private readonly node: Node,
+    private readonly e: Extract<Expr, { k: 'call' | 'new' }>,
+  ) {}
+
+  get at(): Loc {
+    return (this.atLoc ??= this.unit.loc(this.node));
+  }
+
+  get isNew(): boolean {
+    return this.e.k === 'new';
+  }
+
+  get calleeText(): string {
+    return (this.calleeTextOf ??= this.e.callee.text.replace(/\s+/g, ''));
+  }
+
+  /** Resolved from this file's bindings only (see Evaluator.calleeName). */
+  get name(): string {
+    return (this.nameOf ??= this.ev.calleeName(this.unit, this.e.callee) ?? this.calleeText);
+  }
+
+  get method(): string {
+    if (this.methodOf === undefined) {
+      const c = this.unit.adapter.expr(this.e.callee);
+      this.methodOf = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : this.e.callee.text;
+    }
+    return this.methodOf;
+  }
+
+  get receiver(): ArgView | undefined {
+    if (this.receiverView === undefined) {
+      const c = this.unit.adapter.expr(this.e.callee);
+      this.receiverView = c.k === 'member' ? new ArgViewOf(this.unit, this.ev, c.object) : null;
+    }
+    return this.receiverView ?? undefined;
+  }
+
+  get args(): ArgView[] {
+    return (this.argViews ??= this.e.args.map((a) => new ArgViewOf(this.unit, this.ev, a.value, a.name)));
+  }
+}
+
+/**
+ * An argument or receiver of a call site: its location and text are read when asked for, its
+ * value evaluated once when first asked for (rules mostly read the text of a few arguments).
+ */
+class ArgViewOf implements ArgView {
+  private atLoc?: Loc;
+  private textOf?: string;
+  private valueOf?: Value;
+  /** An own function, as ArgView.value is used detached from its view. */
+  readonly value = (): Value => (this.valueOf ??= this.ev.eval(this.unit, this.node));
+
+  constructor(
+    private readonly unit: FileUnit,
+    private readonly ev: Evaluator,
+    private readonly node: Node,
+    /** The keyword of a keyword argument. */
+    readonly name?: string,
+  ) {}
+
+  get at(): Loc {
+    return (this.atLoc ??= this.unit.loc(this.node));
+  }
+
+  get text(): string {
+    return (this.textOf ??= this.node.text);
+  }
+}
+
 export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const facts = unit.frontEnd.facts;
   const nodeAt = (at: Loc): Node | undefined => {
     if (at.file !== unit.file) return undefined;
     return unit.tree.rootNode.descendantForIndex(at.start, Math.max(at.start, at.end - 1)) ?? undefined;
   };
-  const text = (n: Node) => n.text;
 
   // Each part is built when a rule first reads it: most files need only one or two of them,
   // and the call list evaluates every callee of the file.
@@ -39,28 +124,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     const calls: CallSite[] = [];
     for (const node of unit.calls) {
       const e = unit.adapter.expr(node);
-      if (e.k !== 'call' && e.k !== 'new') continue;
-      const c = unit.adapter.expr(e.callee);
-      const method = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : e.callee.text;
-      const calleeText = e.callee.text.replace(/\s+/g, '');
-      let name: string | undefined;
-      const receiver =
-        c.k === 'member'
-          ? { at: unit.loc(c.object), text: text(c.object), value: lazy(() => ev.eval(unit, c.object)) }
-          : undefined;
-      const callee = e.callee;
-      calls.push({
-        at: unit.loc(node),
-        // Resolved when a rule asks, from this file's bindings only (see Evaluator.calleeName).
-        get name() {
-          return (name ??= ev.calleeName(unit, callee) ?? calleeText);
-        },
-        calleeText,
-        method,
-        isNew: e.k === 'new',
-        receiver,
-        args: e.args.map((a) => ({ name: a.name, at: unit.loc(a.value), text: text(a.value), value: lazy(() => ev.eval(unit, a.value)) })),
-      });
+      if (e.k === 'call' || e.k === 'new') calls.push(new CallSiteView(unit, ev, node, e));
     }
     return calls;
   };
@@ -68,10 +132,10 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildFunctions = () => {
     const functions: FunctionView[] = [];
     const fnByNode = new Map<number, FunctionView>();
-    walkTypes(unit.tree.rootNode, unit.adapter.walkedTypes.functions, (n) => {
+    walkTypes(unit.tree.rootNode, unit.adapter.functionTypes, (n) => {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
-        const f: FunctionView = { at: unit.loc(n), name, params: unit.adapter.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
+        const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
         functions.push(f);
         fnByNode.set(n.id, f);
       }
@@ -82,7 +146,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildAssignments = () => {
     const keyAssignments: KeyAssignment[] = [];
     const assignments: Assignment[] = [];
-    walkTypes(unit.tree.rootNode, facts.walkedTypes.assignments, (n) => {
+    walkTypes(unit.tree.rootNode, facts.nodeTypes.assignment, (n) => {
       const a = facts.assignment(n);
       if (!a) return;
       const { target: left, value: right } = a;
@@ -113,6 +177,67 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     return undefined;
   };
 
+  const buildMemberReads = (prop: string): MemberRead[] => {
+    const out: MemberRead[] = [];
+    if (!unit.text.includes(prop)) return out;
+    walk(unit.tree.rootNode, (n) => {
+      const e = unit.adapter.expr(n);
+      if (e.k !== 'member' || e.prop !== prop) return;
+      const path: string[] = [];
+      let root = e.object;
+      for (let x = unit.adapter.expr(root); x.k === 'member' || x.k === 'wrap'; x = unit.adapter.expr(root)) {
+        if (x.k === 'member') {
+          path.unshift(x.prop);
+          root = x.object;
+        } else root = x.inner;
+      }
+      // The members the chain goes on with (through the wrappers `(x as T)` / `x!`).
+      const next: MemberRead['next'] = [];
+      for (let top: Node = n, p = n.parent; p; top = p, p = p.parent) {
+        const pe = unit.adapter.expr(p);
+        if (pe.k === 'member' && pe.object.id === top.id) next.push({ prop: pe.prop, at: unit.loc(p) });
+        else if (!(pe.k === 'wrap' && pe.inner.id === top.id)) break;
+      }
+      let rootClass: string | undefined | null = null;
+      const rootNode = root;
+      out.push({
+        at: unit.loc(n),
+        next,
+        prop,
+        path,
+        root: { at: unit.loc(rootNode), text: rootNode.text, value: lazy(() => ev.eval(unit, rootNode)) },
+        get rootClass() {
+          if (rootClass === null) {
+            const ref = ev.refOf(ev.eval(unit, rootNode));
+            rootClass = ref?.kind === 'external-instance' ? ref.name : undefined;
+          }
+          return rootClass;
+        },
+      });
+    });
+    return out;
+  };
+  const memberReads = new Map<string, MemberRead[]>();
+  const buildImports = (): string[] => {
+    const out = new Set<string>();
+    for (const scope of unit.scopes.values()) {
+      for (const list of scope.bindings.values()) {
+        for (const b of list) {
+          if (b.importFrom) out.add(b.importFrom.module);
+          else if (b.kind === 'assign' && b.value) {
+            // `const OpenAI = require('openai')`.
+            const e = unit.adapter.expr(b.value);
+            const callee = e.k === 'call' ? unit.adapter.expr(e.callee) : undefined;
+            const spec = e.k === 'call' && e.args.length === 1 ? unit.adapter.expr(e.args[0].value) : undefined;
+            if (callee?.k === 'ident' && callee.name === 'require' && spec?.k === 'str') out.add(spec.value);
+          }
+        }
+      }
+    }
+    return [...out];
+  };
+  let imports: string[] | undefined;
+
   const fnCache = new Map<number, FunctionView | undefined>();
   let filters: FileView['filters'] | undefined;
   let pathJoins: FileView['pathJoins'] | undefined;
@@ -124,6 +249,14 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   return {
     get calls() {
       return (calls ??= buildCalls());
+    },
+    get imports() {
+      return (imports ??= buildImports());
+    },
+    memberReads(prop) {
+      let reads = memberReads.get(prop);
+      if (!reads) memberReads.set(prop, (reads = buildMemberReads(prop)));
+      return reads;
     },
     get functions() {
       return (fns ??= buildFunctions()).functions;

@@ -178,7 +178,7 @@ export function findFilters(unit: FileUnit): FilterView[] {
   const out: FilterView[] = [];
   const r = new Reader(unit);
   const facts = unit.frontEnd.facts;
-  walkTypes(unit.tree.rootNode, facts.walkedTypes.filters, (n) => {
+  walkTypes(unit.tree.rootNode, facts.nodeTypes.filter, (n) => {
     const f = facts.filter(n);
     if (!f) return;
     let s: Summary | undefined;

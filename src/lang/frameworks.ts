@@ -3,7 +3,8 @@
  * every rule applies: LangChain / LangGraph (`ChatAnthropic` with `.invoke` and friends, message
  * classes, `("system", ...)` tuples, `ChatPromptTemplate.from_messages(...) | llm` or `.pipe(llm)`,
  * `createAgent` / `create_agent`), LiteLLM (`completion` / `acompletion` with an Anthropic model),
- * smolagents (`LiteLLMModel`, a model class's default `model_id`) and the Vercel AI SDK
+ * smolagents (`LiteLLMModel`, a model class's default `model_id`), agno (`Claude(...)` in an
+ * agent that is run), instructor (clients wrapping an Anthropic client) and the Vercel AI SDK
  * (`generateText` / `streamText` / `generateObject` / `streamObject` with an `@ai-sdk/anthropic`
  * model). Each adapter translates its framework's own format into Messages API terms, or
  * leaves the part unknown: the rules never judge another format by Messages API names.
@@ -14,6 +15,7 @@ import { allTaints, getEntry, getEntryRecord, unknown } from '../core/value';
 import type { Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
 import type { Arg } from './syntax';
+import { walk } from './walk';
 import type { FileUnit } from './workspace';
 
 const INVOKE = new Set(['invoke', 'ainvoke', 'stream', 'astream', 'batch', 'abatch']);
@@ -602,6 +604,182 @@ function aiSdkTool(ev: Evaluator, t: Entry): Value {
   return { kind: 'obj', entries, complete: v.complete, at: v.at, taints: v.taints };
 }
 
+/** agno's model class for the Claude API (`agno.models.aws` and `agno.models.vertexai` hold the Bedrock and Vertex AI ones). */
+const AGNO_CLAUDE = /^agno\.models\.anthropic(?:\.claude)?\.Claude$/;
+/** agno `Claude` fields that agno sends as the Messages API parameter of the same name. */
+const AGNO_PARAMS = new Set(['max_tokens', 'betas', 'thinking', 'temperature', 'top_p', 'top_k', 'stop_sequences']);
+/** The methods of an agno model that send a request. */
+const AGNO_SEND = new Set(['response', 'aresponse', 'response_stream', 'aresponse_stream', 'invoke', 'ainvoke', 'invoke_stream', 'ainvoke_stream']);
+/** The methods of an agno agent, team, workflow or app that run it (and so make its model's requests). */
+const AGNO_RUN = new Set(['run', 'arun', 'print_response', 'aprint_response', 'cli_app', 'acli_app', 'continue_run', 'acontinue_run', 'serve', 'get_app']);
+const AGNO_RUNNER = /(^|\.)(Agent|Team|Workflow|AgentOS)$/;
+
+/** The call (at most a few levels up: a keyword, a list of fallbacks) that `node` is an argument of. */
+function argumentOf(unit: FileUnit, node: Node): { call: Node; callee: Node } | undefined {
+  let n: Node | null = node.parent;
+  for (let depth = 0; n && depth < 4; depth++, n = n.parent) {
+    if (unit.adapter.isScope(n)) return undefined;
+    if (!unit.adapter.isCall(n)) continue;
+    const e = unit.adapter.expr(n);
+    if (e.k !== 'call' && e.k !== 'new') return undefined;
+    return node.startIndex >= e.callee.endIndex ? { call: n, callee: e.callee } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * An agno model sends requests when it is handed to agno (an `Agent`, a `Team`, a
+ * `MemoryManager`, a list of fallback models) that is run in the file (`agent.print_response(...)`,
+ * `team.run(...)`, an `AgentOS` that serves it), directly or through the names they are bound
+ * to, or when one of its own sending methods is called (`model.response(...)`); an agent, team
+ * or model bound at module level outside tests is there to be run by the modules that import
+ * it. A model or an agent built only to inspect its settings (a unit test of the class, a
+ * function that returns it) sends nothing here.
+ */
+function agnoModelSends(unit: FileUnit, ev: Evaluator, node: Node, holder?: string, depth = 0): boolean {
+  // A model in an agent in a step of a workflow that is a step of another workflow, and no deeper.
+  if (depth > 6) return false;
+  // What runs the holder: a model's sending methods; an agent's, a team's, a workflow's or an
+  // app's run methods; any method of another agno object that holds a model (a MemoryManager).
+  const sending = (method: string) => (!holder ? AGNO_SEND.has(method) : AGNO_RUNNER.test(holder) ? AGNO_RUN.has(method) : true);
+  const handedOn = (arg: Node) => {
+    const site = argumentOf(unit, arg);
+    const name = site ? ev.calleeName(unit, site.callee, 0, true) : undefined;
+    return !!site && !!name && name.startsWith('agno.') && !AGNO_CLAUDE.test(name) && agnoModelSends(unit, ev, site.call, name, depth + 1);
+  };
+  if (handedOn(node)) return true;
+  // `Agent(...).print_response(...)`.
+  const parent = node.parent ? unit.adapter.expr(node.parent) : undefined;
+  if (parent?.k === 'member' && parent.object.id === node.id && sending(parent.prop) && node.parent?.parent && unit.adapter.isCall(node.parent.parent)) return true;
+  const assigned = node.parent ? unit.frontEnd.facts.assignment(node.parent) : undefined;
+  const target = assigned && assigned.value.id === node.id ? unit.adapter.expr(assigned.target) : undefined;
+  if (target?.k !== 'ident') return false;
+  // An agent (or model) a module defines for others to import and run (`agents.py` of an app);
+  // in a test file a module-level model is a fixture of the tests, which say what they run.
+  if (unit.enclosingFunction(node).id === unit.tree.rootNode.id && !unit.frontEnd.modules.isTestFile(unit.file) && (!holder || AGNO_RUNNER.test(holder))) return true;
+  const boundHere = (use: Node) => {
+    const b = ev.findBinding(unit, use, target.name)?.binding;
+    return b?.kind === 'assign' && b.value?.id === node.id;
+  };
+  // Each use of the name: the receiver of a method that runs it, or handed on to agno (`members=[researcher]`).
+  let found = false;
+  walk(unit.tree.rootNode, (use) => {
+    if (found || use.text !== target.name || use.id === assigned!.target.id || unit.adapter.expr(use).k !== 'ident' || !boundHere(use)) return;
+    const p = use.parent ? unit.adapter.expr(use.parent) : undefined;
+    if (p?.k === 'member' && p.object.id === use.id) found = sending(p.prop) && !!use.parent?.parent && unit.adapter.isCall(use.parent.parent);
+    else found = handedOn(use);
+  });
+  return found;
+}
+
+/**
+ * `Claude(id="claude-…", betas=[...], max_tokens=...)` of agno, handed to an agent (see
+ * agnoModelSends), as the requests that agent makes: agno sends `id` as `model` and these
+ * fields as they are (and `request_params` merged in). The system prompt, tools and messages
+ * are built by the agent at run time, so they stay unknown.
+ */
+function agnoClaudeCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
+  const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
+  // A dataclass: the first positional field is `id`.
+  const first = args.find((a) => !a.name && !a.spread);
+  const entries: Entry[] = first ? [{ key: 'model', valueAt: unit.loc(first.value), value: ev.eval(unit, first.value) }] : [];
+  for (const e of opts.entries) {
+    if (e.key === 'id') entries.push({ ...e, key: 'model' });
+    else if (AGNO_PARAMS.has(e.key)) entries.push(e);
+  }
+  const extra = getEntry(opts, 'request_params');
+  if (extra?.kind === 'obj') entries.push(...extra.entries);
+  entries.push({ key: 'messages', value: unknown(undefined, 'the messages the agent sends') });
+  return request(unit, node, callee, 'agno', entries, false, argsAt);
+}
+
+/** instructor's factories and clients (`instructor.from_anthropic(Anthropic())`, `AsyncInstructor(client=..., create=...)`). */
+const INSTRUCTOR_CLIENT = /^instructor(?:\.[\w.]+)?\.(from_anthropic|from_provider|Instructor|AsyncInstructor)$/;
+/** The methods of an instructor client that send one request (on the client, `.chat.completions` or `.messages`). */
+const INSTRUCTOR_METHODS = new Set(['create', 'create_with_completion', 'create_partial', 'create_iterable']);
+/** Arguments instructor reads itself and does not send. */
+const INSTRUCTOR_OWN = new Set(['response_model', 'max_retries', 'validation_context', 'context', 'strict', 'hooks']);
+
+interface Construction {
+  unit: FileUnit;
+  name: string;
+  args: Arg[];
+}
+
+/** The instructor client that `node` holds: the factory call it is bound to (a few names deep), or a library instance. */
+function instructorClient(unit: FileUnit, ev: Evaluator, node: Node, depth = 0): Construction | undefined {
+  if (depth > 4) return undefined;
+  const e = unit.adapter.expr(node);
+  if (e.k === 'wrap') return instructorClient(unit, ev, e.inner, depth + 1);
+  if (e.k === 'call' || e.k === 'new') {
+    // Named by its import even inside instructor's own repository, where the package is workspace code.
+    const name = ev.calleeName(unit, e.callee, 0, true);
+    return name && INSTRUCTOR_CLIENT.test(name) ? { unit, name, args: e.args } : undefined;
+  }
+  if (e.k === 'ident') {
+    const b = ev.findBinding(unit, node, e.name)?.binding;
+    if (b?.kind === 'assign' && b.value && b.key === undefined && !b.without) return instructorClient(unit, ev, b.value, depth + 1);
+  }
+  const ref = ev.refOf(ev.eval(unit, node));
+  return ref?.kind === 'external-instance' && INSTRUCTOR_CLIENT.test(ref.name) ? { unit: ref.unit, name: ref.name, args: ref.args } : undefined;
+}
+
+/**
+ * The Anthropic SDK client an instructor client wraps, and the model `from_provider("anthropic/…")`
+ * names. Undefined for any other provider's client (instructor wraps OpenAI, Gemini, ...).
+ */
+function wrappedClaudeClient(ev: Evaluator, c: Construction): { client: string; model?: Value } | undefined {
+  const opts = options(c.unit, ev, c.args);
+  const first = c.args.find((a) => !a.name && !a.spread);
+  const kind = lastName(c.name);
+  if (kind === 'from_provider') {
+    const spec = first ? ev.eval(c.unit, first.value) : getEntry(opts, 'model');
+    const m = spec?.kind === 'str' && spec.complete ? /^anthropic\/(.+)$/.exec(spec.text) : undefined;
+    return spec?.kind === 'str' && m ? { client: 'anthropic.Anthropic', model: { ...spec, text: m[1] } } : undefined;
+  }
+  const wrapped = getEntry(opts, 'client') ?? (first ? ev.eval(c.unit, first.value) : undefined);
+  const ref = ev.refOf(wrapped);
+  return ref?.kind === 'external-instance' && /^anthropic(\.|$)/.test(ref.name) ? { client: ref.name } : undefined;
+}
+
+/**
+ * A request sent through an instructor client that wraps an Anthropic client
+ * (`client.messages.create(...)`, `client.chat.completions.create(...)`, `client.create(...)`):
+ * the Messages API parameters are passed through; instructor moves `role: "system"` messages
+ * into `system` (after the `system` argument) and, with a `response_model`, adds a tool of its
+ * own (unknown here). With `context=` the message texts are templates rendered per call.
+ */
+function instructorCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, receiver: Node, args: Arg[]): RequestCall | undefined {
+  let n = receiver;
+  for (let e = unit.adapter.expr(n); e.k === 'member' && (e.prop === 'completions' || e.prop === 'chat' || e.prop === 'messages'); e = unit.adapter.expr(n)) n = e.object;
+  const construction = instructorClient(unit, ev, n);
+  const wrapped = construction ? wrappedClaudeClient(ev, construction) : undefined;
+  if (!wrapped) return undefined;
+  const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
+  const templated = !!getEntry(opts, 'context');
+  const asTemplate = (v: Value): Value => (templated ? unknown(v.at, 'a template rendered with the context', allTaints(v)) : v);
+  const entries: Entry[] = [];
+  let system: Entry | undefined;
+  let messages: Entry | undefined;
+  for (const e of opts.entries) {
+    if (INSTRUCTOR_OWN.has(e.key)) continue;
+    if (e.key === 'system') system = e;
+    else if (e.key === 'messages') messages = e;
+    else entries.push(e);
+  }
+  if (wrapped.model && !entries.some((e) => e.key === 'model')) entries.push({ key: 'model', value: wrapped.model });
+  const responseModel = getEntry(opts, 'response_model');
+  if (responseModel && responseModel.kind !== 'null') entries.push({ key: 'tools', value: unknown(responseModel.at, 'the tool instructor makes of the response model') });
+  const split = messages ? splitSystem(messages.value) : undefined;
+  if (split?.system) {
+    const parts = [...(system ? [system.value] : []), split.system];
+    const merged: Value = parts.length === 1 ? parts[0] : { kind: 'list', items: parts.flatMap((p) => (p.kind === 'list' ? p.items : [textBlock(p)])), complete: parts.every((p) => p.kind !== 'list' || p.complete), taints: [] };
+    entries.push({ key: 'system', valueAt: system?.valueAt ?? split.systemAt, value: asTemplate(merged) });
+  } else if (system) entries.push({ ...system, value: asTemplate(system.value) });
+  if (messages) entries.push({ ...messages, value: asTemplate(split ? split.messages : messages.value) });
+  return { ...request(unit, node, callee, 'instructor', entries, opts.complete, argsAt), client: wrapped.client };
+}
+
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const text = unit.text;
   const langchain = /langchain_anthropic|@langchain\/anthropic/.test(text);
@@ -609,7 +787,9 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
   const smolagents = /\bsmolagents\b/.test(text);
   const litellm = /\blitellm\b/.test(text);
   const vercel = /@ai-sdk\/anthropic/.test(text);
-  if (!langchain && !litellm && !vercel && !agents && !smolagents) return [];
+  const agno = /agno\.models\.anthropic/.test(text);
+  const instructor = /\b(?:import|from)\s+instructor\b/.test(text);
+  if (!langchain && !litellm && !vercel && !agents && !smolagents && !agno && !instructor) return [];
   const out: RequestCall[] = litellm ? modelClassDefaults(unit, ev) : [];
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
@@ -617,7 +797,13 @@ export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[]
     const c = unit.adapter.expr(e.callee);
     let call: RequestCall | undefined;
     if (langchain && c.k === 'member' && INVOKE.has(c.prop)) call = langchainCall(unit, ev, node, e.callee, c.object, e.args);
-    else if (litellm || vercel || agents || smolagents) {
+    else if (instructor && c.k === 'member' && INSTRUCTOR_METHODS.has(c.prop)) call = instructorCall(unit, ev, node, e.callee, c.object, e.args);
+    if (!call && agno) {
+      // Named by its import even inside agno's own repository, where the package is workspace code.
+      const name = ev.calleeName(unit, e.callee, 0, true);
+      if (name && AGNO_CLAUDE.test(name) && agnoModelSends(unit, ev, node)) call = agnoClaudeCall(unit, ev, node, e.callee, e.args);
+    }
+    if (!call && (litellm || vercel || agents || smolagents)) {
       // The library name from the file's own imports: evaluating every callee of the file
       // would follow each one into the workspace.
       const name = ev.calleeName(unit, e.callee);

@@ -100,8 +100,6 @@ export type Condition =
 
 /** The language's shapes of the facts the file view gives rules. */
 export interface FactSyntax {
-  /** The node types `assignment`, `filter` and `isPathOperator` can answer for (see Adapter.walkedTypes). */
-  readonly walkedTypes: { readonly assignments: ReadonlySet<string>; readonly filters: ReadonlySet<string>; readonly pathOperators: ReadonlySet<string> };
   condition(node: Node): Condition;
   /** `v["type"]`, `v.type`, `v.get("type")`, `getattr(v, "type")`: node reads the `type` of `item`. */
   readsTypeOf(node: Node, item: string): boolean;
@@ -126,6 +124,11 @@ export interface FactSyntax {
   isPathOperator?(node: Node): boolean;
   /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */
   conditional(node: Node): { test?: Node } | undefined;
+  /**
+   * The node types `assignment`, `filter` and `isPathOperator` can answer for: the walks over a
+   * whole file look at these only (test/adapters.test.ts checks the lists).
+   */
+  readonly nodeTypes: { readonly assignment: ReadonlySet<string>; readonly filter: ReadonlySet<string>; readonly pathOperator?: ReadonlySet<string> };
 }
 
 export interface FrontEnd {

@@ -83,11 +83,10 @@ export class Parsers {
     const module: Record<string, unknown> = { locateFile: () => runtime };
     await Parser.init(module);
     useCursorBinding(module);
-    const languages = new Map<LanguageId, Language>();
-    for (const [id, g] of Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>) {
-      languages.set(id, await Language.load(findWasm(g.pkg, g.file, wasmDir)));
-    }
-    return new Parsers(languages);
+    // The grammars compile side by side (WebAssembly compiles off the main thread).
+    const entries = Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>;
+    const loaded = await Promise.all(entries.map(([, g]) => Language.load(findWasm(g.pkg, g.file, wasmDir))));
+    return new Parsers(new Map(entries.map(([id], i) => [id, loaded[i]])));
   }
 
   /** The version of the SDK installed at a location (config/projectSdk.ts finds them). */

@@ -53,7 +53,7 @@ export function findPathJoins(unit: FileUnit, ev: Evaluator): PathJoin[] {
   const inChain = new Set<number>();
   // `root / a / b` (pathlib): the operator's chains, outermost first.
   if (facts.isPathOperator) {
-    walkTypes(unit.tree.rootNode, facts.walkedTypes.pathOperators, (n) => {
+    walkTypes(unit.tree.rootNode, facts.nodeTypes.pathOperator!, (n) => {
       if (!facts.isPathOperator!(n) || inChain.has(n.id)) return;
       const e = unit.adapter.expr(n);
       if (e.k !== 'binary' || !isPath(e.left)) return;

@@ -32,6 +32,11 @@ interface CalleeShape {
 
 /** `client.beta.messages.with_raw_response.create` -> create, beta, receiver `client`. */
 function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
+  // Most calls of a file end in another name: told from the outermost segment alone, before
+  // the chain is collected (this runs for every call of the file on each analysis).
+  let outer = unit.adapter.expr(callee);
+  while (outer.k === 'wrap') outer = unit.adapter.expr(outer.inner);
+  if (outer.k !== 'member' || !METHODS[outer.prop]) return undefined;
   const segments: string[] = [];
   const objects: Node[] = [];
   let n: Node | undefined = callee;
@@ -100,7 +105,7 @@ const REQUEST_CHAIN = new RegExp(
   String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${Object.keys(METHODS).join('|')})\b`,
 );
 /** What findFrameworkCalls needs to see in a file before it looks for framework requests. */
-const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b/;
+const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|agno\.models\.anthropic|\b(?:import|from)\s+instructor\b/;
 
 /**
  * False when the text cannot hold a request that findRequestCalls finds: an SDK call's callee
@@ -113,10 +118,12 @@ export function mayHoldRequests(text: string): boolean {
 
 export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const out: RequestCall[] = findFrameworkCalls(unit, ev);
+  // A call a framework adapter read (`client.messages.create` on an instructor client) is that framework's request.
+  const framed = new Set(out.map((c) => `${c.at.start}:${c.at.end}`));
   const importsAnthropic = unit.importsAnthropic;
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
-    if (e.k !== 'call') continue;
+    if (e.k !== 'call' || framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
     const shape = calleeShape(unit, e.callee);
     if (!shape) continue;
     const client = shape.receiver ? ev.eval(unit, shape.receiver) : undefined;
@@ -195,7 +202,25 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
     }
     out.push({ ...base, params });
   }
-  return out;
+  if (!unit.frontEnd.modules.isTestFile(unit.file) || !MOCK_WORD.test(unit.text)) return out;
+  return out.filter((c) => !replacesClient(unit, unit.tree.rootNode.descendantForIndex(c.at.start, Math.max(c.at.start, c.at.end - 1))));
+}
+
+const MOCK_WORD = /mock|patch/i;
+/** What a test writes to replace a client: a mock class or factory, `patch(...)`, pytest-mock's `mocker`. */
+const MOCKING = /\b(?:patch(?:\.object)?|MagicMock|AsyncMock|Mock|mocker\.\w+)\s*\(|\bvi\.mock\s*\(|\bjest\.mock\s*\(/;
+
+/**
+ * A request in a test function that replaces the client: the function (or one around it) takes
+ * a fixture named for a mock, or mocks or patches something itself (`with patch(...)`,
+ * `@patch(...)`, `MagicMock()`). Its requests never reach the API.
+ */
+function replacesClient(unit: FileUnit, node: Node | null): boolean {
+  for (let fn = node ? unit.enclosingFunction(node) : undefined; fn && fn.id !== unit.tree.rootNode.id; fn = fn.parent ? unit.enclosingFunction(fn.parent) : undefined) {
+    if (unit.adapter.params(fn).some((p) => /mock/i.test(p.name))) return true;
+    if (MOCKING.test(fn.text) || unit.frontEnd.facts.functionContext(fn).decorators?.some((d) => MOCKING.test(d))) return true;
+  }
+  return false;
 }
 
 /** Guards against other libraries' `messages.create` (Twilio's takes `to`, `from_`, `body`). */

@@ -41,8 +41,12 @@ export type Expr =
   | { k: 'list'; items: Array<{ value: Node; spread?: boolean }>; set?: boolean }
   | { k: 'dict'; entries: DictEntry[] }
   | { k: 'binary'; op: string; left: Node; right: Node }
-  /** Alternatives; `test` is the condition that picks one (`a if test else b`, `test ? a : b`), absent for `a or b`. */
-  | { k: 'cond'; options: Node[]; test?: Node }
+  /**
+   * Alternatives; `test` is the condition that picks one (`a if test else b`, `test ? a : b`),
+   * absent for `a or b`. `fallback`: the last option is what is left when the others are
+   * absent or empty (`a or b`, `a || b`, `a ?? b`; not `a and b`).
+   */
+  | { k: 'cond'; options: Node[]; test?: Node; fallback?: boolean }
   /** Unary minus on something that is not a number literal (`-k`). */
   | { k: 'neg'; arg: Node }
   | { k: 'wrap'; inner: Node }
@@ -64,6 +68,10 @@ export interface Binding {
   value?: Node;
   /** Destructuring: `const { a } = obj` binds `a` to `obj.a`. */
   key?: string;
+  /** Destructuring with a default: `const { a = d } = obj` binds `a` to `obj.a`, or `d` when it is absent. */
+  fallback?: Node;
+  /** A rest element: `const { a, ...rest } = obj` binds `rest` to `obj` without these keys. */
+  without?: string[];
   op?: string;
   importFrom?: { module: string; name: string };
   paramIndex?: number;
@@ -90,19 +98,19 @@ export interface FunctionInfo {
 
 export interface Adapter {
   readonly family: 'python' | 'js';
-  /**
-   * The node types the walks over a whole tree look at (every other node is passed over without
-   * a node view, and most of a tree is other nodes): `indexed`, the ones `declares`, `mutation`,
-   * `isCall` or `isScope` can answer for; `functions`, isFunction's; `comments`, isComment's.
-   * test/walked-types.test.ts checks that no other type gets an answer.
-   */
-  readonly walkedTypes: { readonly indexed: ReadonlySet<string>; readonly functions: ReadonlySet<string>; readonly comments: ReadonlySet<string> };
   expr(node: Node): Expr;
   /** Nodes that open a scope for bindings. */
   isScope(node: Node): boolean;
   /** Function-like scopes (their locals are not visible to callers). */
   isFunction(node: Node): boolean;
+  /** The node types isFunction is true of (walks over a whole file look for these only). */
+  readonly functionTypes: ReadonlySet<string>;
   isClass(node: Node): boolean;
+  /**
+   * Every node type for which `declares`, `mutation`, `isCall` or `isScope` can answer anything:
+   * the file's index reads only nodes of these types (test/adapters.test.ts checks the list).
+   */
+  readonly indexedTypes: ReadonlySet<string>;
   /** Bindings this node introduces in the scope it stands in. */
   declares(node: Node): Binding[];
   /** Bindings a scope node introduces inside itself (parameters). */
@@ -123,8 +131,21 @@ export interface Adapter {
   /** The name of a property written as a bare key (`obj.key = v` in JS); string keys are read through expr. */
   propertyName(node: Node): string | undefined;
   isComment(node: Node): boolean;
+  /** A string literal that is a statement on its own (a docstring, a directive): no code reads it. */
+  isBareString(node: Node): boolean;
+  /** The node types isComment is true of. */
+  readonly commentTypes: ReadonlySet<string>;
   /** A loop statement (for, for-in/of, while, do): its body runs once per iteration. */
   isLoopStatement(node: Node): boolean;
+  /** A statement or expression whose parts may not run (`if`, loops, `try`, `switch` / `match`, `a if c else b`, `a or b`). */
+  runsConditionally(node: Node): boolean;
+  /**
+   * The branches of an `if` statement with its `elif` / `else if` / `else` parts, in order: the
+   * test of each (none for `else`) and the statements it runs. Undefined for any other node.
+   */
+  ifBranches(node: Node): Array<{ test?: Node; body: Node }> | undefined;
+  /** A test made of comparisons and boolean operators (`a == b`, `a !== b`, `not a`, `a and b`), with its operands. */
+  condition(node: Node): { op: 'eq' | 'ne' | 'not' | 'and' | 'or'; operands: Node[] } | undefined;
 }
 
 /**

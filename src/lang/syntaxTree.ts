@@ -222,8 +222,6 @@ export class SyntaxTree {
   private wasm?: WasmTree;
   /** tree-sitter's id of each node (only with `recordNodeIds`, and only while `wasm` is alive). */
   private nodeIds?: Int32Array;
-  /** Node index by tree-sitter id, built when the next tree reuses this one. */
-  private indexByNodeId?: NodeIdIndex;
   /** Nodes the last build copied from the previous tree instead of reading them (for tests and benchmarks). */
   readonly reusedNodes: number = 0;
 
@@ -234,13 +232,18 @@ export class SyntaxTree {
     wasm: WasmTree,
     options: SyntaxTreeOptions = {},
   ) {
-    const reuse = options.reuse?.reusableIndex();
+    const reuse = options.reuse?.reusable ? { tree: options.reuse, nodeIds: options.reuse.nodeIds!, ids: new IdFilter(options.reuse.nodeIds!) } : undefined;
+    // Where a reused subtree sat in the old text: at the same offset before the edit, moved by the change in length after it.
+    const shift = reuse ? source.length - reuse.tree.source.length : 0;
     // tree-sitter counts the visible nodes of a tree (the ones a cursor visits): columns of that
     // size are filled exactly and kept as they are, with no grow and no trimmed copy (for a large
-    // file those copies doubled the memory a tree takes while it is read).
+    // file those copies doubled the memory a tree takes while it is read). Without the count: an
+    // edit changes the number of nodes little, so start from the previous tree's size.
     const capacity = visibleNodes(wasm) ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
     // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
-    const b = new Builder(Math.max(1, capacity), options.recordNodeIds === true || reuse !== undefined);
+    const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
+    /** The subtrees copied from `reuse`: [old root, old end, new root] for each. */
+    const moves: number[] = [];
     const cursor = walkOf(wasm);
     const stack: number[] = [];
     let descending = true;
@@ -249,19 +252,20 @@ export class SyntaxTree {
         if (descending) {
           const parent = stack.length ? stack[stack.length - 1] : -1;
           const id = b.nodeId ? cursor.nodeId() | 0 : 0;
-          const old = reuse ? reuse.index.get(id) : -1;
+          const start = cursor.startIndex();
           let copied = false;
-          if (old >= 0) {
-            const from = reuse!.tree;
-            const start = cursor.startIndex();
+          if (reuse && id !== 0 && reuse.ids.mayHold(id)) {
+            const from = reuse.tree;
+            let old = nodeWithId(from, reuse.nodeIds, id, start);
+            if (old < 0 && shift !== 0) old = nodeWithId(from, reuse.nodeIds, id, start - shift);
             // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
-            if (cursor.endIndex() - start === from.end[old] - from.start[old]) {
-              b.copySubtree(from, reuse!.nodeIds, old, parent, cursor.fieldId(), start - from.start[old], stack.length);
+            if (old >= 0 && cursor.endIndex() - start === from.end[old] - from.start[old]) {
+              moves.push(old, from.subtreeEnd[old], b.length);
+              b.copySubtree(from, reuse.nodeIds, old, parent, cursor.fieldId(), start - from.start[old], stack.length);
               copied = true;
             }
           }
           if (!copied) {
-            const start = cursor.startIndex();
             const end = cursor.endIndex();
             const type = cursor.typeId();
             let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
@@ -289,18 +293,23 @@ export class SyntaxTree {
     }
     for (const p of stack) b.subtreeEnd[p] = b.length;
     this.length = b.length;
-    this.typeId = fitted(b.typeId, b.length);
-    this.fieldId = fitted(b.fieldId, b.length);
-    this.flags = fitted(b.flags, b.length);
-    this.start = fitted(b.start, b.length);
-    this.end = fitted(b.end, b.length);
-    this.parentOf = fitted(b.parent, b.length);
-    this.firstChildOf = fitted(b.firstChild, b.length);
-    this.lastChildOf = fitted(b.lastChild, b.length);
-    this.nextSiblingOf = fitted(b.nextSibling, b.length);
-    this.prevSiblingOf = fitted(b.prevSibling, b.length);
-    this.subtreeEnd = fitted(b.subtreeEnd, b.length);
-    this.depth = fitted(b.depth, b.length);
+    // Views onto the builder's columns when little of them is unused (a tree read from the
+    // previous one, whose size it started from), copies otherwise (a first parse, whose
+    // capacity was a guess from the text's length).
+    const n = b.length;
+    const fit = <T extends Uint16Array | Uint8Array | Int32Array>(a: T): T => (a.length === n ? a : a.length - n <= n >> 3 ? (a.subarray(0, n) as T) : (a.slice(0, n) as T));
+    this.typeId = fit(b.typeId);
+    this.fieldId = fit(b.fieldId);
+    this.flags = fit(b.flags);
+    this.start = fit(b.start);
+    this.end = fit(b.end);
+    this.parentOf = fit(b.parent);
+    this.firstChildOf = fit(b.firstChild);
+    this.lastChildOf = fit(b.lastChild);
+    this.nextSiblingOf = fit(b.nextSibling);
+    this.prevSiblingOf = fit(b.prevSibling);
+    this.subtreeEnd = fit(b.subtreeEnd);
+    this.depth = fit(b.depth);
     this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
@@ -313,12 +322,67 @@ export class SyntaxTree {
     this.idBase = nextIdBase;
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
+    if (reuse) {
+      this.matchTopLevel(reuse.tree, moves, shift);
+      this.adoptNodes(reuse.tree, moves);
+    }
     this.rootNode = this.node(0)!;
-    if (b.nodeId) this.nodeIds = fitted(b.nodeId, b.length);
+    if (b.nodeId) this.nodeIds = fit(b.nodeId);
     // Taken last: when building fails the caller still owns the WASM tree and frees it.
     if (options.keepWasm) {
       this.wasm = wasm;
       keptWasmTrees++;
+    }
+  }
+
+  /**
+   * Adds to `moves` the top-level statements that tree-sitter parsed again but that are the
+   * same as in `from`: the same text and the same subtree, node for node. Why: after a syntax
+   * error tree-sitter often reuses nothing from the error to the end of the file (Python's
+   * indentation), though the statements there come out as they were.
+   */
+  private matchTopLevel(from: SyntaxTree, moves: number[], shift: number): void {
+    const copiedRoots = new Set<number>();
+    for (let m = 2; m < moves.length; m += 3) copiedRoots.add(moves[m]);
+    const oldByStart = new Map<number, number>();
+    for (let c = from.firstChildOf[0]; c >= 0; c = from.nextSiblingOf[c]) if (!oldByStart.has(from.start[c])) oldByStart.set(from.start[c], c);
+    for (let c = this.firstChildOf[0]; c >= 0; c = this.nextSiblingOf[c]) {
+      if (copiedRoots.has(c)) continue;
+      for (const at of shift === 0 ? [this.start[c]] : [this.start[c], this.start[c] - shift]) {
+        const o = oldByStart.get(at);
+        if (o !== undefined && sameSubtree(from, o, this, c)) {
+          moves.push(o, from.subtreeEnd[o], c);
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * Takes over the node views of `from` (the previous version of the text) for its subtrees
+   * this tree holds unchanged: `moves` lists them as [old root, old end, new root]. The views
+   * move with what they have read about their subtrees (`exprView`, and `functionView` and
+   * `indexView` below the subtree's root, whose parent may be new), so that a keystroke does
+   * not make and read again a view for every node of the file. Why this is sound: a copied
+   * subtree has the same types, fields, shape and text (see SyntaxTreeOptions.reuse), an
+   * adapter's expression view reads only a node's own subtree, and its function and index views
+   * read beyond the subtree only the node's parent (decorators, the statement a binding is in). `from` loses the views (it is the tree of a text that is gone).
+   */
+  private adoptNodes(from: SyntaxTree, moves: readonly number[]): void {
+    for (let m = 0; m < moves.length; m += 3) {
+      const root = moves[m];
+      const stop = moves[m + 1];
+      const move = moves[m + 2] - root;
+      for (let o = root; o < stop; o++) {
+        const node = from.nodes[o];
+        if (!node) continue;
+        from.nodes[o] = undefined;
+        node.tree = this;
+        node.index = o + move;
+        // The root's parent may be new: the views that read the parent go.
+        if (o === root) node.functionView = node.indexView = undefined;
+        this.nodes[o + move] = node;
+      }
     }
   }
 
@@ -341,19 +405,46 @@ export class SyntaxTree {
     this.wasm.delete();
     this.wasm = undefined;
     this.nodeIds = undefined;
-    this.indexByNodeId = undefined;
     keptWasmTrees--;
   }
 
-  private reusableIndex(): { tree: SyntaxTree; nodeIds: Int32Array; index: NodeIdIndex } | undefined {
-    if (!this.wasm || !this.nodeIds) return undefined;
-    return { tree: this, nodeIds: this.nodeIds, index: (this.indexByNodeId ??= new NodeIdIndex(this.nodeIds)) };
+  /** The view of node i if one has been made (or taken over from the previous tree), without making one. */
+  madeNode(i: number): SyntaxNode | undefined {
+    return this.nodes[i];
   }
 
   /** The node at index i (views are made once, so the same node is the same object). */
   node(i: number): SyntaxNode | null {
     if (i < 0 || i >= this.length) return null;
     return (this.nodes[i] ??= new SyntaxNode(this, i));
+  }
+
+  /** The type of node i (as SyntaxNode.type), without making its view. */
+  typeName(i: number): string {
+    const t = this.typeId[i];
+    return t === ERROR_TYPE_ID ? 'ERROR' : (this.grammar.types[t] ?? 'ERROR');
+  }
+
+  /** Whether node i is named (as SyntaxNode.isNamed), without making its view. */
+  isNamed(i: number): boolean {
+    return (this.flags[i] & NAMED) !== 0;
+  }
+
+  /**
+   * A mask over this grammar's type ids: 1 for the ids whose name is in `names`. Walks that look
+   * for a few node types test it on the tree's arrays and make a view only for the nodes they
+   * want (most nodes are names, strings, punctuation). Kept per grammar and set of names.
+   */
+  typeMask(names: ReadonlySet<string>): Uint8Array {
+    let byNames = typeMasks.get(this.grammar);
+    if (!byNames) typeMasks.set(this.grammar, (byNames = new WeakMap()));
+    let mask = byNames.get(names);
+    if (!mask) {
+      mask = new Uint8Array(0x10000);
+      for (let id = 0; id < mask.length; id++) if (names.has(id === ERROR_TYPE_ID ? 'ERROR' : (this.grammar.types[id] ?? 'ERROR'))) mask[id] = 1;
+      byNames.set(names, mask);
+    }
+    return mask;
   }
 
   /** 0-based row and UTF-16 column of an offset. */
@@ -376,10 +467,7 @@ function visibleNodes(wasm: WasmTree): number | undefined {
   return typeof n === 'number' && n > 0 ? n : undefined;
 }
 
-/** A column of `length` values: the array itself when it is that long, else a trimmed copy. */
-function fitted<T extends Uint8Array | Uint16Array | Int32Array>(a: T, length: number): T {
-  return a.length === length ? a : (a.slice(0, length) as T);
-}
+const typeMasks = new WeakMap<GrammarTables, WeakMap<ReadonlySet<string>, Uint8Array>>();
 
 function lineStartsOf(text: string): number[] {
   const starts = [0];
@@ -392,41 +480,80 @@ function lineStartsOf(text: string): number[] {
 }
 
 /**
- * Node index by tree-sitter node id: an open-addressing hash table in typed arrays. Built on
- * every keystroke for some 50,000 nodes, where a Map took three times as long as the rest
- * of the build.
+ * Which tree-sitter ids a tree may hold: one bit per hash of an id, so that a node of the new
+ * tree whose id the old tree cannot hold is not looked for there (after a syntax error, tens of
+ * thousands of nodes are new). A set bit may be another id's (then the look-up finds nothing).
  */
-class NodeIdIndex {
-  private readonly keys: Int32Array;
-  private readonly values: Int32Array;
-  private readonly mask: number;
-  private readonly shift: number;
+class IdFilter {
+  private readonly bits = new Int32Array(1 << 15);
 
   constructor(ids: Int32Array) {
-    let bits = 4;
-    while (1 << bits < ids.length * 2) bits++;
-    this.keys = new Int32Array(1 << bits);
-    this.values = new Int32Array(1 << bits);
-    this.mask = (1 << bits) - 1;
-    this.shift = 32 - bits;
-    // Ids are addresses of tree-sitter nodes in WASM memory, never 0, which marks a free slot.
     for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      let slot = Math.imul(id, 0x9e3779b1) >>> this.shift;
-      while (this.keys[slot] !== 0 && this.keys[slot] !== id) slot = (slot + 1) & this.mask;
-      this.keys[slot] = id;
-      this.values[slot] = i;
+      const h = Math.imul(ids[i], 0x9e3779b1) >>> 12;
+      this.bits[h >>> 5] |= 1 << (h & 31);
     }
   }
 
-  /** The index of the node with this id, or -1. */
-  get(id: number): number {
-    if (id === 0) return -1;
-    for (let slot = Math.imul(id, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & this.mask) {
-      const key = this.keys[slot];
-      if (key === id) return this.values[slot];
-      if (key === 0) return -1;
-    }
+  mayHold(id: number): boolean {
+    const h = Math.imul(id, 0x9e3779b1) >>> 12;
+    return (this.bits[h >>> 5] & (1 << (h & 31))) !== 0;
+  }
+}
+
+/**
+ * Whether node `o` of tree `a` and node `n` of tree `b` root the same subtree: the same text,
+ * and node for node the same type, flags, field (but the root's, which its parent gives),
+ * offsets and links relative to the root. Run once the error flags reach every ancestor.
+ */
+function sameSubtree(a: SyntaxTree, o: number, b: SyntaxTree, n: number): boolean {
+  const count = a.subtreeEnd[o] - o;
+  if (b.subtreeEnd[n] - n !== count || a.end[o] - a.start[o] !== b.end[n] - b.start[n]) return false;
+  if (a.source.slice(a.start[o], a.end[o]) !== b.source.slice(b.start[n], b.end[n])) return false;
+  const shift = b.start[n] - a.start[o];
+  const move = n - o;
+  const deeper = b.depth[n] - a.depth[o];
+  const link = (x: number, y: number) => (x < 0 ? y < 0 : x + move === y);
+  for (let k = 0; k < count; k++) {
+    const i = o + k;
+    const j = n + k;
+    if (a.typeId[i] !== b.typeId[j] || a.flags[i] !== b.flags[j] || a.start[i] + shift !== b.start[j] || a.end[i] + shift !== b.end[j] || a.depth[i] + deeper !== b.depth[j] || a.subtreeEnd[i] + move !== b.subtreeEnd[j]) return false;
+    if (!link(a.firstChildOf[i], b.firstChildOf[j]) || !link(a.lastChildOf[i], b.lastChildOf[j])) return false;
+    if (k === 0) continue;
+    if (a.fieldId[i] !== b.fieldId[j] || a.parentOf[i] + move !== b.parentOf[j] || !link(a.nextSiblingOf[i], b.nextSiblingOf[j]) || !link(a.prevSiblingOf[i], b.prevSiblingOf[j])) return false;
+  }
+  return true;
+}
+
+/**
+ * The index of the node of `tree` with tree-sitter id `id` that starts at `start`, or -1. Nodes
+ * in pre-order start in order, so those starting at one offset are a run (a node, its first
+ * descendants, empty nodes), found by binary search. Why not a table of every id: the new
+ * tree asks for only the nodes around the edit, and a table of 50,000 ids built on every
+ * keystroke cost more than the rest of reading the tree.
+ */
+function nodeWithId(tree: SyntaxTree, nodeIds: Int32Array, id: number, start: number): number {
+  const starts = tree.start;
+  let lo = 0;
+  let hi = tree.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < tree.length && starts[i] === start; i++) if (nodeIds[i] === id) return i;
+  return -1;
+}
+
+/** to[at + k] = from[start + k] + add, for k < stop - start. */
+function addInto(to: Int32Array, from: Int32Array, start: number, stop: number, at: number, add: number): void {
+  for (let o = start, i = at; o < stop; o++, i++) to[i] = from[o] + add;
+}
+
+/** addInto for node links, leaving -1 (no node) as it is. */
+function linksInto(to: Int32Array, from: Int32Array, start: number, stop: number, at: number, add: number): void {
+  for (let o = start, i = at; o < stop; o++, i++) {
+    const v = from[o];
+    to[i] = v < 0 ? -1 : v + add;
   }
 }
 
@@ -450,23 +577,38 @@ class Builder {
   /** Nodes copied from a previous tree. */
   copied = 0;
 
+  /**
+   * Nodes of `base` that are in the columns at their own index until written over: the
+   * columns start as a copy of the previous tree's (`base`), and a subtree copied from it to
+   * the same index, offsets and depth (everything before an edit) then needs no writing.
+   */
+  private readonly inPlace: number;
+
   constructor(
     private capacity: number,
     recordNodeIds: boolean,
+    base?: { tree: SyntaxTree; nodeIds: Int32Array },
   ) {
-    this.typeId = new Uint16Array(capacity);
-    this.fieldId = new Uint16Array(capacity);
-    this.flags = new Uint8Array(capacity);
-    this.start = new Int32Array(capacity);
-    this.end = new Int32Array(capacity);
-    this.parent = new Int32Array(capacity);
-    this.firstChild = new Int32Array(capacity);
-    this.lastChild = new Int32Array(capacity);
-    this.nextSibling = new Int32Array(capacity);
-    this.prevSibling = new Int32Array(capacity);
-    this.subtreeEnd = new Int32Array(capacity);
-    this.depth = new Int32Array(capacity);
-    this.nodeId = recordNodeIds ? new Int32Array(capacity) : undefined;
+    const column = <T extends Uint16Array | Uint8Array | Int32Array>(Type: new (n: number) => T, from?: T): T => {
+      const c = new Type(capacity);
+      if (from) c.set(from.subarray(0, Math.min(from.length, capacity)));
+      return c;
+    };
+    const t = base?.tree;
+    this.typeId = column(Uint16Array, t?.typeId);
+    this.fieldId = column(Uint16Array, t?.fieldId);
+    this.flags = column(Uint8Array, t?.flags);
+    this.start = column(Int32Array, t?.start);
+    this.end = column(Int32Array, t?.end);
+    this.parent = column(Int32Array, t?.parentOf);
+    this.firstChild = column(Int32Array, t?.firstChildOf);
+    this.lastChild = column(Int32Array, t?.lastChildOf);
+    this.nextSibling = column(Int32Array, t?.nextSiblingOf);
+    this.prevSibling = column(Int32Array, t?.prevSiblingOf);
+    this.subtreeEnd = column(Int32Array, t?.subtreeEnd);
+    this.depth = column(Int32Array, t?.depth);
+    this.nodeId = recordNodeIds ? column(Int32Array, base?.nodeIds) : undefined;
+    this.inPlace = t ? Math.min(t.length, capacity) : 0;
   }
 
   add(parent: number, type: number, field: number, flags: number, start: number, end: number, depth: number): number {
@@ -499,24 +641,31 @@ class Builder {
     const at = this.length;
     const move = at - root;
     const deeper = depth - from.depth[root];
+    if (move === 0 && shift === 0 && deeper === 0 && stop <= this.inPlace) {
+      // Already in the columns (see inPlace): only the root's place in its new parent is written.
+      this.length += count;
+      this.copied += count;
+      this.fieldId[at] = field;
+      this.nextSibling[at] = -1;
+      this.prevSibling[at] = -1;
+      this.link(parent, at);
+      return;
+    }
     this.typeId.set(from.typeId.subarray(root, stop), at);
     this.fieldId.set(from.fieldId.subarray(root, stop), at);
     this.flags.set(from.flags.subarray(root, stop), at);
-    if (this.nodeId) this.nodeId.set(fromNodeIds.subarray(root, stop), at);
-    const { start, end, parentOf, firstChildOf, lastChildOf, nextSiblingOf, prevSiblingOf, subtreeEnd } = from;
-    // -1 (no such node) stays -1.
-    const moved = (i: number) => (i < 0 ? -1 : i + move);
-    for (let o = root, i = at; o < stop; o++, i++) {
-      this.start[i] = start[o] + shift;
-      this.end[i] = end[o] + shift;
-      this.parent[i] = parentOf[o] + move;
-      this.firstChild[i] = moved(firstChildOf[o]);
-      this.lastChild[i] = moved(lastChildOf[o]);
-      this.nextSibling[i] = moved(nextSiblingOf[o]);
-      this.prevSibling[i] = moved(prevSiblingOf[o]);
-      this.subtreeEnd[i] = subtreeEnd[o] + move;
-      this.depth[i] = from.depth[o] + deeper;
-    }
+    if (this.nodeId) addInto(this.nodeId, fromNodeIds, root, stop, at, 0);
+    // One column at a time: a copy, then one addition per element (an edit copies almost the whole tree).
+    addInto(this.start, from.start, root, stop, at, shift);
+    addInto(this.end, from.end, root, stop, at, shift);
+    addInto(this.parent, from.parentOf, root, stop, at, move);
+    addInto(this.subtreeEnd, from.subtreeEnd, root, stop, at, move);
+    addInto(this.depth, from.depth, root, stop, at, deeper);
+    // Links: -1 (no such node) stays -1.
+    linksInto(this.firstChild, from.firstChildOf, root, stop, at, move);
+    linksInto(this.lastChild, from.lastChildOf, root, stop, at, move);
+    linksInto(this.nextSibling, from.nextSiblingOf, root, stop, at, move);
+    linksInto(this.prevSibling, from.prevSiblingOf, root, stop, at, move);
     this.length += count;
     this.copied += count;
     // The root's links outside the subtree are this tree's, not the old one's.
@@ -561,23 +710,6 @@ class Builder {
   }
 }
 
-/** Per grammar, the marks of the type ids whose names are in a set (a name may have several ids), made once per set. */
-const typeMarkCache = new WeakMap<GrammarTables, Map<ReadonlySet<string>, Uint8Array>>();
-
-function typeMarks(grammar: GrammarTables, names: ReadonlySet<string>): Uint8Array {
-  let byNames = typeMarkCache.get(grammar);
-  if (!byNames) typeMarkCache.set(grammar, (byNames = new Map()));
-  let marks = byNames.get(names);
-  if (!marks) {
-    marks = new Uint8Array(grammar.types.length);
-    grammar.types.forEach((name, id) => {
-      if (names.has(name)) marks![id] = 1;
-    });
-    byNames.set(names, marks);
-  }
-  return marks;
-}
-
 /** A node of a SyntaxTree: the web-tree-sitter `Node` reads the analysis uses, from arrays. */
 export class SyntaxNode {
   /**
@@ -587,11 +719,14 @@ export class SyntaxNode {
   exprView: unknown = undefined;
   /** The same for a function node's parameters and returns (the adapter's `functionInfo`). */
   functionView: unknown = undefined;
+  /** What the file's index reads of the node: its bindings, list change, call and scope (see FileUnit). */
+  indexView: unknown = undefined;
 
   constructor(
-    readonly tree: SyntaxTree,
+    /** The tree the node belongs to: the next version's, once that tree takes the node over (SyntaxTree.adoptNodes). */
+    public tree: SyntaxTree,
     /** Pre-order index in the tree. */
-    readonly index: number,
+    public index: number,
   ) {}
 
   get id(): number {
@@ -668,6 +803,21 @@ export class SyntaxNode {
     return out;
   }
 
+  /** The named children but comments (what the adapters read as a node's parts), in one array. */
+  get namedChildrenButComments(): SyntaxNode[] {
+    const t = this.tree;
+    const out: SyntaxNode[] = [];
+    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED && t.typeName(i) !== 'comment') out.push(t.node(i)!);
+    return out;
+  }
+
+  /** The first of namedChildrenButComments, without making the list. */
+  get firstNamedChildButComment(): SyntaxNode | null {
+    const t = this.tree;
+    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED && t.typeName(i) !== 'comment') return t.node(i);
+    return null;
+  }
+
   /**
    * The first child with the field. An ERROR node has no fields of its own, as in tree-sitter,
    * though the cursor reports fields its children had in the rule recovery broke off.
@@ -733,19 +883,16 @@ export class SyntaxNode {
   }
 
   /**
-   * This node and the named nodes of its subtree whose type is in `types`, in pre-order: the
-   * others are passed over on the arrays, with no node view made for them.
+   * What forEachNamedDescendant visits, restricted to the node types of `mask` (a
+   * SyntaxTree.typeMask): the same nodes in the same order, with no view made for the others.
    */
-  forEachNamedDescendantOf(types: ReadonlySet<string>, visit: (node: SyntaxNode) => void): void {
+  forEachNamedDescendantOf(mask: Uint8Array, visit: (node: SyntaxNode, depth: number) => void): void {
     const t = this.tree;
-    const marks = typeMarks(t.grammar, types);
-    const error = types.has('ERROR');
+    const base = t.depth[this.index];
     const { flags, typeId } = t;
-    for (let i = this.index, stop = t.subtreeEnd[this.index]; i < stop; i++) {
-      if (!(flags[i] & NAMED)) continue;
-      const id = typeId[i];
-      if (id === ERROR_TYPE_ID ? error : marks[id] === 1) visit(t.node(i)!);
-    }
+    // forEachNamedDescendant visits this node whether it is named or not.
+    if (mask[typeId[this.index]]) visit(this, 0);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i++) if (flags[i] & NAMED && mask[typeId[i]]) visit(t.node(i)!, t.depth[i] - base);
   }
 
   /** Every node of this subtree in pre-order with its depth below this node. */

@@ -12,9 +12,46 @@ export function walk(node: Node, visit: (n: Node, depth: number) => void): void 
 }
 
 /**
- * The named nodes of `node`'s subtree (itself included) whose type is in `types`, in pre-order:
- * a walk that looks for a few kinds of node makes no node view for the others.
+ * `walk` for the nodes of some types only (`types`, a set kept for the life of the program):
+ * the same nodes in the same order as `walk` visits with a type check first, without making a
+ * view of the others. The walks over whole files use it: most of a tree is names, strings and
+ * argument lists that they skip.
  */
-export function walkTypes(node: Node, types: ReadonlySet<string>, visit: (n: Node) => void): void {
-  node.forEachNamedDescendantOf(types, visit);
+export function walkTypes(node: Node, types: ReadonlySet<string>, visit: (n: Node, depth: number) => void): void {
+  node.forEachNamedDescendantOf(node.tree.typeMask(types), visit);
+}
+
+/** The node types collectReturns looks for (each front end names its own). */
+export interface ReturnSyntax {
+  /** The return statement, whose first named child (not a comment) is the returned value. */
+  readonly returnType: string;
+  readonly commentTypes: ReadonlySet<string>;
+  /** Inner functions and classes: their returns are their own. */
+  readonly nested: ReadonlySet<string>;
+}
+
+/**
+ * The value of each `return` in a function body, in source order: the first named child (not a
+ * comment) of every return statement reached from `body` through named children that are not
+ * comments, without going into nested definitions. A scan of the tree's arrays: it runs for
+ * every function of a file on each analysis, and recursing over child lists made two arrays per
+ * node.
+ */
+export function collectReturns(body: Node, syntax: ReturnSyntax, out: Node[]): void {
+  const t = body.tree;
+  for (let i = body.index + 1, stop = t.subtreeEnd[body.index]; i < stop; ) {
+    const type = t.typeName(i);
+    // Anonymous nodes and comments are not among the named children, so nothing below them is reached.
+    if (!t.isNamed(i) || syntax.commentTypes.has(type) || syntax.nested.has(type)) {
+      i = t.subtreeEnd[i];
+      continue;
+    }
+    if (type === syntax.returnType) {
+      const value = t.node(i)!.firstNamedChildButComment;
+      if (value) out.push(value);
+      i = t.subtreeEnd[i];
+      continue;
+    }
+    i++;
+  }
 }

@@ -62,7 +62,7 @@ export class FileUnit {
 
   /**
    * One pass over the tree: scopes, their bindings and list mutations, and call nodes. Only the
-   * node types that can be one of those are visited (Adapter.walkedTypes).
+   * node types that can be one of those are visited (Adapter.indexedTypes).
    */
   private index(): Scope {
     const tree = this.tree;
@@ -71,19 +71,21 @@ export class FileUnit {
     this.scopes.set(root.id, moduleScope);
     this.scopeList.push(moduleScope);
     const stack: Scope[] = [moduleScope];
-    // Where the subtree of each scope node on the stack ends (pre-order): a node is inside the top scope while it comes before that.
+    // Where the subtree of each scope node on the stack ends (pre-order): a node is inside the
+    // top scope while its index is below that. (Not its depth: the walk skips most nodes.)
     const ends: number[] = [tree.length];
     const adapter = this.adapter;
     this.depth = tree.maxDepth;
-    walkTypes(root, adapter.walkedTypes.indexed, (node) => {
+    walkTypes(root, adapter.indexedTypes, (node) => {
       if (node.id === root.id) return;
-      while (stack.length > 1 && ends[ends.length - 1] <= node.index) {
+      while (stack.length > 1 && node.index >= ends[ends.length - 1]) {
         stack.pop();
         ends.pop();
       }
       const current = stack[stack.length - 1];
-      for (const b of adapter.declares(node)) add(current.bindings, b.name, b);
-      const m = adapter.mutation(node);
+      const view = indexView(adapter, node);
+      for (const b of view.declares) add(current.bindings, b.name, b);
+      const m = view.mutation;
       if (m && m.name.startsWith('<self>.')) {
         const cls = this.enclosingClass(node);
         if (cls) {
@@ -92,10 +94,10 @@ export class FileUnit {
           add(byAttr, m.name.slice('<self>.'.length), m);
         }
       } else if (m) add(current.mutations, m.name, m);
-      if (adapter.isCall(node)) this.calls.push(node);
-      if (adapter.isScope(node)) {
+      if (view.call) this.calls.push(node);
+      if (view.params) {
         const scope: Scope = { node, parent: current, bindings: new Map(), mutations: new Map() };
-        for (const b of adapter.params(node)) add(scope.bindings, b.name, b);
+        for (const b of view.params) add(scope.bindings, b.name, b);
         this.scopes.set(node.id, scope);
         this.scopeList.push(scope);
         stack.push(scope);
@@ -142,6 +144,11 @@ export class FileUnit {
       if (s) return s;
     }
     return this.module;
+  }
+
+  /** The parameters of a function (the adapter's `params`, as the index read them). */
+  params(fn: Node): readonly Binding[] {
+    return indexView(this.adapter, fn).params ?? this.adapter.params(fn);
   }
 
   /** The scope a scope-node opens (function/class/module). */
@@ -206,6 +213,29 @@ export class FileUnit {
 
 function isAnthropic(module: string): boolean {
   return /^anthropic(\.|$)/.test(module) || module.startsWith('@anthropic-ai/');
+}
+
+/** What the index reads of a node (undefined `params`: it opens no scope). */
+interface IndexView {
+  declares: readonly Binding[];
+  mutation?: Mutation;
+  call: boolean;
+  params?: readonly Binding[];
+}
+
+/**
+ * The adapter's answers for a node, kept on the node: a keystroke's tree takes the views of
+ * what it keeps from the previous tree (SyntaxTree.adoptNodes), so the index asks the adapter
+ * only about the nodes the edit made.
+ */
+function indexView(adapter: Adapter, node: Node): IndexView {
+  let view = node.indexView as IndexView | undefined;
+  if (!view) {
+    const mutation = adapter.mutation(node);
+    view = { declares: adapter.declares(node), call: adapter.isCall(node), ...(mutation ? { mutation } : {}), ...(adapter.isScope(node) ? { params: adapter.params(node) } : {}) };
+    node.indexView = view;
+  }
+  return view;
 }
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {

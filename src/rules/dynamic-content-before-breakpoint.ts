@@ -6,9 +6,10 @@ import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { PerLanguage } from '../core/edits';
+import type { Loc } from '../core/span';
 import type { Taint, Value } from '../core/value';
 import { allTaints, stabilityOf } from '../core/value';
-import { caches, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints } from './util';
+import { basename, caches, changedDefinition, fileText, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints, usedAlsoBy } from './util';
 
 export default defineRule({
   meta: {
@@ -102,7 +103,9 @@ export async function reply(userId: string, history: Anthropic.MessageParam[], q
 \`\`\`
 
 ## Fix safety
-The fix removes the interpolation (with its label, such as \`Known about the user: \`) from the system text and puts the value first in the newest user message as \`[known about you]\\n{facts}\\n\\n\`, followed by the question. It is offered when the value is interpolated into an f-string or template literal and the newest user message is a string, and it is always unsafe: the model now reads the data in the user turn instead of the system prompt, which can change its answers.
+The fix removes the interpolation (with its label, such as \`Known about the user: \`) from the system text and puts the value first in the newest user message as \`[known about you]\\n{facts}\\n\\n\`, followed by the question. It is offered when the value is interpolated into an f-string or template literal on its own (after a label or at the start of a line) and the newest user message is a string, and it is always unsafe: the model now reads the data in the user turn instead of the system prompt, which can change its answers.
+
+When the interpolation is in a prompt helper of another module the request imports (\`system=build_system(docs)\`, with \`{docs}\` in \`prompts.py\`), the fix removes it there and writes it into the user turn of the request in the request's terms: each parameter of the helper that the moved expression reads becomes the argument the request passes for it (by keyword or by place), with the imports the expression needs. It is offered only when that argument is a name or an attribute read (reading it again in the user turn gives the same value; a call such as \`build_system(search(q))\` would run again) and the helper does nothing else with the parameter (assigns it, changes it, tests it), and when every use of the helper can be seen (as for volatile-system-prompt: the whole project walked, not a package's public module, no look-up by name). When other code uses the helper too (another request, a log line), it loses the data as well, and the fix's title lists those uses.
 `,
   },
 
@@ -204,19 +207,76 @@ function labelled(label: string, expression: string): PerLanguage<readonly [stri
   };
 }
 
-function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
-  if (!t.embed || t.embed.file !== ctx.file) return undefined;
+/** The newest user turn when a fix can write before it: a string, or a name that holds one (other expressions may not be strings). */
+function userTurnToWrap(call: RequestCall, ctx: RuleContext): { at: Loc } | undefined {
   const user = newestUserTurn(call);
   if (!user || user.at.file !== ctx.file) return undefined;
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
-  // A string, or a name that holds one: other expressions may not be strings.
   const written = ctx.edits.shape(user.at)?.kind;
-  if (!(user.content.kind === 'str' || written === 'name' || written === 'member')) return undefined;
-  const label = /memor|fact|profile|user|known|recall/i.test(`${t.text} ${ctx.textOf(t.embed)}`) ? 'known about you' : 'context';
+  return user.content.kind === 'str' || written === 'name' || written === 'member' ? user : undefined;
+}
+
+function labelFor(t: Taint, written: string): string {
+  return /memor|fact|profile|user|known|recall/i.test(`${t.text} ${written}`) ? 'known about you' : 'context';
+}
+
+function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | undefined {
+  if (!t.embed) return undefined;
+  const user = userTurnToWrap(call, ctx);
+  if (!user) return undefined;
+  if (t.embed.file !== ctx.file) return moveFromOtherFile(call, t, t.embed, user, ctx);
+  const label = labelFor(t, ctx.textOf(t.embed));
   // Only a value that stands on its own can move; one in the middle of a sentence would leave it broken.
   const removed = ctx.edits.removeInterpolation(t.embed, { label: true, standalone: true });
   if (!removed || removed.expression.includes('\\')) return undefined;
   const note = ctx.edits.wrap(user.at, labelled(label, removed.expression), { parenthesize: true });
   if (!note) return undefined;
   return { title: `Move \`${ctx.textOf(t.embed).replace(/^[{$]+|}$/g, '')}\` into the newest user message`, applicability: 'unsafe', edits: [...removed.edits, ...note] };
+}
+
+/**
+ * The value is interpolated in another file: a prompt helper of a module the request imports
+ * (`build_system(docs)` in prompts.py writing `{docs}` into the system text). The fix removes the
+ * interpolation there and writes the value into the user turn here, in the request's own terms:
+ * each parameter of the helper that it reads becomes what the request's call passes for it (a
+ * name or an attribute read, read again in the same function), and the other names it reads get
+ * their imports. Offered when every use of the helper can be seen; when other code uses it too
+ * (another request, a page that renders it), the title names those uses, which lose the value.
+ */
+function moveFromOtherFile(call: RequestCall, t: Taint, embed: Loc, user: { at: Loc }, ctx: RuleContext): Fix | undefined {
+  const changed = changedDefinition(ctx, embed, call);
+  const there = changed && ctx.across.edits(embed.file);
+  if (!changed || !there) return undefined;
+  // The call of the helper that this value went through: a step of its chain inside the request.
+  const helperCall = t.chain.find((step) => {
+    if (step.file !== ctx.file || step.start < call.at.start || step.end > call.at.end) return false;
+    const s = ctx.edits.shape(step);
+    const callee = s?.kind === 'call' ? ctx.edits.shape(s.callee) : undefined;
+    return callee?.kind === 'name' && callee.name === changed.def.name;
+  });
+  const moved = ctx.across.transplant(embed, user.at, helperCall);
+  const removed = there.removeInterpolation(embed, { label: true, standalone: true });
+  if (!moved || !removed || removed.expression.includes('\\')) return undefined;
+  // The expression as the request reads it: each parameter replaced by the caller's argument.
+  const source = fileText(ctx, embed.file);
+  const from = source.indexOf(removed.expression, embed.start);
+  if (from < 0 || from + removed.expression.length > embed.end) return undefined;
+  let expression = '';
+  let last = from;
+  for (const r of moved.replace) {
+    if (r.start < last || r.end > from + removed.expression.length) return undefined;
+    expression += source.slice(last, r.start) + r.text;
+    last = r.end;
+  }
+  expression += source.slice(last, from + removed.expression.length);
+  const note = ctx.edits.wrap(user.at, labelled(labelFor(t, expression), expression), { parenthesize: true });
+  const added = moved.imports.map((i) => ctx.edits.addImport(i.statement));
+  if (!note || added.some((a) => !a)) return undefined;
+  return {
+    title: `Move \`${expression}\` into the newest user message (from \`${changed.def.name}\` in ${basename(embed.file)}${usedAlsoBy(ctx, changed.def, changed.others)})`,
+    // The model reads the data in the user turn instead of the system prompt: never safe (see core/fix.ts).
+    applicability: 'unsafe',
+    edits: [...added.flatMap((a) => a!), ...note],
+    otherFiles: [{ file: embed.file, edits: removed.edits }],
+  };
 }

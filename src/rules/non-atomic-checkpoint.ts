@@ -17,7 +17,7 @@ const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmar
  * Files of a project's source tree that scripts and scaffolders edit (manifests, build and docs
  * configuration): kept in version control, so a torn write is undone with a checkout.
  */
-const PROJECT_FILES = new Set(['package.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
+const PROJECT_FILES = new Set(['package.json', 'manifest.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
 /** Words of a name that mark a temp file: `tmp`, `temp`, `.part`, `.partial`, `.new`. */
 const TEMP_WORDS = new Set(['tmp', 'temp', 'part', 'partial', 'new', 'tempfile']);
 
@@ -38,7 +38,8 @@ function words(text: string): string[] {
  * Keys under which two paths name the same file: the same expression (or the one a name is bound
  * to), the same known path, the same file name, or the same path-building function of the file.
  */
-const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/^\((.*)\)$/, '$1')}`;
+// TypeScript's non-null assertion (`this.file!`) names the same file as `this.file`.
+const expr = (text: string) => `e:${text.replace(/\s+/g, '').replace(/([\w$\])])!(?!=)/g, '$1').replace(/^\((.*)\)$/, '$1')}`;
 
 const SOURCE_EXT = /\.(py|pyi|js|mjs|cjs|ts|tsx|jsx|md|mdx|html|css|sh|rs|go|java)$/i;
 
@@ -72,8 +73,28 @@ const PATH_CALLS = new Set(['Path', 'PurePath', 'os', 'path', 'pathlib', 'join',
 const TEMP_DIR = /(^|["'`\s])\/tmp\/|gettempdir\(|\btmpdir\(|mkdtemp/;
 /** Files that describe a running process (its PID, its port, its lock): its writer's crash ends what they describe. */
 const PROCESS_FILE_WORDS = new Set(['pid', 'pidfile', 'port', 'lock', 'lockfile']);
-/** A name made new on each write: a uuid, a timestamp. */
-const FRESH_NAME = /\buuid\d?\(|\buuid\.uuid\d\(|randomUUID\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)\.(strftime|isoformat)|\btimestamp\b/;
+/** A name made new on each write: a uuid (`uuid4()`, `uuidv4()`, `randomUUID()`, `nanoid()`), random bytes, a timestamp. */
+const FRESH_NAME = /\buuid(v?\d)?\(|\buuid\.uuid\d\(|randomUUID\(|\b(nanoid|ulid|cuid2?|createId)\(|randomBytes\(|\btoken_(hex|urlsafe)\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)(\.(strftime|isoformat)|:%)|\btimestamp\b/;
+/**
+ * Data that is only the clock (`str(time.time())`, `String(Date.now())`, `new Date().toISOString()`):
+ * a stamp. A torn one fails to parse and reads as no stamp, so the next run writes it again.
+ */
+const CLOCK_ONLY = /^(time\.(time|monotonic|time_ns)\(\)|Date\.now\(\)|new Date\(\)\.(toISOString|getTime|toJSON)\(\)|(datetime\.)?datetime\.(now|utcnow)\([^()]*\)(\.isoformat\(\))?)$/;
+/** `str(int(time.time()))` -> `time.time()`, `String(Date.now())` / `Date.now().toString()` -> `Date.now()`. */
+function stripWrappers(text: string): string {
+  let t = text;
+  for (let i = 0; i < 4; i++) {
+    const call = /^(?:str|String|int|float|Number|repr|round)\((.*)\)$/.exec(t);
+    const method = /^(.*)\.toString\(\)$/.exec(t);
+    if (call) t = call[1];
+    else if (method) t = method[1];
+    else break;
+  }
+  return t;
+}
+/** A file made private right after it is written (`os.chmod(p, 0o600)`, `fs.chmodSync(p, 0o600)`), named as a login's: credentials, which a torn write makes the user fetch again by logging in. */
+const PRIVATE_MODE = /^(0o?[0-7]?[46]00|384|256)$/;
+const CREDENTIAL_WORDS = new Set(['token', 'tokens', 'credential', 'credentials', 'auth', 'oauth', 'login']);
 /** Configuration folders of other tools (editors, coding agents) that installers write into: `~/.claude`, `.cursor/`, Claude Desktop's config. */
 const FOREIGN_TOOL_DIR = /(^|["'`/\\\s])\.(claude|codex|cursor|vscode|windsurf|hermes|openclaw|continue|gemini)\b|claude_desktop_config/;
 
@@ -159,7 +180,7 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name), a loop that writes a different file on each pass, caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a file the same function has just made from a source that stays (an archive extracted into its folder), caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -287,6 +308,13 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const m = /(?:\/\s*|,\s*)([A-Za-z_$][\w$]*)\s*\)?\s*$/.exec(text);
       return m?.[1];
     };
+    /** A write of the same file earlier in the read's function (not in a loop around both). */
+    const writtenBeforeRead = (r: Read): boolean =>
+      ops.some((o) => {
+        if (o.kind !== 'write' || o.at.start >= r.at.start || !sameFn(o.at, r.at) || view.enclosingLoop(o.at)) return false;
+        const mine = new Set(pathKeys(o.path));
+        return pathKeys(r.path).some((k) => mine.has(k));
+      });
     const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
       const here = fnOf(at);
       const loopHere = view.enclosingLoop(at);
@@ -302,6 +330,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
         // Read again later in the same pass: the code reads what it has just written.
         if (same && !loopHere && r.at.start > at.start) continue;
+        // Read after an earlier write of the same file in this function (write, read back, wrap,
+        // write again): the read sees what this call wrote, not what an earlier run saved.
+        if (same && writtenBeforeRead(r)) continue;
         const mine = new Set(keysFor(p, !same));
         // The same file name in two folders the code names differently (`template_root / "main.py"`
         // read, `task_dir / "main.py"` written) is two files; a folder the caller passes may be either.
@@ -328,14 +359,21 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return undefined;
     };
     const memory = memoryTool(ctx, ops);
-    /** A copy of the file is taken first in the same function (`shutil.copy2(path, backup)`): a torn write is undone from it. */
+    /**
+     * A copy of the file is taken first in the same function (`shutil.copy2(path, backup)`): a torn
+     * write is undone from it. Or the same function has just made the file from a source that
+     * stays (an archive extracted into its folder, a copy onto it): the write patches a fresh file.
+     */
     const backedUp = (at: Loc, p: FilePath): boolean => {
       const fn = fnOf(at);
       if (!fn) return false;
       const target = p.arg.text.trim();
-      return view.calls.some(
-        (c) => c.at.start < at.start && fnOf(c.at) === fn && /(^|\.)(copy|copy2|copyfile|copyFileSync|copyFile|cp|cpSync)$/.test(c.name) && c.args[0]?.text.trim() === target,
-      );
+      const folder = p.dir;
+      return view.calls.some((c) => {
+        if (c.at.start >= at.start || fnOf(c.at) !== fn) return false;
+        if (/(^|\.)(copy|copy2|copyfile|copyFileSync|copyFile|cp|cpSync)$/.test(c.name) && c.args[0]?.text.trim() === target) return true;
+        return /^(extractall|extractAllTo|extractAll|unpack_archive|copytree)$/.test(c.method) && !!folder && c.args.some((a) => a.text.replace(/\s+/g, '') === folder);
+      });
     };
     /** The write's function returns early when the file exists (`if path.exists(): return`) or writes it in a `FileNotFoundError` branch. */
     const createsOnly = (at: Loc, p: FilePath): boolean => {
@@ -344,18 +382,105 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write.
-      const exists = new RegExp(`if\\s*\\(?\\s*(os\\.path\\.exists\\(\\s*${name}\\s*\\)|${name}\\.exists\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\breturn\\b`);
+      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\breturn\\b`);
       if (exists.test(before)) return true;
       const cond = view.enclosingCondition(at);
-      return /except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '') || /except\s+\(?[\w., ]*FileNotFoundError[^:]*:\s*$/.test(before.split('\n').slice(-3).join(' '));
+      if (/except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '')) return true;
+      // The blocks around the write, by indentation: an `except FileNotFoundError:` or an
+      // `if not path.exists():` anywhere above it (`if create:` inside the except, say).
+      const lines = before.split('\n');
+      let min = /^[ \t]*/.exec(lines[lines.length - 1])![0].length;
+      for (let i = lines.length - 2; i >= 0 && min > 0; i--) {
+        const line = lines[i];
+        if (!line.trim()) continue;
+        const indent = /^[ \t]*/.exec(line)![0].length;
+        if (indent >= min) continue;
+        min = indent;
+        if (/^\s*except\b[^:]*\bFileNotFoundError\b/.test(line) || WRITE_ONCE.test(line.replace(/^\s*(el)?if\b/, ''))) return true;
+        if (/^\s*(async\s+)?(def|class)\b/.test(line)) break;
+      }
+      return false;
     };
     const sameFn = (a: Loc, b: Loc) => fnOf(a) === fnOf(b);
+    /** The text of the write's function before the write (the module's text before it at top level). */
+    const textBefore = (at: Loc): string => {
+      const fn = fnOf(at);
+      return fn ? fn.text.slice(0, Math.max(0, at.start - fn.at.start)) : ctx.textOf({ file: at.file, start: 0, end: at.start });
+    };
+    /**
+     * A part of the path that the same function has just set to a new name (`self.run_id =
+     * f"{now}-{uuid4()}"`, then `self.root / self.run_id / "run.json"`): each call writes a new file.
+     */
+    const freshAttribute = (at: Loc, built: string): boolean => {
+      const before = textBefore(at);
+      for (const m of built.matchAll(/\b(self|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g)) {
+        const set = new RegExp(`\\b${m[1]}\\.${m[2].replace(/\$/g, '\\$')}\\s*=(?!=)([^\\n]*)`, 'g');
+        const last = [...before.matchAll(set)].pop();
+        // Set in the write's own block (not only on a first call: `if not self.name: self.name = ...`, then a write on every call).
+        if (last && FRESH_NAME.test(last[1]) && sameBlock(before, last.index!)) return true;
+      }
+      return false;
+    };
+    /** The statement at `offset` of `before` is in a block that runs on to the end of `before` (by indentation). */
+    const sameBlock = (before: string, offset: number): boolean => {
+      const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;
+      const lines = before.slice(before.lastIndexOf('\n', offset) + 1).split('\n');
+      const own = indent(lines[0]);
+      return lines.slice(1).every((line) => !line.trim() || indent(line) >= own);
+    };
+    /** What is written is nothing (`f.write("")`: a marker whose existence is the signal) or only the clock (a stamp). */
+    const nothingToLose = (w: Extract<FileOp, { kind: 'write' }> | undefined): boolean => {
+      if (!w || w.data.length !== 1) return false;
+      const text = w.data[0].text.replace(/\s+/g, '');
+      if (/^b?(""|''|``)$/.test(text)) return true;
+      return CLOCK_ONLY.test(stripWrappers(text));
+    };
+    /**
+     * A login's credentials: a file named for them, made private (mode 0o600) in the same function
+     * after the write. Not a refresh token: that file is rewritten on every refresh, unattended,
+     * and a torn one logs the user out.
+     */
+    const credentials = (at: Loc, p: FilePath): boolean => {
+      if (!words(`${p.name ?? ''} ${p.arg.text} ${p.origin ?? ''}`).some((x) => CREDENTIAL_WORDS.has(x))) return false;
+      if (/refresh/i.test(fnOf(at)?.text ?? '')) return false;
+      const target = p.arg.text.trim();
+      return view.calls.some((c) => {
+        if (c.at.start < at.end || !sameFn(c.at, at) || !/^chmod(Sync)?$/.test(c.method)) return false;
+        // `os.chmod(p, 0o600)`, `fs.chmodSync(p, 0o600)`; pathlib's `p.chmod(0o600)`.
+        const [first, second] = c.args;
+        if (second) return first.text.trim() === target && PRIVATE_MODE.test(second.text.trim());
+        return !!first && c.receiver?.text.trim() === target && PRIVATE_MODE.test(first.text.trim());
+      });
+    };
+    /**
+     * The pass that writes leaves the loop (`with open(p, "wb") as f: ...` then `return p` in a
+     * retry loop): the file is written once, not again on every pass. Read from the lines after the
+     * write inside the loop: a `return` or `break` in the write's own block, before the block ends.
+     */
+    const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
+      const whole = ctx.textOf({ file: at.file, start: 0, end: loop.at.end });
+      const lineStart = whole.lastIndexOf('\n', at.start - 1) + 1;
+      const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;
+      const own = indent(whole.slice(lineStart, at.start));
+      const after = whole.slice(at.end).split('\n').slice(1);
+      for (const line of after) {
+        if (!line.trim() || /^\s*(#|\/\/)/.test(line)) continue;
+        const i = indent(line);
+        if (i < own) return false;
+        if (i === own && /^\s*(return|break)\b/.test(line)) return true;
+      }
+      return false;
+    };
     /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
-    const evidence = (at: Loc, p: FilePath, structured = true): { why: string; consequence: string; read?: Read } | undefined => {
+    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>): { why: string; consequence: string; read?: Read } | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
+      // An empty marker or a clock stamp: a torn one holds nothing that was not there a moment ago.
+      if (nothingToLose(write)) return undefined;
       const named = words(`${p.arg.text} ${p.origin ?? ''}`);
       const known = p.arg.value();
-      if (named.some((w, i) => w === 'package' && named[i + 1] === 'json')) return undefined;
+      // A package manifest, by the path's name or by what is written (`JSON.stringify(packageJson)`).
+      const written = words(write?.data.map((d) => d.text).join(' ') ?? '');
+      if ([named, written].some((ws) => ws.some((w, i) => w === 'package' && ws[i + 1] === 'json'))) return undefined;
       // A cache is rebuilt when it is missing or unreadable: a torn one costs a recomputation.
       if (words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
       // Written only when the file does not exist yet: there is no good copy for a crash to destroy
@@ -365,7 +490,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!memory && createsOnly(at, p)) return undefined;
       if (backedUp(at, p)) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
-      if (FRESH_NAME.test(built)) return undefined;
+      if (FRESH_NAME.test(built) || freshAttribute(at, built)) return undefined;
+      if (!memory && credentials(at, p)) return undefined;
       // A scratch file in the system's temp folder, and a PID file (it describes a process that a
       // crash of its writer ends too).
       if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
@@ -378,7 +504,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, line ${lineOf(ctx, other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
       const loop = view.enclosingLoop(at);
       // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
-      if (loop && !perPass(p, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      if (loop && !perPass(p, loop) && !exitsAfter(at, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
       if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
       return undefined;
     };
@@ -413,7 +539,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
       // Serialised data: by the write, or the writing function serialises what it writes (`text = json.dumps(payload)`).
       const structured = w.serialised || w.data.some((d) => SERIALISED.test(d.text)) || SERIALISED.test(view.enclosingFunction(w.at)?.text ?? '');
-      const state = evidence(w.at, w.path, structured);
+      const state = evidence(w.at, w.path, structured, w);
       if (!state) continue;
       const site = view.calls.find((c) => sameLoc(c.at, w.at));
       const edits = site && atomicWrite(site, ctx);

@@ -17,9 +17,9 @@ export default defineRule({
     docs: `## What it does
 Checks the \`model\` of each request against the lifecycle dates in the known-names table (from the SDK's deprecated-models data and the docs): a model whose end of life is on or before the table's date is an error, a deprecated model that is still served is reported as info with the date it goes away. Dated snapshots (\`claude-sonnet-4-5-20250929\`) count as their model.
 
-The table keeps the models the pinned SDK no longer lists (Claude 3.x, 2.x, Instant 1.x), with the dates from the deprecations page and the release notes. Their ids (\`claude-3-5-sonnet-20240620\`, \`claude-3-opus-20240229\`) and \`-latest\` aliases match exactly, never by prefix onto another model; a model known to be retired without a documented date is reported without one. A model id set in another file of the workspace (a settings module) is reported where the request uses it, with the place it is set.
+The table keeps the models the pinned SDK no longer lists (Claude 3.x, 2.x, Instant 1.x), with the dates from the deprecations page and the release notes. Their ids (\`claude-3-5-sonnet-20240620\`, \`claude-3-opus-20240229\`) and \`-latest\` aliases match exactly, never by prefix onto another model; a model known to be retired without a documented date is reported without one. A model id set in another file of the workspace (a settings module), or passed in by the callers of the function that sends the request, is reported where the request uses it, with the place it is set. A model that is not known but falls back to a written one — a parameter's default, \`options.model ?? "claude-…"\`, \`model or DEFAULT_MODEL\`, a class field that the constructor keeps unless it is given another — is reported at that default, as the model used when none is given: every request that relies on it fails.
 
-Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`: Bedrock and Vertex AI retire models on their own dates. A request in a file that imports the SDK whose client is not resolved (kept in an attribute, returned by a getter: \`self.get_client().messages.create(...)\`) is checked when the file creates Claude API clients (\`Anthropic()\`, \`new Anthropic()\`) and no other platform's; a client that comes from a caller in a file that also creates Bedrock, Vertex AI or Foundry clients is not.
+Only requests to the Claude API are checked — a client from \`anthropic\` / \`@anthropic-ai/sdk\`, LangChain's \`ChatAnthropic\`, LiteLLM's \`anthropic/\` models, the Vercel AI SDK's \`@ai-sdk/anthropic\`, agno's \`Claude\` (\`agno.models.anthropic\`) in an agent that is run, an instructor client that wraps an Anthropic client: Bedrock and Vertex AI retire models on their own dates. A client picked by a condition the code decides (\`if provider == Provider.ANTHROPIC:\` with the provider every caller passes) is the one that branch creates. A request in a file that imports the SDK whose client is not resolved (kept in an attribute, returned by a getter: \`self.get_client().messages.create(...)\`) is checked when the file creates Claude API clients (\`Anthropic()\`, \`new Anthropic()\`) and no other platform's; a client that comes from a caller in a file that also creates Bedrock, Vertex AI or Foundry clients is not.
 
 ## Why is this bad?
 A retired model id is rejected on every call: the code that worked yesterday fails today, with nothing in the code to show why. Deprecation is announced months ahead; the date is the time to move.
@@ -80,12 +80,19 @@ No fix is offered: another model answers differently, costs differently and has 
 
   check(call, ctx) {
     const entry = modelEntry(call);
-    const v = entry?.value;
+    // A model that is not known but falls back to a written one (`options.model ?? "claude-…"`,
+    // a parameter's default, a field the constructor keeps unless given another): every
+    // request that relies on the default sends it.
+    const fallback = entry?.value.kind === 'unknown' ? entry.value.fallback : undefined;
+    const v = fallback ?? entry?.value;
     if (v?.kind !== 'str' || !v.complete || !v.at) return;
-    // A model id set in another file (a settings module) is reported where this request uses it.
-    const at = v.at.file === ctx.file ? v.at : entry?.valueAt?.file === ctx.file ? entry.valueAt : undefined;
+    // A model id set in another file (a settings module), or passed in by the callers of the
+    // function that sends the request, is reported where this request uses it.
+    const written = v.passedFrom ?? v.at;
+    const use = entry?.valueAt?.file === ctx.file ? entry.valueAt : undefined;
+    const at = v.passedFrom && use ? use : v.at.file === ctx.file ? v.at : use;
     if (!at) return;
-    const related: Related[] = at === v.at ? [] : [{ at: v.at, message: `\`${v.text}\` is set here` }];
+    const related: Related[] = at === written ? [] : [{ at: written, message: `\`${v.text}\` is set here` }];
     const info = modelInfo(ctx.known, v.text);
     if (!info || (!info.retired && !info.retires && !info.deprecated)) return;
     // A client that cannot be resolved (`self.get_client().messages.create(...)`) in a file that
@@ -93,7 +100,7 @@ No fix is offered: another model answers differently, costs differently and has 
     // there (Bedrock and Vertex ids have forms of their own).
     const platform = requestPlatform(call, v.text) ?? (createsOnlyClaudeApiClients(fileText(ctx)) ? 'anthropic' : undefined);
     if (platform !== 'anthropic') return;
-    const name = info.family === info.id ? `\`${v.text}\`` : `\`${v.text}\` (${info.family})`;
+    const name = (info.family === info.id ? `\`${v.text}\`` : `\`${v.text}\` (${info.family})`) + (fallback ? ', the model used when none is given,' : '');
     if (isRetired(info, ctx)) {
       const when = info.retires ? ` on ${info.retires}` : '';
       const elsewhere = info.retiresExcept?.length ? ` (it stays on ${info.retiresExcept.map(platformName).join(' and ')})` : '';

@@ -49,6 +49,8 @@ export default defineRule({
     docs: `## What it does
 Finds filters that drop \`tool_result\` blocks from message content — \`[b for b in msg["content"] if b["type"] != "tool_result"]\`, \`content.filter((b) => b.type !== 'tool_result')\`, \`filter(lambda b: ..., content)\` — or drop whole messages that hold one (\`not any(b["type"] == "tool_result" for b in m["content"])\`, LangChain's \`not isinstance(m, ToolMessage)\`), when the result is kept: assigned to a variable, attribute or key (\`message["content"] = ...\`), written as a dict/object entry, or returned. A filter that drops \`tool_use\` blocks together with their results is left alone, and so is one whose result is only printed, counted, or assigned to a name that says it is for display (\`text\`, \`lines\`, \`preview\`, \`shown\`).
 
+A file that sends its history to another provider — it imports that provider's SDK (OpenAI, Ollama, Gemini, Mistral, …), builds no Messages API request and imports nothing that reaches Claude — is left alone: the pairing is the Messages API's rule, not theirs.
+
 Conditions joined with \`or\` / \`||\` are read for what either side keeps: \`b["type"] != "tool_result" or <test>\` drops the results that fail the test, and is reported, unless the test keeps a result whenever its \`tool_use\` stays (\`b["tool_use_id"] in kept_ids\`). A type read with a fallback (\`b.get("type") or ""\`, \`b.type ?? 'text'\`) is the block's type.
 
 ## Why is this bad?
@@ -105,6 +107,7 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
   },
 
   checkFile(ctx) {
+    if (sendsToAnotherProvider(ctx)) return;
     for (const f of ctx.view.filters) {
       if (!storesHistory(f)) continue;
       const keepsToolUse = !f.dropsTypes.includes('tool_use') && !f.dropsSometimes.includes('tool_use');
@@ -127,6 +130,22 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
     }
   },
 });
+
+/** The SDKs of other model providers, whose chat APIs do not pair `tool_use` with `tool_result` blocks. */
+const OTHER_PROVIDERS = /^(?:openai|ollama|google\.generativeai|google\.genai|mistralai|cohere|groq|together|fireworks|@google\/generative-ai|@google\/genai|@mistralai\/mistralai|cohere-ai|groq-sdk|together-ai)(?:[./]|$)/;
+/** Modules that send to Claude (the SDK, the frameworks prefixlint reads, anything named for it). */
+const CLAUDE_MODULE = /anthropic|claude|litellm|instructor|agno|smolagents|@ai-sdk\//i;
+
+/**
+ * The file sends its history to another provider: it imports that provider's SDK, builds no
+ * Messages API request, and imports nothing that reaches Claude. The API's tool pairing rule is
+ * not that provider's.
+ */
+function sendsToAnotherProvider(ctx: RuleContext): boolean {
+  if (ctx.calls.length) return false;
+  const imports = ctx.view.imports;
+  return imports.some((m) => OTHER_PROVIDERS.test(m)) && !imports.some((m) => CLAUDE_MODULE.test(m));
+}
 
 /** `item["type"]`, `item.type`, `item.get("type")`. */
 function isTypeOf(ctx: RuleContext, at: Loc, item: string): boolean {

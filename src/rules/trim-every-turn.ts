@@ -178,7 +178,7 @@ export async function chat(turns: string[]) {
     const anyName = new Set([...names.values()].flatMap((n) => [...n]));
     const requestsFor = (listText: string | undefined): RequestCall[] => {
       if (!listText || !anyName.size) return [];
-      const clean = listText.replace(/\s+/g, '');
+      const clean = /\s/.test(listText) ? listText.replace(/\s+/g, '') : listText;
       if (!anyName.has(clean)) return [];
       return requests.filter((r) => names.get(r)?.has(clean));
     };

@@ -1,14 +1,12 @@
 import type { Fix } from '../core/fix';
 import { param, prefixBlocks } from '../core/model';
-import type { LanguageId, RequestCall } from '../core/model';
-import type { CallSite } from '../core/fileView';
+import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { sameLoc } from '../core/span';
 import type { Loc } from '../core/span';
-import { cachesPrefix, inFile, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints } from './util';
+import { basename, cachesPrefix, changedDefinition, inFile, paramSite, relatedFor, sortableListingAt, SORTED, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
 
 const ORDER_KINDS = new Set(['unsorted-json', 'set-iteration', 'unsorted-listing']);
 
@@ -102,7 +100,7 @@ export async function ask(question: string) {
 ## Fix safety
 Wrapping a directory listing in \`sorted(...)\` (\`[...x].sort()\` in JavaScript) is safe: the file system gives no order, so the sorted one is an order the code could already get, of the same names. It is offered for listings of names and paths (\`os.listdir\`, \`glob.glob\`, \`readdirSync\`, \`glob.sync\`; \`glob.iglob\` and \`Path.iterdir\` / \`glob\` / \`rglob\` only where a loop iterates them, since \`sorted\` returns a list, not an iterator); \`os.scandir\`, \`os.walk\`, \`withFileTypes\` listings and listings that return a Promise get no fix.
 
-Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. Wrapping a set in \`sorted(...)\` is unsafe too: the set's order was not defined, but \`sorted\` raises \`TypeError\` when its items do not compare (\`{"a", 1}\`). \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix). When the \`json.dumps\` or the set is written in a helper or constant of another module the request imports, the same unsafe fix is made there, if the request is its only use in the project (as for volatile-system-prompt: the whole project walked, nothing else names it, not a package's public module); a listing in another module is not fixed.
+Wrapping a set in \`sorted(...)\` is safe when every item of the set is a string written in the code (\`{"sso", "audit_log"}\`): its order was not defined, and the sorted one is one of its orders. For any other set it is unsafe: \`sorted\` raises \`TypeError\` when the items do not compare (\`{"a", 1}\`). Adding \`sort_keys=True\` is unsafe: the keys were in the order the dict was built, which Python keeps, and the model now reads them in another one. \`JSON.stringify\` has no sorting option; sort the source instead (no automatic fix). When the \`json.dumps\`, the set or the listing is written in a helper or constant of another module the request imports, the same fix is made there when every use of that helper can be seen (as for volatile-system-prompt: the whole project walked, not a package's public module, no look-up by name); it keeps its safety when the request is the helper's only use, and is unsafe when other code uses it too, since they get the change as well: its title lists those uses (\`…; admin.py:6 also uses it\`).
 `,
   },
 
@@ -154,39 +152,6 @@ function messageFor(t: Taint): string {
   }
 }
 
-/** Listings that return a list of names or paths: sorted, they are a list of the same names. */
-const LISTS: Record<LanguageId, ReadonlySet<string>> = {
-  python: new Set(['os.listdir', 'glob.glob']),
-  typescript: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
-  tsx: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
-  javascript: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
-};
-/** Listings that return an iterator (`glob.iglob`, `Path.iterdir` / `glob` / `rglob`): sorted, a list, which only a loop takes the same way. */
-const ITERATORS: Record<LanguageId, { functions: ReadonlySet<string>; methods: ReadonlySet<string> }> = {
-  python: { functions: new Set(['glob.iglob']), methods: new Set(['iterdir', 'glob', 'rglob']) },
-  typescript: { functions: new Set(), methods: new Set() },
-  tsx: { functions: new Set(), methods: new Set() },
-  javascript: { functions: new Set(), methods: new Set() },
-};
-
-/**
- * A listing whose result can be sorted where it is written. A `DirEntry`, an `os.walk` triple
- * or a Promise (`glob.glob` in JavaScript) cannot be, or would not mean the same sorted.
- */
-function sortableListing(site: CallSite, ctx: RuleContext): boolean {
-  // `readdirSync(dir, { withFileTypes: true })` lists Dirent objects, which sort() leaves as they are.
-  const options = site.args[1]?.value();
-  if (options?.kind === 'obj' && options.entries.some((e) => e.key === 'withFileTypes' && !(e.value.kind === 'bool' && !e.value.value))) return false;
-  if (LISTS[ctx.language].has(site.name)) return true;
-  const iterators = ITERATORS[ctx.language];
-  if (!iterators.functions.has(site.name) && !(site.receiver && iterators.methods.has(site.method))) return false;
-  // `next(p.glob("*.md"))` needs an iterator; `for f in p.glob("*.md")` takes a list as well.
-  return ctx.view.enclosingLoop(site.at)?.iterText === ctx.textOf(site.at);
-}
-
-/** `sorted(x)`; `[...x].sort()`. */
-const SORTED = { python: ['sorted(', ')'], typescript: ['[...', '].sort()'] } as const;
-
 function fixFor(t: Taint, call: RequestCall, ctx: RuleContext): Fix | undefined {
   if (t.fixAt && t.fixAt.file !== ctx.file) return fixInOtherFile(t, t.fixAt, call, ctx);
   if (!t.fixAt) return undefined;
@@ -196,35 +161,33 @@ function fixFor(t: Taint, call: RequestCall, ctx: RuleContext): Fix | undefined 
     return edits ? { title: 'Add sort_keys=True', applicability: 'unsafe', edits } : undefined;
   }
   if (t.kind === 'unsorted-listing') {
-    const fixAt = t.fixAt;
-    const site = ctx.view.calls.find((c) => sameLoc(c.at, fixAt));
-    if (!site || !sortableListing(site, ctx)) return undefined;
+    if (!sortableListingAt(ctx, t.fixAt)) return undefined;
     // A listing's order is not defined: sorted is one the code could already get, of the same names.
-    const edits = ctx.edits.wrap(fixAt, SORTED);
+    const edits = ctx.edits.wrap(t.fixAt, SORTED);
     return edits ? { title: 'Sort the listing', applicability: 'safe', edits } : undefined;
   }
-  // A set's order is not defined either, but sorted() raises TypeError on items that do not compare.
+  // A set's order is not defined either; sorted() gives one of its orders when its items are all
+  // strings, and raises TypeError on items that do not compare.
   const edits = ctx.edits.wrap(t.fixAt, SORTED);
-  return edits ? { title: 'Sort before iterating', applicability: 'unsafe', edits } : undefined;
+  return edits ? { title: 'Sort before iterating', applicability: t.sortable ? 'safe' : 'unsafe', edits } : undefined;
 }
 
 /**
- * The `json.dumps` or the set is written in another file (a helper of a module the request
- * imports): the same fix there, offered when that helper or constant is the request's alone
- * (every file of its project is seen and nothing else reads it). A listing is not fixed there:
- * whether its result may be sorted depends on how that file uses it.
+ * The `json.dumps`, the set or the listing is written in another file (a helper or constant of
+ * a module the request imports): the same fix there, offered when every use of that definition
+ * can be seen. When other code uses it too, the fix is unsafe (it changes what they get as
+ * well) and its title names them.
  */
 function fixInOtherFile(t: Taint, fixAt: Loc, call: RequestCall, ctx: RuleContext): Fix | undefined {
-  if (t.kind !== 'unsorted-json' && t.kind !== 'set-iteration') return undefined;
-  const def = ctx.across.definitionAround(fixAt);
-  if (!def) return undefined;
-  const uses = ctx.across.otherUses(def, call.at);
-  if (!uses.seen || uses.others.length) return undefined;
-  const there = ctx.across.edits(fixAt.file);
-  if (!there) return undefined;
-  const name = fixAt.file.replace(/\\/g, '/').split('/').pop();
-  // Unsafe for the reasons the fix in the request's own file is (core/fix.ts).
+  if (t.kind !== 'unsorted-json' && t.kind !== 'set-iteration' && t.kind !== 'unsorted-listing') return undefined;
+  if (t.kind === 'unsorted-listing' && !sortableListingAt(ctx, fixAt)) return undefined;
+  const changed = changedDefinition(ctx, fixAt, call);
+  const there = changed && ctx.across.edits(fixAt.file);
+  if (!changed || !there) return undefined;
   const edits = t.kind === 'unsorted-json' ? there.addArgument(fixAt, 'sort_keys', there.literal(true)) : there.wrap(fixAt, SORTED);
-  const title = t.kind === 'unsorted-json' ? `Add sort_keys=True (in \`${def.name}\`, ${name})` : `Sort before iterating (in \`${def.name}\`, ${name})`;
-  return edits ? { title, applicability: 'unsafe', edits: [], otherFiles: [{ file: fixAt.file, edits }] } : undefined;
+  const what = t.kind === 'unsorted-json' ? 'Add sort_keys=True' : t.kind === 'set-iteration' ? 'Sort before iterating' : 'Sort the listing';
+  const title = `${what} (in \`${changed.def.name}\`, ${basename(fixAt.file)}${usedAlsoBy(ctx, changed.def, changed.others)})`;
+  // As in the request's own file (core/fix.ts); and a change other code reads too is never safe.
+  const safe = changed.others.length === 0 && (t.kind === 'unsorted-listing' || (t.kind === 'set-iteration' && !!t.sortable));
+  return edits ? { title, applicability: safe ? 'safe' : 'unsafe', edits: [], otherFiles: [{ file: fixAt.file, edits }] } : undefined;
 }

@@ -1,10 +1,12 @@
 /** Small helpers shared by rules: where to report, and how to describe a taint. */
+import type { Definition, Use } from '../core/crossFile';
 import type { Related } from '../core/diagnostic';
+import type { CallSite, FileView } from '../core/fileView';
 import type { Platform } from '../core/knownNames';
 import { betaToTypeSpelling, platformOfClient, typeToBetaSpelling } from '../core/knownNames';
 import { judgeUnknownName } from '../core/namePolicy';
 import { hasBreakpoint } from '../core/breakpoints';
-import type { RequestCall } from '../core/model';
+import type { LanguageId, RequestCall } from '../core/model';
 import { param } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
@@ -82,14 +84,15 @@ export function cachesPrefix(call: RequestCall, ctx: RuleContext): boolean {
 
 /**
  * Where a request goes: a platform spelling of the model id (Vertex `…@date`, Bedrock
- * `anthropic.…`), else the client's platform; requests through LangChain's ChatAnthropic, LiteLLM
- * (`anthropic/…`) and the Vercel AI SDK's Anthropic provider go to the Claude API. Undefined
- * when the client is not seen.
+ * `anthropic.…`), else the client's platform (a framework that wraps an SDK client, such as
+ * instructor, names the client it wraps); requests through LangChain's ChatAnthropic, LiteLLM
+ * (`anthropic/…`), the Vercel AI SDK's Anthropic provider and agno's Claude go to the Claude
+ * API. Undefined when the client is not seen.
  */
 export function requestPlatform(call: RequestCall, model?: string): Platform | undefined {
   if (model && /@/.test(model)) return 'vertex';
   if (model && /^(?:[a-z]{2,6}\.)?anthropic\./.test(model)) return 'bedrock';
-  if (call.framework) return 'anthropic';
+  if (call.framework && !call.client) return 'anthropic';
   return platformOfClient(call.client);
 }
 
@@ -158,4 +161,89 @@ export function meantName(name: string, ns: 'beta' | 'edit', ctx: RuleContext): 
 /** The whole text of a file of the analysis (the linted file by default). */
 export function fileText(ctx: RuleContext, file: string = ctx.file): string {
   return ctx.textOf({ file, start: 0, end: Number.MAX_SAFE_INTEGER });
+}
+
+/** Listings that return a list of names or paths: sorted, they are a list of the same names. */
+const LISTS: Record<LanguageId, ReadonlySet<string>> = {
+  python: new Set(['os.listdir', 'glob.glob']),
+  typescript: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
+  tsx: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
+  javascript: new Set(['fs.readdirSync', 'node:fs.readdirSync', 'glob.sync', 'glob.globSync', 'fast-glob.sync']),
+};
+/** Listings that return an iterator (`glob.iglob`, `Path.iterdir` / `glob` / `rglob`): sorted, a list, which only a loop takes the same way. */
+const ITERATORS: Record<LanguageId, { functions: ReadonlySet<string>; methods: ReadonlySet<string> }> = {
+  python: { functions: new Set(['glob.iglob']), methods: new Set(['iterdir', 'glob', 'rglob']) },
+  typescript: { functions: new Set(), methods: new Set() },
+  tsx: { functions: new Set(), methods: new Set() },
+  javascript: { functions: new Set(), methods: new Set() },
+};
+
+/** `sorted(x)`; `[...x].sort()`. */
+export const SORTED = { python: ['sorted(', ')'], typescript: ['[...', '].sort()'] } as const;
+
+/**
+ * The call of a directory listing at `at` (in this file, or in another file of the workspace)
+ * when its result can be sorted where it is written and mean the same: a list of names or
+ * paths, or an iterator that only a loop takes. A `DirEntry`, an `os.walk` triple or a Promise
+ * (`glob.glob` in JavaScript) cannot be, or would not mean the same sorted.
+ */
+export function sortableListingAt(ctx: RuleContext, at: Loc): boolean {
+  const other = at.file === ctx.file ? undefined : ctx.across.view(at.file);
+  const view: FileView | undefined = at.file === ctx.file ? ctx.view : other?.view;
+  const language = at.file === ctx.file ? ctx.language : other?.language;
+  const site = view?.calls.find((c) => c.at.file === at.file && c.at.start === at.start && c.at.end === at.end);
+  return !!site && !!view && !!language && sortableListing(site, view, language, ctx.textOf(at));
+}
+
+function sortableListing(site: CallSite, view: FileView, language: LanguageId, text: string): boolean {
+  // `readdirSync(dir, { withFileTypes: true })` lists Dirent objects, which sort() leaves as they are.
+  const options = site.args[1]?.value();
+  if (options?.kind === 'obj' && options.entries.some((e) => e.key === 'withFileTypes' && !(e.value.kind === 'bool' && !e.value.value))) return false;
+  if (LISTS[language].has(site.name)) return true;
+  const iterators = ITERATORS[language];
+  if (!iterators.functions.has(site.name) && !(site.receiver && iterators.methods.has(site.method))) return false;
+  // `next(p.glob("*.md"))` needs an iterator; `for f in p.glob("*.md")` takes a list as well.
+  return view.enclosingLoop(site.at)?.iterText === text;
+}
+
+/**
+ * The top-level function or constant of another file that holds `at`, which a fix of `call`
+ * would change, with its other uses in the project: undefined when there is none or not every
+ * use can be seen (then no fix is offered); with other uses, a fix is unsafe and names them
+ * (usedAlsoBy).
+ */
+export function changedDefinition(ctx: RuleContext, at: Loc, call: RequestCall): { def: Definition; others: Use[] } | undefined {
+  const def = ctx.across.definitionAround(at);
+  if (!def) return undefined;
+  const uses = ctx.across.otherUses(def, call.at);
+  return uses.seen ? { def, others: uses.others } : undefined;
+}
+
+/** How many other uses a fix's title lists before it counts the rest. */
+const USES_LISTED = 3;
+
+/**
+ * What a fix's title says about the other uses of the definition it changes: `;
+ * escalations.py:25 also uses it` (paths from the folder that holds the request, the definition
+ * and the uses), or nothing when there are none.
+ */
+export function usedAlsoBy(ctx: RuleContext, def: Definition, others: readonly Use[]): string {
+  if (!others.length) return '';
+  const folders = [ctx.file, def.file, ...others.map((u) => u.file)].map((f) => f.replace(/\\/g, '/').split('/').slice(0, -1));
+  let common = folders[0];
+  for (const f of folders) {
+    let i = 0;
+    while (i < common.length && i < f.length && common[i] === f[i]) i++;
+    common = common.slice(0, i);
+  }
+  const places = [...new Set(others.map((u) => u.file.replace(/\\/g, '/').split('/').slice(common.length).join('/') + (u.line ? `:${u.line}` : '')))];
+  const listed = places.slice(0, USES_LISTED);
+  const rest = places.length - listed.length;
+  const names = rest > 0 ? `${listed.join(', ')} and ${rest} more` : listed.length > 1 ? `${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}` : listed[0];
+  return `; ${names} also ${places.length > 1 ? 'use' : 'uses'} it`;
+}
+
+/** The file name of a path. */
+export function basename(file: string): string {
+  return file.replace(/\\/g, '/').split('/').pop() ?? file;
 }

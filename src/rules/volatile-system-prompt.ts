@@ -8,7 +8,7 @@ import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { cachesPrefix, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints } from './util';
+import { basename, cachesPrefix, changedDefinition, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
 
 export default defineRule({
   meta: {
@@ -91,7 +91,7 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning. A time interpolated in another module the request imports (a \`support_prompt()\` in \`prompts.py\`, a \`datedPrompt()\` in \`prompts.ts\`) gets the same fix across both files — removed there, written into the user turn here, with the import the expression needs — when that top-level function or constant is this request's alone: the run (or the editor's workspace) walked the whole project, the request imports it by name and reads it once, nothing else in the files of the project names it (comments aside), and it is no package's public module (an \`__init__.py\`, a \`package.json\` entry). Otherwise it gets no fix. \`--fix --unsafe-fixes\` applies it to both files or to neither. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
+For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning. A time interpolated in another module the request imports (a \`support_prompt()\` in \`prompts.py\`, a \`datedPrompt()\` in \`prompts.ts\`) gets the same fix across both files — removed there, written into the user turn here, with the import the expression needs — when every use of that top-level function or constant can be seen: the run (or the editor's workspace) walked the whole project, the request imports it by name and reads it once, it is no package's public module (an \`__init__.py\`, a \`package.json\` entry) and no such module names it, and no file names it in a string (a look-up by name) or imports it under another name. When other code uses it too (another request, a log line), the fix changes what they read as well, and its title lists those uses (\`…; escalations.py:25 also uses it\`); docstrings and comments that name it are no use. Otherwise it gets no fix. \`--fix --unsafe-fixes\` applies it to all its files or to none. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
 `,
   },
 
@@ -145,15 +145,14 @@ function moveToUserTurn(call: RequestCall, t: Taint, ctx: RuleContext): Fix | un
 /**
  * The time is interpolated in another file (a prompt helper or constant of a module the request
  * imports): the fix removes it there and writes it into the user turn here, with the imports it
- * needs. Offered only when that definition is the request's alone: every file of its project is
- * seen, none but this request reads it, and it is no package's public module.
+ * needs. Offered when every use of that definition can be seen (every file of its project is
+ * seen, and it is no package's public module); when other code uses it too, its title names
+ * those uses, which the fix changes as well.
  */
 function moveFromOtherFile(call: RequestCall, embed: Loc, user: { content: { kind: string }; at: Loc }, ctx: RuleContext): Fix | undefined {
   if (user.content.kind === 'list' || user.content.kind === 'obj') return undefined;
-  const def = ctx.across.definitionAround(embed);
-  if (!def) return undefined;
-  const uses = ctx.across.otherUses(def, call.at);
-  if (!uses.seen || uses.others.length) return undefined;
+  const changed = changedDefinition(ctx, embed, call);
+  if (!changed) return undefined;
   const there = ctx.across.edits(embed.file);
   const removed = there?.removeInterpolation(embed, { label: true });
   const imports = ctx.across.importsFor(embed, user.at);
@@ -162,16 +161,12 @@ function moveFromOtherFile(call: RequestCall, embed: Loc, user: { content: { kin
   const added = imports.map((i) => ctx.edits.addImport(i.statement));
   if (!note || added.some((a) => !a)) return undefined;
   return {
-    title: `Move the time into the user message (from \`${def.name}\` in ${basename(embed.file)})`,
+    title: `Move the time into the user message (from \`${changed.def.name}\` in ${basename(embed.file)}${usedAlsoBy(ctx, changed.def, changed.others)})`,
     // The model reads the time in the user turn instead of the system prompt: never safe (see core/fix.ts).
     applicability: 'unsafe',
     edits: [...added.flatMap((a) => a!), ...note],
     otherFiles: [{ file: embed.file, edits: removed.edits }],
   };
-}
-
-function basename(file: string): string {
-  return file.replace(/\\/g, '/').split('/').pop() ?? file;
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   CodeLens,
   Connection,
   DocumentDiagnosticReport,
+  InitializeParams,
   InitializeResult,
   Diagnostic as LspDiagnostic,
   WorkspaceEdit,
@@ -27,7 +28,6 @@ import {
   NotebookCellKind,
   NotebookDocuments,
   ShowMessageNotification,
-  TextDocumentSyncKind,
   TextDocuments,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -43,6 +43,7 @@ import type { FileConfig } from '../engine/config';
 import { openDocument, sourceDocument } from '../engine/document';
 import { diffMarkdown } from '../engine/diffReport';
 import { rulePage, rulesPage } from '../engine/docs';
+import { initializeResult } from './capabilities';
 import { fixToFixpoint } from '../engine/fixpoint';
 import { allRules, ruleById } from '../engine/registry';
 import { discoverFiles } from '../host/files';
@@ -71,6 +72,12 @@ export interface ServerOptions {
   exact?: Partial<Pick<ExactOptions, 'baseURL' | 'debounceMs' | 'timeoutMs' | 'retryFailedAfterMs'>>;
   /** Where ANTHROPIC_API_KEY is read from (default: process.env). */
   env?: Record<string, string | undefined>;
+  /**
+   * The `initialize` request the client sent, when it has been answered already (with
+   * initializeResult) by the code that loaded this server: the server then registers no
+   * handler for it and goes on from these parameters.
+   */
+  initialized?: InitializeParams;
 }
 
 interface Analysis {
@@ -88,7 +95,6 @@ interface LensData {
   index: number;
 }
 
-const NOTEBOOK_TYPE = 'jupyter-notebook';
 
 
 export function startServer(connection: Connection, options: ServerOptions = {}): { dispose(): void } {
@@ -471,7 +477,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   // ------------------------------------------------------------------------------ handlers
 
-  connection.onInitialize(async (params): Promise<InitializeResult> => {
+  /** What `initialize` tells the server about the client (and its answer, which does not depend on it). */
+  const initialize = (params: InitializeParams): InitializeResult => {
     const t0 = performance.now();
     const init = (params.initializationOptions ?? {}) as InitializationOptions;
     trusted = init.trusted !== false;
@@ -500,19 +507,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         status({ state: 'error', message });
       },
     );
-    return {
-      capabilities: {
-        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        notebookDocumentSync: { notebookSelector: [{ notebook: { notebookType: NOTEBOOK_TYPE }, cells: [{ language: 'python' }] }], save: true },
-        diagnosticProvider: { identifier: 'prefixlint', interFileDependencies: true, workspaceDiagnostics: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: true },
-        codeLensProvider: { resolveProvider: true },
-        hoverProvider: true,
-        executeCommandProvider: { commands: Object.values(SERVER_COMMANDS) },
-      },
-      serverInfo: { name: 'prefixlint' },
-    };
-  });
+    return initializeResult();
+  };
+
+  // Started by dist/server.js, which answered `initialize` itself before loading this code.
+  if (options.initialized) initialize(options.initialized);
+  else connection.onInitialize(initialize);
 
   connection.onInitialized(() => {
     status({ state: 'ready' });

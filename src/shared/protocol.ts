@@ -93,3 +93,9 @@ export interface DiagnosticData {
     otherDocuments?: Record<string, number | null>;
   };
 }
+
+/**
+ * The key of `workerData` under which a server started in a worker thread gets the message
+ * port it speaks LSP over (the VS Code extension starts it so; other editors start a process).
+ */
+export const SERVER_PORT = 'prefixlintServerPort';

@@ -1,12 +1,16 @@
 /** Python syntax (tree-sitter-python) in the normalised form of ../syntax.ts. */
 import type { Node } from '../parsers';
-import { walk } from '../walk';
+import { collectReturns, walk } from '../walk';
+import type { ReturnSyntax } from '../walk';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
 
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
+/** How collectReturns finds a function's returns; definitions inside it have their own. */
+const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set(['function_definition', 'class_definition', 'lambda']) };
 const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement']);
+const CONDITIONAL = new Set(['if_statement', 'try_statement', 'match_statement', 'conditional_expression', 'boolean_operator']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
@@ -86,31 +90,16 @@ function args(list: Node | null): Arg[] {
 }
 
 function named(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+  return node.namedChildrenButComments;
 }
+
+/** The node types `declares` and `mutation` read (the cases of their switches). */
+const DECLARING = ['assignment', 'augmented_assignment', 'named_expression', 'for_statement', 'for_in_clause', 'as_pattern', 'function_definition', 'class_definition', 'import_statement', 'import_from_statement'];
+const MUTATING = ['delete_statement', 'assignment', 'call'];
 
 export const pythonAdapter: Adapter = withKeptExprs({
   family: 'python',
-  walkedTypes: {
-    // The cases of declares and mutation, calls, scopes.
-    indexed: new Set([
-      ...SCOPES,
-      'assignment',
-      'augmented_assignment',
-      'named_expression',
-      'for_statement',
-      'for_in_clause',
-      'as_pattern',
-      'function_definition',
-      'class_definition',
-      'import_statement',
-      'import_from_statement',
-      'delete_statement',
-      'call',
-    ]),
-    functions: FUNCTIONS,
-    comments: new Set(['comment']),
-  },
+  indexedTypes: new Set([...SCOPES, ...DECLARING, ...MUTATING, 'call']),
 
   expr(node: Node): Expr {
     switch (node.type) {
@@ -204,7 +193,8 @@ export const pythonAdapter: Adapter = withKeptExprs({
       case 'boolean_operator': {
         const left = node.childForFieldName('left');
         const right = node.childForFieldName('right');
-        return left && right ? { k: 'cond', options: [left, right] } : { k: 'other' };
+        const or = node.childForFieldName('operator')?.text === 'or';
+        return left && right ? { k: 'cond', options: [left, right], ...(or ? { fallback: true } : {}) } : { k: 'other' };
       }
       case 'conditional_expression': {
         const parts = named(node);
@@ -253,6 +243,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
 
   isScope: (n) => SCOPES.has(n.type),
   isFunction: (n) => FUNCTIONS.has(n.type),
+  functionTypes: FUNCTIONS,
   isClass: (n) => n.type === 'class_definition',
   isCall: (n) => n.type === 'call',
 
@@ -435,7 +426,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
           returns = [];
           const body = fn.childForFieldName('body');
           if (body && fn.type === 'lambda') returns.push(body);
-          else if (body) collectReturns(body, returns);
+          else if (body) collectReturns(body, RETURNS, returns);
         }
         return returns;
       },
@@ -511,7 +502,50 @@ export const pythonAdapter: Adapter = withKeptExprs({
 
   propertyName: () => undefined,
   isComment: (node) => node.type === 'comment',
+  isBareString: (node) => (node.type === 'string' || node.type === 'concatenated_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
+  commentTypes: new Set(['comment']),
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
+  runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type),
+
+  ifBranches(node: Node) {
+    if (node.type !== 'if_statement') return undefined;
+    const test = node.childForFieldName('condition');
+    const body = node.childForFieldName('consequence');
+    if (!test || !body) return undefined;
+    const out: Array<{ test?: Node; body: Node }> = [{ test, body }];
+    for (const alt of node.childrenForFieldName('alternative')) {
+      const b = alt.type === 'elif_clause' ? alt.childForFieldName('consequence') : alt.childForFieldName('body');
+      if (!b) return undefined;
+      if (alt.type === 'elif_clause') {
+        const t = alt.childForFieldName('condition');
+        if (!t) return undefined;
+        out.push({ test: t, body: b });
+      } else out.push({ body: b });
+    }
+    return out;
+  },
+
+  condition(node: Node) {
+    if (node.type === 'not_operator') {
+      const arg = node.childForFieldName('argument');
+      return arg ? { op: 'not', operands: [arg] } : undefined;
+    }
+    if (node.type === 'boolean_operator') {
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      const op = node.childForFieldName('operator')?.text;
+      return left && right && (op === 'and' || op === 'or') ? { op, operands: [left, right] } : undefined;
+    }
+    if (node.type === 'comparison_operator') {
+      // One comparison of two operands (`a == b`); chains (`a == b == c`) and `is`, `in` are not read.
+      const operands = named(node).filter((c) => c.type !== 'comment');
+      const ops = node.children.filter((c) => !c.isNamed);
+      if (operands.length !== 2 || ops.length !== 1) return undefined;
+      if (ops[0].type === '==') return { op: 'eq', operands };
+      if (ops[0].type === '!=') return { op: 'ne', operands };
+    }
+    return undefined;
+  },
 });
 
 /** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
@@ -536,15 +570,4 @@ function findIdentifier(root: Node, name: string): Node | undefined {
   return found;
 }
 
-function collectReturns(node: Node, out: Node[]): void {
-  for (const c of named(node)) {
-    if (c.type === 'function_definition' || c.type === 'class_definition' || c.type === 'lambda') continue;
-    if (c.type === 'return_statement') {
-      const v = named(c)[0];
-      if (v) out.push(v);
-      continue;
-    }
-    collectReturns(c, out);
-  }
-}
 

@@ -38,7 +38,8 @@ function target(left: Node | null): FilterView['usedAs'] {
 }
 
 export const pythonFacts: FactSyntax = {
-  walkedTypes: { assignments: new Set(['assignment', 'augmented_assignment']), filters: new Set([...COMPREHENSIONS, 'call']), pathOperators: new Set(['binary_operator']) },
+  nodeTypes: { assignment: new Set(['assignment', 'augmented_assignment']), filter: new Set([...COMPREHENSIONS, 'call']), pathOperator: new Set(['binary_operator']) },
+
   condition(n: Node): Condition {
     switch (n.type) {
       case 'parenthesized_expression': {

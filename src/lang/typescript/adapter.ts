@@ -2,13 +2,17 @@
 import type { Node } from '../parsers';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
-import { walk } from '../walk';
+import { collectReturns, walk } from '../walk';
+import type { ReturnSyntax } from '../walk';
 
 const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
+/** How collectReturns finds a function's returns; definitions inside it have their own. */
+const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set([...FUNCTIONS, 'class_declaration']) };
 const SCOPES = new Set(['program', ...FUNCTIONS, 'class_declaration', 'class']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
 
 const LOOP_STATEMENTS = new Set(['for_statement', 'for_in_statement', 'while_statement', 'do_statement']);
+const CONDITIONAL = new Set(['if_statement', 'try_statement', 'switch_statement', 'ternary_expression']);
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '`': '`', '0': '\0', b: '\b', f: '\f', v: '\v', $: '$', '\n': '' };
 
@@ -21,7 +25,7 @@ function decodeEscape(seq: string): string {
 }
 
 function named(node: Node): Node[] {
-  return node.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+  return node.namedChildrenButComments;
 }
 
 function stringText(node: Node): string {
@@ -60,25 +64,13 @@ function propertyKey(key: Node): { key?: string; computed?: Node } {
   }
 }
 
+/** The node types `declares` and `mutation` read (the cases of their switches). */
+const DECLARING = ['variable_declarator', 'assignment_expression', 'augmented_assignment_expression', 'for_in_statement', 'catch_clause', 'function_declaration', 'generator_function_declaration', 'class_declaration', 'import_statement'];
+const MUTATING = ['assignment_expression', 'call_expression'];
+
 export const typescriptAdapter: Adapter = withKeptExprs({
   family: 'js',
-  walkedTypes: {
-    // The cases of declares and mutation, calls, scopes.
-    indexed: new Set([
-      ...SCOPES,
-      'variable_declarator',
-      'assignment_expression',
-      'augmented_assignment_expression',
-      'catch_clause',
-      'for_in_statement',
-      'generator_function_declaration',
-      'import_statement',
-      'call_expression',
-      'new_expression',
-    ]),
-    functions: FUNCTIONS,
-    comments: new Set(['comment']),
-  },
+  indexedTypes: new Set([...SCOPES, ...DECLARING, ...MUTATING, 'call_expression', 'new_expression']),
 
   expr(node: Node): Expr {
     if (WRAPPERS.has(node.type)) {
@@ -160,7 +152,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
         const right = node.childForFieldName('right');
         const op = node.childForFieldName('operator');
         if (!left || !right || !op) return { k: 'other' };
-        if (op.text === '||' || op.text === '??') return { k: 'cond', options: [left, right] };
+        if (op.text === '||' || op.text === '??') return { k: 'cond', options: [left, right], fallback: true };
         return { k: 'binary', op: op.text, left, right };
       }
       case 'ternary_expression': {
@@ -189,6 +181,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 
   isScope: (n) => SCOPES.has(n.type),
   isFunction: (n) => FUNCTIONS.has(n.type),
+  functionTypes: FUNCTIONS,
   isClass: (n) => n.type === 'class_declaration' || n.type === 'class',
   isCall: (n) => n.type === 'call_expression' || n.type === 'new_expression',
 
@@ -201,17 +194,30 @@ export const typescriptAdapter: Adapter = withKeptExprs({
         if (name?.type === 'identifier') return [{ name: name.text, kind: 'assign', at, nameNode: name, value }];
         if (name?.type === 'object_pattern') {
           const out: Binding[] = [];
+          const taken: string[] = [];
+          let rest: Node | undefined;
           for (const p of named(name)) {
-            if (p.type === 'shorthand_property_identifier_pattern') out.push({ name: p.text, kind: 'assign', at, nameNode: p, value, key: p.text });
-            else if (p.type === 'pair_pattern') {
+            if (p.type === 'shorthand_property_identifier_pattern') {
+              out.push({ name: p.text, kind: 'assign', at, nameNode: p, value, key: p.text });
+              taken.push(p.text);
+            } else if (p.type === 'pair_pattern') {
               const k = p.childForFieldName('key');
               const v = p.childForFieldName('value');
-              if (k && v?.type === 'identifier') out.push({ name: v.text, kind: 'assign', at, nameNode: v, value, key: propertyKey(k).key });
+              const key = k ? propertyKey(k).key : undefined;
+              if (key !== undefined) taken.push(key);
+              if (k && v?.type === 'identifier') out.push({ name: v.text, kind: 'assign', at, nameNode: v, value, key });
             } else if (p.type === 'object_assignment_pattern') {
+              // `{ model = "claude-…" } = options`: the key's value, or the default when it is absent.
               const l = p.childForFieldName('left');
-              if (l) out.push({ name: l.text, kind: 'opaque', at, nameNode: l });
-            }
+              const r = p.childForFieldName('right');
+              if (l?.type === 'shorthand_property_identifier_pattern' && r) {
+                out.push({ name: l.text, kind: 'assign', at, nameNode: l, value, key: l.text, fallback: r });
+                taken.push(l.text);
+              } else if (l) out.push({ name: l.text, kind: 'opaque', at, nameNode: l });
+            } else if (p.type === 'rest_pattern') rest = named(p).find((c) => c.type === 'identifier');
           }
+          // `{ betas, ...rest } = request`: the other keys of the object.
+          if (rest) out.push({ name: rest.text, kind: 'assign', at, nameNode: rest, value, without: taken });
           return out;
         }
         if (name?.type === 'array_pattern') {
@@ -292,7 +298,8 @@ export const typescriptAdapter: Adapter = withKeptExprs({
     const out: Binding[] = [];
     let index = 0;
     for (const p of named(list)) {
-      const pattern = p.type === 'required_parameter' || p.type === 'optional_parameter' ? p.childForFieldName('pattern') : p;
+      // `model = 'x'` in JavaScript is an assignment pattern: the name is its left side.
+      const pattern = p.type === 'required_parameter' || p.type === 'optional_parameter' ? p.childForFieldName('pattern') : p.type === 'assignment_pattern' ? p.childForFieldName('left') : p;
       const i = index++;
       if (!pattern) continue;
       const ids: Node[] = [];
@@ -337,7 +344,20 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 
   functionInfo(fn: Node): FunctionInfo {
     const params: FunctionInfo['params'] = [];
-    for (const b of typescriptAdapter.params(fn)) params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest });
+    // Defaults of plain named parameters (`model = 'claude-…'`, `model: string = '…'`).
+    const defaults = new Map<number, Node>();
+    const list = fn.childForFieldName('parameters');
+    if (list && list.type !== 'identifier') {
+      named(list).forEach((p, i) => {
+        const name = p.type === 'assignment_pattern' ? p.childForFieldName('left') : p.childForFieldName('pattern');
+        const value = p.type === 'assignment_pattern' ? p.childForFieldName('right') : p.childForFieldName('value');
+        if (name?.type === 'identifier' && value) defaults.set(i, value);
+      });
+    }
+    for (const b of typescriptAdapter.params(fn)) {
+      const d = defaults.get(b.paramIndex ?? -1);
+      params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest, ...(d ? { default: d } : {}) });
+    }
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');
     let returns: Node[] | undefined;
@@ -349,7 +369,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
           returns = [];
           const body = fn.childForFieldName('body');
           if (body && body.type !== 'statement_block') returns.push(body);
-          else if (body) collectReturns(body, returns);
+          else if (body) collectReturns(body, RETURNS, returns);
         }
         return returns;
       },
@@ -378,6 +398,14 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       } else if (m.type === 'method_definition') {
         const name = m.childForFieldName('name');
         if (name) add(name.text.replace(/^#/, ''), m);
+        // Parameter properties (`constructor(private readonly model = 'claude-…')`): the parameter is the field.
+        if (name?.text === 'constructor') {
+          for (const p of named(m.childForFieldName('parameters') ?? m)) {
+            const pattern = p.childForFieldName('pattern');
+            const declares = p.children.some((c) => c.type === 'accessibility_modifier' || c.type === 'readonly' || c.type === 'override_modifier');
+            if ((p.type === 'required_parameter' || p.type === 'optional_parameter') && declares && pattern?.type === 'identifier') add(pattern.text, pattern);
+          }
+        }
         walk(m, (n) => {
           if (n.type !== 'assignment_expression') return;
           const left = n.childForFieldName('left');
@@ -422,7 +450,49 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 
   propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
   isComment: (node) => node.type === 'comment',
+  isBareString: (node) => (node.type === 'string' || node.type === 'template_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
+  commentTypes: new Set(['comment']),
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
+  runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type) || (node.type === 'binary_expression' && /^(&&|\|\||\?\?)$/.test(node.childForFieldName('operator')?.text ?? '')),
+
+  ifBranches(node: Node) {
+    if (node.type !== 'if_statement') return undefined;
+    const out: Array<{ test?: Node; body: Node }> = [];
+    // `else if` is an if statement inside the else clause: one chain.
+    for (let n: Node | null = node; n; ) {
+      const test = n.childForFieldName('condition');
+      const body = n.childForFieldName('consequence');
+      if (!test || !body) return undefined;
+      out.push({ test, body });
+      const alt = n.childForFieldName('alternative');
+      if (!alt) break;
+      const next: Node | undefined = named(alt).find((c) => c.type !== 'comment');
+      if (!next) return undefined;
+      if (next.type === 'if_statement') n = next;
+      else {
+        out.push({ body: next });
+        break;
+      }
+    }
+    return out;
+  },
+
+  condition(node: Node) {
+    if (node.type === 'unary_expression') {
+      const arg = node.childForFieldName('argument');
+      return arg && node.childForFieldName('operator')?.text === '!' ? { op: 'not', operands: [arg] } : undefined;
+    }
+    if (node.type !== 'binary_expression') return undefined;
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    const op = node.childForFieldName('operator')?.text;
+    if (!left || !right) return undefined;
+    if (op === '===' || op === '==') return { op: 'eq', operands: [left, right] };
+    if (op === '!==' || op === '!=') return { op: 'ne', operands: [left, right] };
+    if (op === '&&') return { op: 'and', operands: [left, right] };
+    if (op === '||') return { op: 'or', operands: [left, right] };
+    return undefined;
+  },
 });
 
 /** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
@@ -439,14 +509,3 @@ function stmt(node: Node): Node {
   return node.parent?.type === 'expression_statement' ? node.parent : node;
 }
 
-function collectReturns(node: Node, out: Node[]): void {
-  for (const c of named(node)) {
-    if (FUNCTIONS.has(c.type) || c.type === 'class_declaration') continue;
-    if (c.type === 'return_statement') {
-      const v = named(c)[0];
-      if (v) out.push(v);
-      continue;
-    }
-    collectReturns(c, out);
-  }
-}

@@ -49,7 +49,8 @@ function target(left: Node | null): FilterView['usedAs'] {
 }
 
 export const typescriptFacts: FactSyntax = {
-  walkedTypes: { assignments: new Set(['variable_declarator', 'assignment_expression', 'augmented_assignment_expression']), filters: new Set(['call_expression']), pathOperators: new Set() },
+  nodeTypes: { assignment: new Set(['variable_declarator', 'assignment_expression', 'augmented_assignment_expression']), filter: new Set(['call_expression']) },
+
   condition(n: Node): Condition {
     switch (n.type) {
       case 'parenthesized_expression': {

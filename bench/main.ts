@@ -434,6 +434,7 @@ async function main(): Promise<void> {
     },
     'eslint',
   );
+  // Every file analysed in full, once: the findings must be those of the default run, byte for byte.
   if (o.prefilterCheck && !o.skip.has('cli')) {
     add(
       {

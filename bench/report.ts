@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 // ---------------------------------------------------------------------------------------------
 
 /** Measurements that `--skip` can leave out. */
-export const STEPS = ['floor', 'cli', 'cli-1-thread', 'ast-grep', 'eslint', 'editor'] as const;
+export const STEPS = ['floor', 'cli', 'cli-1-thread', 'prefilter', 'ast-grep', 'eslint', 'editor'] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface Options {
@@ -27,7 +27,7 @@ export interface Options {
   editorEdits: number;
   /** ESLint's `concurrency` option: off (its default), auto or a number of threads. */
   eslintConcurrency: string;
-  /** Also lint once with the prefilter off and compare the findings. */
+  /** Also lint once with the prefilter off and compare the findings (a full run does; --quick only when asked). */
   prefilterCheck: boolean;
   quick: boolean;
   seed: number;
@@ -51,7 +51,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --editor-edits N        edits per language in the editor benchmark (default 200, --quick 40)
   --eslint-concurrency X  ESLint's concurrency: off (default, also what auto gives on 2 cores),
                           auto or a number
-  --prefilter-check       also lint once with PREFIXLINT_PREFILTER=0 and compare the findings
+  --prefilter-check       with --quick, also lint once with PREFIXLINT_PREFILTER=0 and compare the
+                          findings (a full run always does; --skip prefilter leaves it out)
   --quick                 a small generated corpus and fewer runs, to try the harness
   --seed N, --files N, --mb N   the generated corpus (default 20261129, 2000 files, 19.5 MB)
   --skip a,b              leave out: ${STEPS.join(', ')}
@@ -122,7 +123,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     budgetS: positive('budget', v.budget, 600),
     editorEdits: whole('editor-edits', v['editor-edits'], quick ? 40 : 200, 10),
     eslintConcurrency: concurrency,
-    prefilterCheck: v['prefilter-check'] === true,
+    prefilterCheck: !skip.has('prefilter') && (v['prefilter-check'] === true || !quick),
     quick,
     seed: whole('seed', v.seed, 20261129, 0),
     files: whole('files', v.files, quick ? 200 : 2000),

@@ -18,13 +18,16 @@ describe('bench options', () => {
     const o = parseOptions([]);
     expect(o).not.toBe('help');
     if (o === 'help') return;
-    expect(o).toMatchObject({ corpus: undefined, repeats: 3, slowRepeats: 1, budgetS: 600, editorEdits: 200, eslintConcurrency: 'off', prefilterCheck: false, quick: false, seed: 20261129, files: 2000 });
+    expect(o).toMatchObject({ corpus: undefined, repeats: 3, slowRepeats: 1, budgetS: 600, editorEdits: 200, eslintConcurrency: 'off', prefilterCheck: true, quick: false, seed: 20261129, files: 2000 });
     expect(o.bytes).toBe(19.5e6);
     expect([...o.skip]).toEqual([]);
     const real = parseOptions(['--corpus', '/some/where', '--repeats', '5', '--slow-repeats', '2', '--budget', '900', '--skip', 'eslint,editor', '--eslint-concurrency', '2', '--prefilter-check']);
     expect(real).toMatchObject({ corpus: '/some/where', repeats: 5, slowRepeats: 2, budgetS: 900, eslintConcurrency: '2', prefilterCheck: true });
     expect(real !== 'help' && [...real.skip]).toEqual(['eslint', 'editor']);
-    expect(parseOptions(['--quick'])).toMatchObject({ quick: true, repeats: 2, files: 200, editorEdits: 40 });
+    expect(parseOptions(['--quick'])).toMatchObject({ quick: true, repeats: 2, files: 200, editorEdits: 40, prefilterCheck: false });
+    // A full run compares the findings with the prefilter off; --quick only when asked, and --skip prefilter leaves it out.
+    expect(parseOptions(['--quick', '--prefilter-check'])).toMatchObject({ prefilterCheck: true });
+    expect(parseOptions(['--skip', 'prefilter'])).toMatchObject({ prefilterCheck: false });
     expect(parseOptions(['-h'])).toBe('help');
   });
 

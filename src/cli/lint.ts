@@ -16,7 +16,7 @@ import { Analyzer } from '../engine/analyzer';
 import { ConfigError, Configuration } from '../engine/config';
 import type { ConfigOverrides } from '../engine/config';
 import { checkFile, configFailure } from './check';
-import type { FileOutcome, Finding, PlacedEdit } from './check';
+import type { FileOutcome, FileStatus, Finding, PlacedEdit } from './check';
 import { DiskHost } from '../host/source';
 import type { SourceText } from '../host/source';
 import type { WalkedFiles } from '../host/project';
@@ -175,13 +175,41 @@ export function threadCount(files: number, requested?: number): number {
 }
 
 type ToWorker = { kind: 'lint'; id: number; file: string };
-type FromWorker = { kind: 'ready' } | { kind: 'result'; id: number; result: PlainResult } | { kind: 'failed'; id: number; message: string };
+type FromWorker =
+  | { kind: 'ready' }
+  | { kind: 'result'; id: number; result: PlainResult }
+  /** A file with nothing to say (no finding, notice or fix, analysed whole): what is left of its result. */
+  | { kind: 'clean'; id: number; steps?: number; failLevel: Severity; ms: number }
+  | { kind: 'failed'; id: number; message: string };
+
+/** Whether a result says nothing but that the file was analysed whole (most files of a repository). */
+function isClean(r: LintResult): boolean {
+  const o = r.outcome;
+  return !o.findings.length && !o.notices.length && !o.fixed && !o.crashed && o.fixedText === undefined && o.status.kind === 'analysed' && !r.configError && (!o.lines || !Object.keys(o.lines).length);
+}
+
+const NOTHING: readonly never[] = Object.freeze([]);
+const ANALYSED: FileStatus = Object.freeze({ kind: 'analysed' });
+const NO_LINES: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * The outcome of a clean file, rebuilt in the main thread: its empty lists and its status are
+ * shared by every clean file (nothing changes them once delivered), so that a run over a large
+ * repository keeps one small object per file to the end.
+ */
+function cleanOutcome(m: Extract<FromWorker, { kind: 'clean' }>, file: string): LintResult {
+  const outcome: FileOutcome = { file, findings: NOTHING as never[], notices: NOTHING as never[], fixed: 0, crashed: false, lines: NO_LINES as Record<string, string>, status: ANALYSED };
+  if (m.steps !== undefined) outcome.steps = m.steps;
+  return { outcome, failLevel: m.failLevel, ms: m.ms };
+}
 
 /** A LintResult as it crosses threads: fixes carry their file edits as data, not as a function. */
 type PlainResult = Omit<LintResult, 'outcome'> & { outcome: Omit<FileOutcome, 'findings'> & { findings: PlainFinding[] } };
 type PlainFinding = Omit<Finding, 'fix'> & { fix?: Omit<NonNullable<Finding['fix']>, 'fileEdits'> & { fileEdits: PlacedEdit[] } };
 
 function toPlain(r: LintResult, fileEdits: boolean): PlainResult {
+  // Most files have no finding: their result is plain data already.
+  if (!r.outcome.findings.length) return r as Omit<LintResult, 'outcome'> & { outcome: Omit<FileOutcome, 'findings'> & { findings: [] } };
   return {
     ...r,
     outcome: {
@@ -191,18 +219,22 @@ function toPlain(r: LintResult, fileEdits: boolean): PlainResult {
   };
 }
 
-function fromPlain(r: PlainResult): LintResult {
-  return {
-    ...r,
-    outcome: {
-      ...r.outcome,
-      findings: r.outcome.findings.map((f) => {
-        if (!f.fix) return { ...f, fix: undefined };
-        const edits = f.fix.fileEdits;
-        return { ...f, fix: { ...f.fix, fileEdits: () => edits } };
-      }),
-    },
-  };
+/**
+ * A result as it arrived from a worker, completed in place (the message is this thread's own
+ * copy): fixes get their file edits back as a function, and the file's name is the string this
+ * thread already holds, not a copy of it kept for every file to the end of the run.
+ */
+function fromPlain(r: PlainResult, file: string): LintResult {
+  const outcome = r.outcome as Omit<FileOutcome, 'findings'> & { findings: Array<PlainFinding | Finding> };
+  outcome.file = file;
+  if (outcome.findings.length) {
+    outcome.findings = r.outcome.findings.map((f): Finding => {
+      if (!f.fix) return { ...f, fix: undefined };
+      const edits = f.fix.fileEdits;
+      return { ...f, fix: { ...f.fix, fileEdits: () => edits } };
+    });
+  }
+  return r as unknown as LintResult;
 }
 
 /**
@@ -229,7 +261,8 @@ export async function runLintWorker(port: import('node:worker_threads').MessageP
     failpoint(m.file);
     let reply: FromWorker;
     try {
-      reply = { kind: 'result', id: m.id, result: toPlain(linter.lint(m.file), job.fileEdits) };
+      const r = linter.lint(m.file);
+      reply = isClean(r) ? { kind: 'clean', id: m.id, steps: r.outcome.steps, failLevel: r.failLevel, ms: r.ms } : { kind: 'result', id: m.id, result: toPlain(r, job.fileEdits) };
     } catch (err) {
       reply = { kind: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) };
     }
@@ -369,7 +402,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
         if (retired && !given.length) return;
         if (m.id !== given[0]) return;
         given.shift();
-        settle(m.id, m.kind === 'result' ? fromPlain(m.result) : failedOutcome(files[m.id], m.message));
+        settle(m.id, m.kind === 'clean' ? cleanOutcome(m, files[m.id]) : m.kind === 'result' ? fromPlain(m.result, files[m.id]) : failedOutcome(files[m.id], m.message));
         watch();
         give();
       });

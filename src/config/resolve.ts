@@ -289,8 +289,12 @@ export class ConfigResolver {
     const ctx = { ruleIds: this.rules.map((r) => r.meta.id), groups: RULE_GROUPS };
     for (const source of SOURCES) {
       const file = path.join(dir, source.name);
+      // Asked for every folder walked: most have no such file, and a failed read costs far more than the check.
+      if (!this.host.exists(file)) continue;
       const text = this.host.readFile(file);
       if (text === undefined) continue;
+      // Another tool's file that never names prefixlint (not even through an escape) holds no configuration of ours.
+      if (source.claims && !text.includes('prefixlint') && !text.includes('\\u')) continue;
       let raw: unknown;
       try {
         raw = source.read(text, file);

@@ -170,20 +170,36 @@ export class GitIgnoreFilter {
 
   private compute(abs: string, isDir: boolean): boolean {
     const parent = path.dirname(abs);
-    const root = this.rootOf(parent);
-    if (!isInside(abs, root) || abs === root) return false;
-    if (parent !== root && this.ignored(parent, true)) return true;
+    const folder = this.folder(parent);
+    if (!folder.inside || abs === folder.root) return false;
+    if (parent !== folder.root && this.ignored(parent, true)) return true;
     let ignored = false;
-    for (const dir of chain(root, parent)) {
-      const ig = this.rulesOf(dir, dir === root);
-      if (!ig) continue;
-      const rel = toPosix(path.relative(dir, abs)) + (isDir ? '/' : '');
-      const r = ig.test(rel);
+    for (const { dir, ig } of folder.rules) {
+      const r = ig.test(relativeBelow(dir, abs) + (isDir ? '/' : ''));
       if (r.ignored) ignored = true;
       else if (r.unignored) ignored = false;
     }
     return ignored;
   }
+
+  /** What the entries of a folder are judged by: its root, and the rules from the root down to it (asked once per folder). */
+  private folder(dir: string): { root: string; inside: boolean; rules: Array<{ dir: string; ig: Ignore }> } {
+    let f = this.folders.get(dir);
+    if (!f) {
+      const root = this.rootOf(dir);
+      const rules: Array<{ dir: string; ig: Ignore }> = [];
+      for (const d of chain(root, dir)) {
+        const ig = this.rulesOf(d, d === root);
+        if (ig) rules.push({ dir: d, ig });
+      }
+      // An entry of `dir` is inside the root when `dir` is (the root is `dir` or above it).
+      f = { root, inside: isInside(dir, root), rules };
+      this.folders.set(dir, f);
+    }
+    return f;
+  }
+
+  private readonly folders = new Map<string, { root: string; inside: boolean; rules: Array<{ dir: string; ig: Ignore }> }>();
 
   /** The nearest folder holding `.git`; outside a repository the current folder (or the folder itself). */
   private rootOf(dir: string): string {
@@ -221,6 +237,12 @@ function readText(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The path of `abs` below its folder `dir`, with forward slashes (path.relative, without resolving both paths again). */
+function relativeBelow(dir: string, abs: string): string {
+  const rel = abs.slice(dir.endsWith(path.sep) ? dir.length : dir.length + 1);
+  return path.sep === '/' ? rel : toPosix(rel);
 }
 
 /** Folders from `root` down to `dir`, both included. */

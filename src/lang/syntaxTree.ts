@@ -235,8 +235,11 @@ export class SyntaxTree {
     const reuse = options.reuse?.reusable ? { tree: options.reuse, nodeIds: options.reuse.nodeIds!, ids: new IdFilter(options.reuse.nodeIds!) } : undefined;
     // Where a reused subtree sat in the old text: at the same offset before the edit, moved by the change in length after it.
     const shift = reuse ? source.length - reuse.tree.source.length : 0;
-    // An edit changes the number of nodes little: start from the previous tree's size, and spare a grow.
-    const capacity = reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2;
+    // tree-sitter counts the visible nodes of a tree (the ones a cursor visits): columns of that
+    // size are filled exactly and kept as they are, with no grow and no trimmed copy (for a large
+    // file those copies doubled the memory a tree takes while it is read). Without the count: an
+    // edit changes the number of nodes little, so start from the previous tree's size.
+    const capacity = visibleNodes(wasm) ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
     // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
     const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
     /** The subtrees copied from `reuse`: [old root, old end, new root] for each. */
@@ -294,7 +297,7 @@ export class SyntaxTree {
     // previous one, whose size it started from), copies otherwise (a first parse, whose
     // capacity was a guess from the text's length).
     const n = b.length;
-    const fit = <T extends Uint16Array | Uint8Array | Int32Array>(a: T): T => (a.length - n <= n >> 3 ? (a.subarray(0, n) as T) : (a.slice(0, n) as T));
+    const fit = <T extends Uint16Array | Uint8Array | Int32Array>(a: T): T => (a.length === n ? a : a.length - n <= n >> 3 ? (a.subarray(0, n) as T) : (a.slice(0, n) as T));
     this.typeId = fit(b.typeId);
     this.fieldId = fit(b.fieldId);
     this.flags = fit(b.flags);
@@ -456,6 +459,12 @@ export class SyntaxTree {
     }
     return { row: lo, column: offset - starts[lo] };
   }
+}
+
+/** The number of nodes a cursor visits in a tree (the root and its visible descendants), if web-tree-sitter says. */
+function visibleNodes(wasm: WasmTree): number | undefined {
+  const n = (wasm.rootNode as { descendantCount?: unknown }).descendantCount;
+  return typeof n === 'number' && n > 0 ? n : undefined;
 }
 
 const typeMasks = new WeakMap<GrammarTables, WeakMap<ReadonlySet<string>, Uint8Array>>();

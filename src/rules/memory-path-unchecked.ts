@@ -175,7 +175,8 @@ export function handleMemory(command: string, input: { path: string; file_text?:
   checkFile(ctx) {
     const view = ctx.view;
     const text = fileText(ctx);
-    const memoryModule = SDK_MEMORY_TOOL.test(text) || (MEMORY_MARKER.test(text) && view.functions.some(memoryHandler));
+    // The plain words first: found fast, where the patterns start at every quote.
+    const memoryModule = (text.includes('MemoryTool') && SDK_MEMORY_TOOL.test(text)) || (text.includes('memor') && MEMORY_MARKER.test(text) && view.functions.some(memoryHandler));
     for (const join of view.pathJoins) {
       if (join.parts.length < 2) continue;
       const fn = view.enclosingFunction(join.at);

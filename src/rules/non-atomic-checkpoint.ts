@@ -129,8 +129,9 @@ function isTempPath(p: FilePath): boolean {
 
 /** The file is the memory tool's: it names the tool type (`memory_20250818`), or a path is under `/memories`. */
 function memoryTool(ctx: RuleContext, ops: readonly FileOp[]): boolean {
-  // `/memories` in a path, not in a URL of some HTTP API.
-  if (/\bmemory_\d{8}\b|["'`](?![a-z]+:\/\/)[^"'`\n]*\/memories\b/.test(fileText(ctx))) return true;
+  // `/memories` in a path, not in a URL of some HTTP API (the plain word first: the pattern starts at every quote).
+  const text = fileText(ctx);
+  if (text.includes('memor') && /\bmemory_\d{8}\b|["'`](?![a-z]+:\/\/)[^"'`\n]*\/memories\b/.test(text)) return true;
   const declared = ctx.calls.some((c) => {
     const tools = param(c, 'tools');
     return tools?.kind === 'list' && tools.items.some((t) => t.kind === 'obj' && t.entries.some((e) => e.key === 'type' && e.value.kind === 'str' && /^memory_\d{8}$/.test(e.value.text)));

@@ -411,21 +411,28 @@ export const pythonAdapter: Adapter = withKeptExprs({
           break;
       }
     }
-    const returns: Node[] = [];
-    if (fn.type === 'lambda') {
-      const body = fn.childForFieldName('body');
-      if (body) returns.push(body);
-    } else {
-      const body = fn.childForFieldName('body');
-      if (body) collectReturns(body, RETURNS, returns);
-    }
     // Methods: `self` (`cls`) is the first positional parameter, which a method call does not pass.
     const first = list ? named(list)[0] : undefined;
     const firstName = first?.type === 'typed_parameter' ? named(first)[0]?.text : first?.text;
     const receiver = firstName === 'self' || firstName === 'cls';
     const decorators = fn.parent?.type === 'decorated_definition' ? fn.parent.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text.replace(/^@\s*/, '')) : [];
     const property = decorators.some((d) => /^(property|(functools\.)?cached_property)$/.test(d));
-    return { params, returns, ...(receiver ? { receiver } : {}), ...(property ? { property } : {}) };
+    let returns: Node[] | undefined;
+    return {
+      params,
+      // Found when first asked: the index reads the parameters of every function, and only some functions' returns are read.
+      get returns(): Node[] {
+        if (!returns) {
+          returns = [];
+          const body = fn.childForFieldName('body');
+          if (body && fn.type === 'lambda') returns.push(body);
+          else if (body) collectReturns(body, RETURNS, returns);
+        }
+        return returns;
+      },
+      ...(receiver ? { receiver } : {}),
+      ...(property ? { property } : {}),
+    };
   },
 
   classHeader(cls: Node) {

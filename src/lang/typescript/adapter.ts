@@ -358,13 +358,23 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       const d = defaults.get(b.paramIndex ?? -1);
       params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest, ...(d ? { default: d } : {}) });
     }
-    const returns: Node[] = [];
-    const body = fn.childForFieldName('body');
-    if (body && body.type !== 'statement_block') returns.push(body);
-    else if (body) collectReturns(body, RETURNS, returns);
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');
-    return { params, returns, ...(property ? { property } : {}) };
+    let returns: Node[] | undefined;
+    return {
+      params,
+      // Found when first asked: the index reads the parameters of every function, and only some functions' returns are read.
+      get returns(): Node[] {
+        if (!returns) {
+          returns = [];
+          const body = fn.childForFieldName('body');
+          if (body && body.type !== 'statement_block') returns.push(body);
+          else if (body) collectReturns(body, RETURNS, returns);
+        }
+        return returns;
+      },
+      ...(property ? { property } : {}),
+    };
   },
 
   classHeader(cls: Node) {

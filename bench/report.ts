@@ -228,6 +228,12 @@ export interface ActivationResult {
   workerInitializeMs?: number;
   /** Worker starts measured. */
   workerRuns?: number;
+  /**
+   * Loading dist/extension.js and running its activate() until it resolves (its `vscode` module
+   * stubbed), median ms: the extension's activation once activate() no longer waits for the
+   * server, which starts in the background. Absent in results from before.
+   */
+  activateMs?: number;
   /** Spawning it until the first diagnostics of the 3,000-line file, median ms per language. */
   firstDiagnosticsMs: { python: number; typescript: number };
 }
@@ -324,9 +330,11 @@ export function targets(r: Pick<Results, 'measures' | 'editor' | 'activation' | 
   out.push({ target: 'same findings with the prefilter off', value: same(r.identical.prefilter), met: r.identical.prefilter ?? null });
   for (const e of r.editor) out.push({ target: `editor change → diagnostics p95 ≤ 30 ms (${e.language})`, value: `${e.changeP95} ms`, met: e.changeP95 <= 30 });
   const a = r.activation;
-  // The extension's activation: its load, then the server as it starts it (a worker thread; a process before).
-  const activation = a ? round(a.extensionLoadMs + (a.workerInitializeMs ?? a.serverInitializeMs), 0) : undefined;
-  out.push({ target: 'activation ≤ 100 ms (extension load + server initialize)', value: show(activation, ' ms'), met: activation === undefined ? null : activation <= 100 });
+  // The extension's activation: its load and activate(); before activate() left the server to
+  // start in the background, its load and then the server's start (a worker thread; a process before).
+  const activation = a ? (a.activateMs ?? round(a.extensionLoadMs + (a.workerInitializeMs ?? a.serverInitializeMs), 0)) : undefined;
+  const what = a?.activateMs !== undefined ? 'extension load + activate()' : 'extension load + server initialize';
+  out.push({ target: 'activation ≤ 100 ms', value: activation === undefined ? 'not measured' : `${activation} ms (${what})`, met: activation === undefined ? null : activation <= 100 });
   return out;
 }
 
@@ -406,7 +414,10 @@ export function renderMarkdown(r: Results): string {
         : `dist/server.js in a worker thread, as the extension starts it, from its start to its initialize result ${a.workerInitializeMs} ms (median of ${a.workerRuns ?? 5}); `;
     L.push(
       `Activation: loading dist/extension.js ${a.extensionLoadMs} ms (median of 5, outside VS Code, its \`vscode\` module stubbed); ${worker}dist/server.js --stdio${worker ? ' (as other editors start it)' : ''} from spawn to its initialize result ${a.serverInitializeMs} ms ` +
-        `(median of ${a.runs} starts), to the first diagnostics of the 3,000-line file ${a.firstDiagnosticsMs.python} ms (Python) and ${a.firstDiagnosticsMs.typescript} ms (TypeScript). The extension's activate() awaits the server's initialize result.`,
+        `(median of ${a.runs} starts), to the first diagnostics of the 3,000-line file ${a.firstDiagnosticsMs.python} ms (Python) and ${a.firstDiagnosticsMs.typescript} ms (TypeScript). ` +
+        (a.activateMs !== undefined
+          ? `Loading dist/extension.js and running its activate() (\`vscode\` stubbed) until it resolves: ${a.activateMs} ms (median of 5); the server starts in the background meanwhile.`
+          : `The extension's activate() awaits the server's initialize result.`),
     );
   }
   L.push('');

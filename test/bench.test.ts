@@ -143,17 +143,20 @@ describe('bench ratios and targets', () => {
     expect(t['same findings with the prefilter off']).toEqual(['not compared', null]);
     expect(t['editor change → diagnostics p95 ≤ 30 ms (python)']).toEqual(['25 ms', true]);
     expect(t['editor change → diagnostics p95 ≤ 30 ms (typescript)']).toEqual(['31 ms', false]);
-    expect(t['activation ≤ 100 ms (extension load + server initialize)']).toEqual(['90 ms', true]);
+    expect(t['activation ≤ 100 ms']).toEqual(['90 ms (extension load + server initialize)', true]);
     // The extension starts the server in a worker thread: its start there counts, not a process's.
     const threaded = targets(results({ activation: { runs: 4, extensionLoadMs: 40, serverInitializeMs: 150, workerInitializeMs: 45, workerRuns: 5, firstDiagnosticsMs: { python: 400, typescript: 300 } } }));
-    expect(threaded.find((x) => x.target.startsWith('activation'))).toMatchObject({ value: '85 ms', met: true });
+    expect(threaded.find((x) => x.target.startsWith('activation'))).toMatchObject({ value: '85 ms (extension load + server initialize)', met: true });
+    // activate() no longer waits for the server: its own time is the activation.
+    const background = targets(results({ activation: { runs: 4, extensionLoadMs: 40, serverInitializeMs: 150, workerInitializeMs: 45, workerRuns: 5, activateMs: 120, firstDiagnosticsMs: { python: 400, typescript: 300 } } }));
+    expect(background.find((x) => x.target.startsWith('activation'))).toMatchObject({ value: '120 ms (extension load + activate())', met: false });
 
     const partial = targets(results({ measures: [measure('prefixlint', [1000], 300)], editor: [], activation: undefined, identical: { threads: false } }));
     const p = Object.fromEntries(partial.map((x) => [x.target, [x.value, x.met]]));
     expect(p['prefixlint ≤ 0.5× the single-thread tree-sitter parse']).toEqual(['not measured', null]);
     expect(p['prefixlint peak RSS ≤ 250 MB']).toEqual(['300 MB', false]);
     expect(p['same findings with 1 and N threads']).toEqual(['DIFFERENT', false]);
-    expect(p['activation ≤ 100 ms (extension load + server initialize)']).toEqual(['not measured', null]);
+    expect(p['activation ≤ 100 ms']).toEqual(['not measured', null]);
   });
 });
 

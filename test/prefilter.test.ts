@@ -148,9 +148,10 @@ describe('prefilter', () => {
       expect(a.analyze('/p/tests/test_store.py', save).diagnostics).toEqual([]);
       expect(a.analyze('/p/.github/scripts/store.py', save).diagnostics).toEqual([]);
     }
-    // A test file still gets the rules that do not skip it.
-    const ts = "import * as fs from 'node:fs';\nimport * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return fs.readFileSync(path.join('/srv/m', input.path), 'utf8');\n}\n";
-    expect(triggeredRules(allRules, ts, 'typescript', '/p/src/tool.test.ts').map((r) => r.meta.id)).toEqual(['memory-path-unchecked']);
+    // A test file still gets the rules that do not skip it (a removed namespace fails there too), not those that do.
+    const ts = "import * as fs from 'node:fs';\nimport * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return fs.readFileSync(path.join('/srv/m', input.path), 'utf8');\n}\nexport const old = client.beta.promptCaching;\n";
+    expect(triggeredRules(allRules, ts, 'typescript', '/p/src/tool.ts').map((r) => r.meta.id)).toEqual(['memory-path-unchecked', 'removed-namespace']);
+    expect(triggeredRules(allRules, ts, 'typescript', '/p/src/tool.test.ts').map((r) => r.meta.id)).toEqual(['removed-namespace']);
   });
 
   it('parses for the path rule only a handler by the names the rule reads', () => {

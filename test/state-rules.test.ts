@@ -2,10 +2,11 @@
  * The state rules decide what is state by what the program does (test/fixtures has the rest):
  * a test's files are its own (by the names test runners collect).
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisEngine } from '../src/engine/analyzer';
-import { analyzer } from './helpers';
+import { analyzer, FIXTURES } from './helpers';
 
 const ROOT = '/srv/project';
 
@@ -63,4 +64,22 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
     expect(a.analyze('/home/me/tests/project/agent/state.py', PY).diagnostics.length).toBe(1);
     expect(a.analyze('/home/me/tests/project/src/session.ts', TS).diagnostics.length).toBe(1);
   });
+});
+
+describe('memory-path-unchecked, test files', () => {
+  const py = fs.readFileSync(path.join(FIXTURES, 'memory-path-unchecked', 'bad.py'), 'utf8');
+  const ts = fs.readFileSync(path.join(FIXTURES, 'memory-path-unchecked', 'bad.ts'), 'utf8');
+  const rule = (file: string, text: string) => ids(file, text).filter((id) => id === 'memory-path-unchecked');
+
+  it('reports a handler outside the tests', () => {
+    expect(rule('agent/memory.py', py).length).toBeGreaterThan(0);
+    expect(rule('src/memory.ts', ts).length).toBeGreaterThan(0);
+  });
+
+  for (const file of ['tests/test_memory.py', 'agent/memory_test.py', 'tests/conftest.py']) {
+    it(`leaves ${file} alone: a handler there is a test's double`, () => expect(rule(file, py)).toEqual([]));
+  }
+  for (const file of ['src/__tests__/memory.ts', 'src/memory.test.ts', 'src/memory.spec.ts']) {
+    it(`leaves ${file} alone`, () => expect(rule(file, ts)).toEqual([]));
+  }
 });

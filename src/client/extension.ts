@@ -162,7 +162,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (p.state === 'error') output.error(p.message ?? 'server error');
   });
   updateStatus();
-  await c.start();
+  // Not awaited (as VS Code's language server samples and the ESLint extension do): the editor
+  // goes on while the server starts, the status bar says "starting", and whatever is sent to the
+  // server meanwhile waits for it (LanguageClient queues requests until it runs).
+  c.start().then(
+    () => output.info(`prefixlint server started in ${Date.now() - started} ms`),
+    (err: unknown) => output.error(`prefixlint server did not start: ${err instanceof Error ? err.message : String(err)}`),
+  );
   output.info(`prefixlint activated in ${Date.now() - started} ms`);
 }
 

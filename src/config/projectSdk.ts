@@ -54,34 +54,52 @@ export class ProjectSdkReader {
   }
 }
 
+/** What one folder holds of the SDK search: its own `node_modules` SDK, its Python env's, and whether the search stops there. */
+export interface FolderSdks {
+  js?: SdkLocation;
+  py?: SdkLocation;
+  /** The folder holds `.git` (or is the file system's root). */
+  last: boolean;
+}
+
 /**
  * The SDK locations that serve files in `dir`: the nearest `node_modules/@anthropic-ai/sdk` and
  * the nearest Python environment with `anthropic`, from `dir` up to the folder that holds `.git`.
- * A configured interpreter (absolute) comes before `.venv` / `venv`.
+ * A configured interpreter (absolute) comes before `.venv` / `venv`. `folders` keeps what each
+ * folder was found to hold: a run over a repository asks for every one of its folders, and
+ * without it each would look into all its parents again.
  */
-export function findSdkLocations(host: SdkHost, dir: string, pythonInterpreter?: string): SdkLocation[] {
+export function findSdkLocations(host: SdkHost, dir: string, pythonInterpreter?: string, folders?: Map<string, FolderSdks>): SdkLocation[] {
   const out: SdkLocation[] = [];
   let js: SdkLocation | undefined;
   let py: SdkLocation | undefined = pythonInterpreter ? pythonFromInterpreter(host, pythonInterpreter) : undefined;
   for (let d = dir; ; d = path.dirname(d)) {
-    if (!js) {
-      const pkg = path.join(d, 'node_modules', '@anthropic-ai', 'sdk');
-      if (host.exists(path.join(pkg, 'package.json'))) js = { language: 'javascript', dir: pkg };
+    let here = folders?.get(d);
+    if (!here) {
+      here = folderSdks(host, d);
+      folders?.set(d, here);
     }
-    if (!py) {
-      for (const env of ['.venv', 'venv']) {
-        const found = pythonFromEnv(host, path.join(d, env));
-        if (found) {
-          py = found;
-          break;
-        }
-      }
-    }
-    if ((js && py) || host.exists(path.join(d, '.git')) || path.dirname(d) === d) break;
+    js ??= here.js;
+    py ??= here.py;
+    if ((js && py) || here.last) break;
   }
   if (js) out.push(js);
   if (py) out.push(py);
   return out;
+}
+
+function folderSdks(host: SdkHost, d: string): FolderSdks {
+  const here: FolderSdks = { last: path.dirname(d) === d || host.exists(path.join(d, '.git')) };
+  const pkg = path.join(d, 'node_modules', '@anthropic-ai', 'sdk');
+  if (host.exists(path.join(pkg, 'package.json'))) here.js = { language: 'javascript', dir: pkg };
+  for (const env of ['.venv', 'venv']) {
+    const found = pythonFromEnv(host, path.join(d, env));
+    if (found) {
+      here.py = found;
+      break;
+    }
+  }
+  return here;
 }
 
 // ------------------------------------------------------------------------------------ Python environments

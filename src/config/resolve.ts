@@ -24,6 +24,7 @@ import { RULE_GROUPS } from '../core/rule';
 import type { Rule } from '../core/rule';
 import { LineIndex } from '../core/span';
 import { findSdkLocations, ProjectSdkReader } from './projectSdk';
+import type { FolderSdks } from './projectSdk';
 import type { DeclarationParser } from './projectSdk';
 import { ConfigError, mergeLayers, validateLayer } from './schema';
 import type { ConfigLayer, RuleLevel } from './schema';
@@ -104,6 +105,8 @@ export class ConfigResolver {
   private readonly matchers = new Map<ProjectConfig, { include?: picomatch.Matcher; exclude?: Ignore; overrides: picomatch.Matcher[] }>();
   private sdkReader?: ProjectSdkReader;
   private readonly sdksByDir = new Map<string, ProjectSdkNames[]>();
+  /** What each folder holds of the SDK search (findSdkLocations), for the resolver's lifetime as sdksByDir. */
+  private readonly sdkFolders = new Map<string, FolderSdks>();
   private readonly knownWithSdks = new Map<string, KnownNames>();
 
   constructor(
@@ -219,7 +222,7 @@ export class ConfigResolver {
     if (!sdks) {
       sdks = [];
       try {
-        for (const at of findSdkLocations(this.host, dir, interpreter)) {
+        for (const at of findSdkLocations(this.host, dir, interpreter, this.sdkFolders)) {
           const names = this.sdkReader.read(this.host, at);
           if (names) sdks.push(names);
         }

@@ -649,7 +649,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
-  void runLintWorker(parentPort!, (workerData as { job: LintJob }).job);
+  const data = workerData as { job: LintJob; progress?: SharedArrayBuffer };
+  void runLintWorker(parentPort!, data.job, data.progress);
 } else if (require.main === module) {
   const io: Io = {
     out: (t) => process.stdout.write(t),

@@ -107,7 +107,9 @@ class ServerProcess {
   private resultId = new Map<string, string | undefined>();
 
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // PREFIXLINT_BENCH_SERVER_PROFILE=<dir>: each server writes a CPU profile there (node --cpu-prof).
+    const profile = process.env.PREFIXLINT_BENCH_SERVER_PROFILE;
+    this.child = spawn(process.execPath, [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr!.on('data', (b: Buffer) => {
       this.stderr = (this.stderr + b.toString('utf8')).slice(-4000);
     });

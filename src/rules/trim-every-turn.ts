@@ -195,6 +195,10 @@ export async function chat(turns: string[]) {
       for (const t of trimsOf(a.value())) if (t.at.file === ctx.file) sites.push({ at: t.at, text: t.text, requests: rs });
     }
     for (const c of view.calls) {
+      // Only a count cut on the list (`pop(0)`, `shift()`, `splice(0, …)`) or a trim helper can be
+      // reported: the method's name is read first, so most of a file's calls cost nothing more.
+      const method = c.method;
+      if (method !== 'pop' && method !== 'shift' && method !== 'splice' && (method === 'clear' || !TRIM_NAME.test(method))) continue;
       const first = c.args.find((x) => !x.name);
       const atSite = byMessages.get(`${c.at.file}\u0000${c.at.start}\u0000${c.at.end}`);
       const onReceiver = !atSite && requestsFor(c.receiver?.text).length > 0;

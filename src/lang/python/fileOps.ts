@@ -8,7 +8,7 @@ import type { ArgView, FileOp } from '../../core/fileView';
 import type { Evaluator } from '../evaluate';
 import { argView, filePath, knownString } from '../fileOps';
 import type { Node } from '../parsers';
-import type { Arg } from '../syntax';
+import type { Arg, Expr } from '../syntax';
 import type { FileUnit } from '../workspace';
 
 const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open']);
@@ -41,6 +41,9 @@ const LOAD_FUNCTION = new RegExp(`\\b(?:${LOAD_FUNCTIONS})\\b`);
 export function pythonMayReadFiles(text: string): boolean {
   return OPEN_OR_READ.test(text) || (LOAD_MODULE.test(text) && LOAD_FUNCTION.test(text));
 }
+
+/** The methods of a path object that write, read or rename its file. */
+const FILE_METHODS = new Set(['write_text', 'write_bytes', 'read_text', 'read_bytes', 'replace', 'rename']);
 
 export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   const ops: FileOp[] = [];
@@ -96,7 +99,9 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
 
   // First the `open` calls, so that the writes on their handles (which may come first in the
   // tree: `json.dump(x, open(p, "w"))`) find them.
-  const rest: Node[] = [];
+  // The other calls with what the first pass read of them (a file has thousands of calls, and
+  // the editor reads them all on every change).
+  const rest: Array<{ node: Node; e: Extract<Expr, { k: 'call' }>; name: string | undefined; c: Expr }> = [];
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
     if (e.k !== 'call') continue;
@@ -105,7 +110,7 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     const opened =
       name && OPEN.has(name) ? { path: positional(e.args)[0]?.value, mode: openMode(e.args, 1) } : c.k === 'member' && c.prop === 'open' && isPath(c.object) ? { path: c.object, mode: openMode(e.args, 0) } : undefined;
     if (!opened) {
-      rest.push(node);
+      rest.push({ node, e, name, c });
       continue;
     }
     // A mode that is not known may be either.
@@ -115,15 +120,13 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     ops.push(op);
     byOpen.set(node.id, op);
   }
-  for (const node of rest) {
-    const e = unit.adapter.expr(node);
-    if (e.k !== 'call') continue;
-    const at = unit.loc(node);
-    const name = ev.calleeName(unit, e.callee);
-    const c = unit.adapter.expr(e.callee);
+  for (const { node, e, name, c } of rest) {
     const method = c.k === 'member' ? c.prop : undefined;
+    // Only calls of these names can be an operation: the others need neither their location nor their arguments.
+    if (!name && method !== 'write' && method !== 'writelines' && method !== 'fsync' && method !== 'fdatasync' && !FILE_METHODS.has(method ?? '')) continue;
+    const at = unit.loc(node);
     const pos = positional(e.args);
-    if (method && c.k === 'member' && ['write_text', 'write_bytes', 'read_text', 'read_bytes', 'replace', 'rename'].includes(method) && isPath(c.object)) {
+    if (method && c.k === 'member' && FILE_METHODS.has(method) && isPath(c.object)) {
       if ((method === 'write_text' || method === 'write_bytes') && pos.length === 1) ops.push({ kind: 'write', at, path: fp(c.object), truncates: true, data: [view(pos[0].value)] });
       else if ((method === 'read_text' || method === 'read_bytes') && pos.length === 0) ops.push({ kind: 'read', at, path: fp(c.object) });
       else if ((method === 'replace' || method === 'rename') && pos.length === 1) ops.push({ kind: 'rename', at, from: fp(c.object), to: fp(pos[0].value) });

@@ -158,4 +158,11 @@ export interface FileView {
   enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string } | undefined;
   /** The innermost `if` / conditional expression around a location, within its function. */
   enclosingCondition(at: Loc): { at: Loc; conditionText: string } | undefined;
+  /**
+   * Two places of one function that one call of it never runs both of: they sit in different
+   * arms of one conditional (`if` / `elif` / `else`), or the earlier one sits in a block that
+   * leaves the function after it (`return`, `raise`, `sys.exit()`, `throw`, `process.exit()`)
+   * and the later one is outside that block. A program's modes (`if args.delete: ...; return`).
+   */
+  apart(a: Loc, b: Loc): boolean;
 }

@@ -113,9 +113,12 @@ export type FileOp =
   /**
    * A write. `truncates`: the file is emptied first (`open(p, "w")`, `write_text`,
    * `writeFileSync` without an append or exclusive flag). `data`: what is written, when this
-   * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`).
+   * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`). `streamed`: it
+   * is filled piece by piece from a stream (a download, a copy): writes on its handle in a loop
+   * (`for chunk in r.iter_content(): f.write(chunk)`), `shutil.copyfileobj(src, f)`, a write
+   * stream piped to (`pipeline(body, fs.createWriteStream(p))`, `res.pipe(out)`).
    */
-  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean }
+  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean; streamed?: boolean }
   | { kind: 'read'; at: Loc; path: FilePath }
   | { kind: 'rename'; at: Loc; from: FilePath; to: FilePath }
   | { kind: 'fsync'; at: Loc }

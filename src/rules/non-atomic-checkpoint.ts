@@ -186,14 +186,14 @@ export default defineRule({
     skips: { tests: true, paths: /(^|[\\/])\.github[\\/]/ },
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
-Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool:
+Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool; or that it fills from a stream (a download, a copy: chunks written in a loop, \`shutil.copyfileobj\`, a write stream piped to) only when the file is missing (\`if path.exists(): return path\`, \`continue\` in a loop over files) — a fill cut short, by a crash or by a network error, leaves a partial file that exists, and every later run skips the fill and takes it as complete (a cache filled so is not rebuilt either):
 - written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\`, \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
 "Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back. A read that one call of the function never runs together with the write — in another arm of an \`if\`, or in a block that returns first (\`if args.resume: names = open(STATE).read().split(); ...; return\`) — is another mode of the program, which loads what an earlier run saved (for a file whose name the code shows and that is not a source or document file: a generator's check mode compares a file it writes otherwise). A file named anew on each save is read back when the program lists the files of that name and loads them: a glob of the name's fixed parts (\`glob.glob(f"{BASE}*.json")\` for \`f"{BASE}{stamp}.json"\`, \`sessions.glob("chat-*.json")\`), or a listing of its folder (\`os.listdir(d)\`, \`fs.readdirSync(dir)\`, with the name filters it applies), followed by a read in the listing's function or, when the listing hands the names on, a loader of that kind of file taking the name it is given (\`load_conversation(params, filename)\`).
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a file the same function has just made from a source that stays (an archive extracted into its folder), caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch) unless it is filled from a stream (above), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a file the same function has just made from a source that stays (an archive extracted into its folder), caches (unless filled from a stream, above), other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -402,13 +402,13 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       });
     };
     /** The write's function returns early when the file exists (`if path.exists(): return`) or writes it in a `FileNotFoundError` branch. */
-    const createsOnly = (at: Loc, p: FilePath): boolean => {
+    const createsOnly = (at: Loc, p: FilePath, leave = 'return'): boolean => {
       const fn = fnOf(at);
       if (!fn) return false;
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write.
-      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\breturn\\b`);
+      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\b(${leave})\\b`);
       if (exists.test(before)) return true;
       const cond = view.enclosingCondition(at);
       if (/except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '')) return true;
@@ -587,6 +587,12 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       }
       return undefined;
     };
+    /**
+     * The write is skipped whenever the file exists: under `if not path.exists():`, after `if
+     * path.exists(): return` (or `continue` in a loop over files), in a `FileNotFoundError` branch.
+     */
+    const skippedWhenExists = (at: Loc, p: FilePath): boolean =>
+      WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '') || createsOnly(at, p, view.enclosingLoop(at) ? 'return|continue' : 'return');
     /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
     const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>): { why: string; consequence: string; read?: Read } | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
@@ -597,13 +603,17 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // A package manifest, by the path's name or by what is written (`JSON.stringify(packageJson)`).
       const written = words(write?.data.map((d) => d.text).join(' ') ?? '');
       if ([named, written].some((ws) => ws.some((w, i) => w === 'package' && ws[i + 1] === 'json'))) return undefined;
+      // Filled from a stream (a download, a copy) only when the file is missing: a fill cut short
+      // leaves a partial file that exists, so every later run skips the fill and takes it as
+      // complete. Neither a cache (rebuilt only when missing) nor a create-only write is spared.
+      const partialFill = !!write?.streamed && skippedWhenExists(at, p);
       // A cache is rebuilt when it is missing or unreadable: a torn one costs a recomputation.
-      if (words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
+      if (!partialFill && words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
       // Written only when the file does not exist yet: there is no good copy for a crash to destroy
       // (but a memory file seeded once and then trusted stays truncated). So is a file named anew
       // each time (a uuid or a timestamp in its name).
-      if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
-      if (!memory && createsOnly(at, p)) return undefined;
+      if (!memory && !partialFill && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
+      if (!memory && !partialFill && createsOnly(at, p)) return undefined;
       if (backedUp(at, p)) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
       // A file named anew on each write loses nothing saved earlier, unless the program lists the
@@ -620,6 +630,12 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // crash of its writer ends too). Not when another run of the program loads it: the files it
       // lists back, or a read in another mode of the writing function (`--resume`, `--delete`).
       if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`) && !family && !(r && otherRunReads.has(r))) return undefined;
+      if (partialFill) {
+        return {
+          why: 'it is filled from a stream and the fill is skipped whenever the file exists',
+          consequence: 'every later run takes the partial file as complete (a fill cut off by a network error leaves one too)',
+        };
+      }
       if (family) {
         // A chained call written over lines (`fs\n  .readdirSync(dir)`) reads as one.
         const listed = `\`${shorten(ctx.textOf(family.listing.at).replace(/\s*\n\s*(?=\.)/g, ''))}\`, line ${lineOf(ctx, family.listing.at)}`;
@@ -649,7 +665,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // Serialised data: by a write of the temp file, or the function serialises what it writes.
       const structured =
         ops.some((o) => o.kind === 'write' && sameFn(o.at, r.at) && (o.serialised || o.data.some((d) => SERIALISED.test(d.text)))) || SERIALISED.test(view.enclosingFunction(r.at)?.text ?? '');
-      const state = evidence(r.at, r.to, structured);
+      // The temp file filled from a stream (a download copied into it): what the rename saves.
+      const fill = ops.find((o): o is Extract<FileOp, { kind: 'write' }> => o.kind === 'write' && !!o.streamed && sameFn(o.at, r.at) && o.at.start < r.at.start);
+      const state = evidence(r.at, r.to, structured, fill);
       if (!state) continue;
       const problems: string[] = [];
       if (!ops.some((o) => o.kind === 'fsync' && sameFn(o.at, r.at))) problems.push('nothing fsyncs the temp file before the rename, so after a power loss the rename can be on disk while the data is not');

@@ -615,8 +615,39 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      * The write is skipped whenever the file exists: under `if not path.exists():`, after `if
      * path.exists(): return` (or `continue` in a loop over files), in a `FileNotFoundError` branch.
      */
-    const skippedWhenExists = (at: Loc, p: FilePath): boolean =>
-      WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '') || createsOnly(at, p, view.enclosingLoop(at) ? 'return|continue' : 'return');
+    const skippedWhenExists = (at: Loc, p: FilePath): boolean => {
+      // Only existence tests, one of them of this file: `if not path.exists():`, `if (fs.existsSync(a) && fs.existsSync(b)) return`.
+      // A second reason to fill again (`or size != remote_size`, a checksum) repairs a partial file.
+      const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const atom = `(os\\.path\\.(exists|isfile)\\([^()]*\\)|[\\w.]+\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\([^()]*\\))`;
+      const mine = new RegExp(`os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|\\b${name}\\.(exists|is_file)\\(\\)|existsSync\\(\\s*${name}\\s*\\)`);
+      const onlyExists = (test: string, negated: boolean) => {
+        const t = test.trim().replace(/^\((.*)\)$/s, '$1').trim();
+        const parts = negated ? [t.replace(/^(not\s+|!\s*)/, '')] : t.split(/\s+(?:and)\s+|\s*&&\s*/);
+        if (negated && !/^(not\s+|!\s*)/.test(t)) return false;
+        return parts.every((x) => new RegExp(`^${atom}$`).test(x.trim())) && mine.test(t);
+      };
+      if (onlyExists(view.enclosingCondition(at)?.conditionText ?? '', true)) return true;
+      // `if path.exists(): return path` (or `continue` in a loop over files) before the write.
+      const lines = textBefore(at).split('\n');
+      const leave = view.enclosingLoop(at) ? /^\s*(return|continue)\b/ : /^\s*return\b/;
+      for (let i = 0; i < lines.length; i++) {
+        const m = /^\s*if\s*(.*?)\s*[:{]?\s*(\b(return|continue)\b.*)?$/.exec(lines[i].replace(/\s*(#|\/\/).*$/, ''));
+        if (!m || !onlyExists(m[1].replace(/\)\s*$/, ')'), false)) continue;
+        if (m[2] && leave.test(m[2])) return true;
+        // The `if` block's own statements (by indentation): one of them leaves.
+        const indent = (l: string) => /^[ \t]*/.exec(l)![0].length;
+        const block = [];
+        for (const l of lines.slice(i + 1)) {
+          if (!l.trim() || /^\s*(#|\/\/)/.test(l)) continue;
+          if (indent(l) <= indent(lines[i])) break;
+          block.push(l);
+        }
+        const own = block.length ? indent(block[0]) : 0;
+        if (block.some((l) => indent(l) === own && leave.test(l))) return true;
+      }
+      return false;
+    };
     /**
      * A file of the repository that a maintenance script keeps: the script runs git (a release or
      * docs tool working on a checkout) and the path is anchored on the script's own place

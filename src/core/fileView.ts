@@ -113,9 +113,12 @@ export type FileOp =
   /**
    * A write. `truncates`: the file is emptied first (`open(p, "w")`, `write_text`,
    * `writeFileSync` without an append or exclusive flag). `data`: what is written, when this
-   * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`).
+   * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`). `streamed`: it
+   * is filled piece by piece from a stream (a download, a copy): writes on its handle in a loop
+   * (`for chunk in r.iter_content(): f.write(chunk)`), `shutil.copyfileobj(src, f)`, a write
+   * stream piped to (`pipeline(body, fs.createWriteStream(p))`, `res.pipe(out)`).
    */
-  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean }
+  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean; streamed?: boolean }
   | { kind: 'read'; at: Loc; path: FilePath }
   | { kind: 'rename'; at: Loc; from: FilePath; to: FilePath }
   | { kind: 'fsync'; at: Loc }
@@ -158,4 +161,11 @@ export interface FileView {
   enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string } | undefined;
   /** The innermost `if` / conditional expression around a location, within its function. */
   enclosingCondition(at: Loc): { at: Loc; conditionText: string } | undefined;
+  /**
+   * Two places of one function that one call of it never runs both of: they sit in different
+   * arms of one conditional (`if` / `elif` / `else`), or the earlier one sits in a block that
+   * leaves the function after it (`return`, `raise`, `sys.exit()`, `throw`, `process.exit()`)
+   * and the later one is outside that block. A program's modes (`if args.delete: ...; return`).
+   */
+  apart(a: Loc, b: Loc): boolean;
 }

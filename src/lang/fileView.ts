@@ -314,5 +314,41 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       if (!cond) return undefined;
       return { at: unit.loc(cond), conditionText: test?.text ?? '' };
     },
+    apart(a, b) {
+      const first = nodeAt(a.start <= b.start ? a : b);
+      const second = nodeAt(a.start <= b.start ? b : a);
+      if (!first || !second) return false;
+      // The nodes from each place up to its function (or the module), innermost first.
+      const chain = (n: Node): Node[] => {
+        const out: Node[] = [];
+        for (let x: Node | null = n; x; x = x.parent) {
+          out.push(x);
+          if (unit.adapter.isFunction(x)) break;
+        }
+        return out;
+      };
+      const upFirst = chain(first);
+      const upSecond = chain(second);
+      const inSecond = new Set(upSecond.map((x) => x.id));
+      const common = upFirst.findIndex((x) => inSecond.has(x.id));
+      if (common <= 0) return false;
+      const shared = upFirst[common];
+      if (unit.adapter.isFunction(shared) && upFirst[upFirst.length - 1].id !== upSecond[upSecond.length - 1].id) return false;
+      // Different arms of one conditional (neither in its test).
+      const cond = facts.conditional(shared);
+      if (cond) {
+        const armFirst = upFirst[common - 1];
+        const armSecond = upSecond[upSecond.findIndex((x) => x.id === shared.id) - 1];
+        const test = cond.test?.id;
+        if (armFirst && armSecond && armFirst.id !== armSecond.id && armFirst.id !== test && armSecond.id !== test) return true;
+      }
+      // The earlier place's block leaves the function after it, below the part both share.
+      for (let i = 0; i < common - 1; i++) {
+        const x = upFirst[i];
+        if (facts.leaves(x)) return true;
+        for (let s = x.nextSibling; s; s = s.nextSibling) if (s.isNamed && facts.leaves(s)) return true;
+      }
+      return false;
+    },
   };
 }

@@ -124,6 +124,8 @@ export interface FactSyntax {
   isPathOperator?(node: Node): boolean;
   /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */
   conditional(node: Node): { test?: Node } | undefined;
+  /** A statement after which its function does not go on: `return`, `raise` / `throw`, `sys.exit()`, `process.exit()`. */
+  leaves(node: Node): boolean;
   /**
    * The node types `assignment`, `filter` and `isPathOperator` can answer for: the walks over a
    * whole file look at these only (test/adapters.test.ts checks the lists).

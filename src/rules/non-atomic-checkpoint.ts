@@ -18,6 +18,8 @@ const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmar
  * configuration): kept in version control, so a torn write is undone with a checkout.
  */
 const PROJECT_FILES = new Set(['package.json', 'manifest.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
+/** The script runs git: `subprocess.run(["git", ...])`, `execSync('git ...')`, `spawnSync('git', ...)`. */
+const RUNS_GIT = /\[\s*["']git["']\s*,|\b(exec|execSync|execFileSync|spawn|spawnSync|execFile|check_output|check_call|run|getoutput|system)\(\s*["'`]git\b/;
 /** Words of a name that mark a temp file: `tmp`, `temp`, `.part`, `.partial`, `.new`. */
 const TEMP_WORDS = new Set(['tmp', 'temp', 'part', 'partial', 'new', 'tempfile']);
 
@@ -105,13 +107,15 @@ const HANDLER_WORDS = new Set(['handle', 'handler', 'on', 'do', 'cmd', 'command'
 /** Words too general to name one kind of file. */
 const GENERIC_NOUNS = new Set(['file', 'files', 'path', 'text', 'data', 'bytes', 'json', 'yaml', 'yml', 'toml', 'pickle', 'csv', 'content', 'to', 'from', 'disk']);
 
+/** The words of a name that say what kind of file it is about: not its verbs, formats or handler words. */
+const nouns = (ws: string[]) => ws.filter((x) => !SAVE_VERBS.has(x) && !LOAD_VERBS.has(x) && !GENERIC_NOUNS.has(x) && !HANDLER_WORDS.has(x));
+
 /** `save_history` / `load_history`, `saveTranscript` / `loadTranscript`: a saver and its loader of one kind of file. */
 function savesAndLoads(writer: string | undefined, reader: string | undefined): boolean {
   if (!writer || !reader) return false;
   const w = words(writer);
   const r = words(reader);
   if (!w.some((x) => SAVE_VERBS.has(x)) || !r.some((x) => LOAD_VERBS.has(x))) return false;
-  const nouns = (ws: string[]) => ws.filter((x) => !SAVE_VERBS.has(x) && !LOAD_VERBS.has(x) && !GENERIC_NOUNS.has(x) && !HANDLER_WORDS.has(x));
   const wn = nouns(w);
   const rn = new Set(nouns(r));
   // `save(path)` / `load(path)` of one class or module: the pair by its verbs alone (the caller
@@ -119,6 +123,17 @@ function savesAndLoads(writer: string | undefined, reader: string | undefined): 
   // file: a generic helper, whose callers decide what the file is.
   if (!wn.length && !rn.size) return ![...w, ...r].some((x) => GENERIC_NOUNS.has(x));
   return wn.length > 0 && wn.every((x) => rn.has(x)) && rn.size === wn.length;
+}
+
+/**
+ * The file's name is known and is not a source or document file's (`main.py`, `AGENTS.md`,
+ * `cli-reference.mdx`): a file of the program's own, not one of the source tree that a
+ * generator or a scaffolder compares in one mode and writes in another.
+ */
+function ownDataFile(p: FilePath): boolean {
+  const v = p.arg.value();
+  const name = p.name ?? (v.kind === 'str' ? v.text.slice(v.text.lastIndexOf('/') + 1) : '');
+  return /^[\w.-]*\w\.\w+$/.test(name) && !SOURCE_EXT.test(name);
 }
 
 function isTempPath(p: FilePath): boolean {
@@ -173,14 +188,14 @@ export default defineRule({
     skips: { tests: true, paths: /(^|[\\/])\.github[\\/]/ },
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
-Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool:
+Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool; or that it fills from a stream (a download, a copy: chunks written in a loop, \`shutil.copyfileobj\`, a write stream piped to) only when the file is missing (\`if path.exists(): return path\`, \`continue\` in a loop over files) — a fill cut short, by a crash or by a network error, leaves a partial file that exists, and every later run skips the fill and takes it as complete (a cache filled so is not rebuilt either):
 - written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\`, \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
-"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back.
+"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back. A read that one call of the function never runs together with the write — in another arm of an \`if\`, or in a block that returns first (\`if args.resume: names = open(STATE).read().split(); ...; return\`) — is another mode of the program, which loads what an earlier run saved (for a file whose name the code shows and that is not a source or document file: a generator's check mode compares a file it writes otherwise). A file named anew on each save is read back when the program lists the files of that name and loads them: a glob of the name's fixed parts (\`glob.glob(f"{BASE}*.json")\` for \`f"{BASE}{stamp}.json"\`, \`sessions.glob("chat-*.json")\`), or a listing of its folder (\`os.listdir(d)\`, \`fs.readdirSync(dir)\`, with the name filters it applies), followed by a read in the listing's function or, when the listing hands the names on, a loader of that kind of file taking the name it is given (\`load_conversation(params, filename)\`).
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a file the same function has just made from a source that stays (an archive extracted into its folder), caches, other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch) unless it is filled from a stream (above), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a record read and rewritten in one function through an attribute that the file only ever sets to a new name (a run's own folder: \`self.run_id = f"{now}-{uuid4()}"\` in one method, \`self.root / self.run_id / "summary.json"\` read, updated and written back in another — a later run has a new name and never loads it; a loader of it elsewhere is still a read-back), a file the same function has just made from a source that stays (an archive extracted into its folder), caches (unless filled from a stream, above), other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a repository that a maintenance script keeps beside itself (the script runs git, and the path is anchored on \`__file__\`, \`__dirname\` or \`import.meta.url\`: a release script's \`Path(__file__).parent / "removals.json"\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -315,30 +330,47 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         const mine = new Set(pathKeys(o.path));
         return pathKeys(r.path).some((k) => mine.has(k));
       });
+    /** Reads that readBack found in another mode of the writing function (another run of the program). */
+    const otherRunReads = new WeakSet<Read>();
     const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
       const here = fnOf(at);
       const loopHere = view.enclosingLoop(at);
+      const perRun = runAttributes(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
       for (const r of reads) {
+        // Read, changed and written back through the same per-run name in one function: this
+        // run's own record updated (at the end of the run); a loader elsewhere still reads it back.
+        if (fnOf(r.at) === here && perRun.some((a) => new RegExp(`\\b${a.replace(/[.$]/g, '\\$&')}(?![\\w$])`).test(`${r.path.arg.text} ${r.path.origin ?? ''} ${r.path.provenance ?? ''}`))) continue;
         const there = fnOf(r.at);
         const same = there === here;
         if (!same && structured && (bare(p) || callerChosen(at, p)) && p.arg.text.trim() === r.path.arg.text.trim() && savesAndLoads(here?.name, there?.name)) return r;
         if (!same && callerChosen(at, p)) continue;
-        // Text read and written in one pass of one function (or of a script's top level): an edit
-        // of the file (`bump_version(path)`: read, change, write back) or a check of what was just
-        // written, not state that a later run loads. Serialised data loaded, changed and saved
-        // there (a session) is state; a loop around the write makes it a resume.
-        if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
-        // Read again later in the same pass: the code reads what it has just written.
-        if (same && !loopHere && r.at.start > at.start) continue;
-        // Read after an earlier write of the same file in this function (write, read back, wrap,
-        // write again): the read sees what this call wrote, not what an earlier run saved.
-        if (same && writtenBeforeRead(r)) continue;
+        // A read that one call of the function never runs together with the write (another arm
+        // of it, or a block that returns first: `if args.resume: names = open(STATE).read(); ...;
+        // return`) is another mode of the program, which loads what an earlier run saved. Not a
+        // file of the source tree (nor one whose name the code does not show), which a generator
+        // compares in a check mode and writes otherwise.
+        const otherRun = same && ownDataFile(p) && view.apart(r.at, at);
+        if (!otherRun) {
+          // Text read and written in one pass of one function (or of a script's top level): an edit
+          // of the file (`bump_version(path)`: read, change, write back) or a check of what was just
+          // written, not state that a later run loads. Serialised data loaded, changed and saved
+          // there (a session) is state; a loop around the write makes it a resume.
+          if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
+          // Read again later in the same pass: the code reads what it has just written.
+          if (same && !loopHere && r.at.start > at.start) continue;
+          // Read after an earlier write of the same file in this function (write, read back, wrap,
+          // write again): the read sees what this call wrote, not what an earlier run saved.
+          if (same && writtenBeforeRead(r)) continue;
+        }
         const mine = new Set(keysFor(p, !same));
         // The same file name in two folders the code names differently (`template_root / "main.py"`
         // read, `task_dir / "main.py"` written) is two files; a folder the caller passes may be either.
         // (In one function two folders named differently are two folders, parameters or not.)
         const otherFolder = (k: string) => k.startsWith('b:') && p.dir && r.path.dir && p.dir !== r.path.dir && (same || (!p.dirIsParam && !r.path.dirIsParam));
-        if (keysFor(r.path, !same).some((k) => mine.has(k) && !otherFolder(k))) return r;
+        if (keysFor(r.path, !same).some((k) => mine.has(k) && !otherFolder(k))) {
+          if (otherRun) otherRunReads.add(r);
+          return r;
+        }
       }
       return undefined;
     };
@@ -376,13 +408,13 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       });
     };
     /** The write's function returns early when the file exists (`if path.exists(): return`) or writes it in a `FileNotFoundError` branch. */
-    const createsOnly = (at: Loc, p: FilePath): boolean => {
+    const createsOnly = (at: Loc, p: FilePath, leave = 'return'): boolean => {
       const fn = fnOf(at);
       if (!fn) return false;
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write.
-      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\breturn\\b`);
+      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\b(${leave})\\b`);
       if (exists.test(before)) return true;
       const cond = view.enclosingCondition(at);
       if (/except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '')) return true;
@@ -420,6 +452,24 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         if (last && FRESH_NAME.test(last[1]) && sameBlock(before, last.index!)) return true;
       }
       return false;
+    };
+    /**
+     * Attributes in a path that the file only ever sets to a new name (`self.trajectory_id =
+     * f"{now:%Y%m%d}_{uuid4().hex[:4]}"`, or to nothing): each run of the object has a folder of its
+     * own, so a read through the same attribute reads what this run wrote. A later run, with a
+     * new name, never loads it (a loader given the name by its caller still does).
+     */
+    const runAttributes = (built: string): string[] => {
+      const out: string[] = [];
+      for (const m of built.matchAll(/\b(self|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g)) {
+        const target = `${m[1]}.${m[2]}`;
+        const sets = view.assignments.filter((a) => a.targetText.replace(/\s+/g, '') === target && !a.augmented);
+        const values = sets.map((a) => ctx.textOf(a.valueAt).trim());
+        // Only a new name: not one the caller may pass instead (`session_id or uuid4().hex`, `id ?? randomUUID()`).
+        const fresh = (v: string) => FRESH_NAME.test(v) && !/\bor\b|\?\?|\|\||\bif\b|\?/.test(v);
+        if (values.some(fresh) && values.every((v) => fresh(v) || /^(None|null|undefined|""|''|``)$/.test(v))) out.push(target);
+      }
+      return out;
     };
     /** The statement at `offset` of `before` is in a block that runs on to the end of `before` (by indentation). */
     const sameBlock = (before: string, offset: number): boolean => {
@@ -471,9 +521,145 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       }
       return false;
     };
+    /**
+     * The program lists the files of the name family a fresh-named write belongs to and loads them
+     * back: a glob whose fixed parts the written name has (`glob(f"{BASE}*.json")` for
+     * `f"{BASE}{stamp}.json"`, `sessions.glob("chat-*.json")` for `sessions / f"chat-{id}.json"`),
+     * or a listing of the folder it is written into (`os.listdir(d)`, `fs.readdirSync(dir)`), whose
+     * name filters (`startswith`, `endsWith`) the written name passes. The load: a read after the
+     * listing in its function (the newest file picked from it), or, when the listing hands the
+     * names on (to a caller, to the model as a tool result), a loader of the program's that
+     * takes the file name it is given (`load_conversation(params, filename)`).
+     */
+    const squash = (text: string) => text.replace(/\s+/g, '');
+    /** A path as a folder (as written) and a file name (its value, HOLE for what is not known), through the file's path joins. */
+    const splitPath = (arg: { at: Loc; text: string; value(): ReturnType<FilePath['arg']['value']> }, origin?: string): { folder?: string; name?: string; whole?: string } => {
+      const join = view.pathJoins.find((j) => sameLoc(j.at, arg.at) || (origin !== undefined && squash(ctx.textOf(j.at)) === squash(origin)));
+      const v = arg.value();
+      const whole = v.kind === 'str' ? v.text : undefined;
+      if (join && join.parts.length === 2) {
+        const last = join.parts[1].value();
+        return { folder: squash(join.parts[0].text), name: last.kind === 'str' ? last.text : undefined, whole };
+      }
+      return { name: whole?.slice(whole.lastIndexOf('/') + 1), whole };
+    };
+    const listedFamily = (at: Loc, p: FilePath): { listing: CallSite; read: Read } | undefined => {
+      const written = splitPath(p.arg, p.origin);
+      const name = written.name;
+      if (!name || !name.includes(HOLE)) return undefined;
+      const namePrefix = name.slice(0, name.indexOf(HOLE));
+      const nameSuffix = name.slice(name.lastIndexOf(HOLE) + 1);
+      const folder = written.folder ?? (p.dir !== undefined ? squash(p.dir) : undefined);
+      const whole = written.whole;
+      for (const c of view.calls) {
+        const glob = /^(glob|iglob|rglob|globSync|sync)$/.test(c.method) && /glob|^fg\b/i.test(c.name);
+        const listing = /^(listdir|scandir|iterdir|readdirSync|readdir)$/.test(c.method);
+        if (!glob && !listing) continue;
+        // pathlib's `folder.glob(pattern)` / `folder.iterdir()` name the folder by their receiver; the glob module's `glob.glob(pattern)` does not.
+        const module = /^(glob|fast-?glob|fg)\.|^(node:)?fs\b/.test(c.name);
+        const receiverFolder = c.method === 'iterdir' || (glob && !module && /^(glob|rglob)$/.test(c.method)) ? c.receiver : undefined;
+        let matches = false;
+        if (glob) {
+          const arg = c.args[0];
+          if (!arg) continue;
+          const pattern = receiverFolder ? { folder: squash(receiverFolder.text), ...(() => { const v = arg.value(); return { name: v.kind === 'str' ? v.text : undefined, whole: undefined }; })() } : splitPath(arg);
+          const fixedParts = (text: string) => {
+            const cut = text.search(/[*?[]/);
+            if (cut < 0 || text.slice(0, cut).includes(HOLE)) return undefined;
+            const end = Math.max(text.lastIndexOf('*'), text.lastIndexOf('?'), text.lastIndexOf(']')) + 1;
+            const suffix = text.slice(end);
+            return suffix.includes(HOLE) || suffix.includes('/') ? undefined : { prefix: text.slice(0, cut), suffix };
+          };
+          if (pattern.folder !== undefined && pattern.name !== undefined) {
+            // `folder.glob("chat-*.json")`, `os.path.join(folder, "chat-*.json")`: the write's folder, and its name's fixed parts.
+            const fixed = fixedParts(pattern.name);
+            matches = !!fixed && folder === pattern.folder && namePrefix.startsWith(fixed.prefix) && nameSuffix.endsWith(fixed.suffix) && /[A-Za-z]/.test(fixed.prefix + fixed.suffix);
+          } else if (pattern.whole !== undefined && whole !== undefined && !whole.startsWith(HOLE)) {
+            // A whole pattern: the written path starts with its fixed start (a folder and a name
+            // part, not only an extension) and ends with its fixed end.
+            const fixed = fixedParts(pattern.whole);
+            matches = !!fixed && /[A-Za-z]/.test(fixed.prefix) && whole.slice(0, whole.indexOf(HOLE)).startsWith(fixed.prefix) && nameSuffix.endsWith(fixed.suffix);
+          }
+        } else {
+          const listed = receiverFolder ?? c.args[0];
+          if (!listed || !folder || squash(listed.text) !== folder) continue;
+          // The names the listing keeps: `startswith("chat-")` / `endsWith('.json')` in its function.
+          const around = (fnOf(c.at)?.text ?? ctx.textOf({ file: c.at.file, start: c.at.start, end: Math.min(c.at.end + 400, fileText(ctx).length) })).replace(/("{3}|'{3})[\s\S]*?\1/g, '');
+          const starts = [...around.matchAll(/\.(?:startswith|startsWith)\(\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]);
+          const ends = [...around.matchAll(/\.(?:endswith|endsWith)\(\s*["'`]([^"'`]+)["'`]|\.suffix\s*===?\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1] ?? m[2]);
+          matches = (!starts.length || starts.some((x) => namePrefix.startsWith(x))) && (!ends.length || ends.some((x) => nameSuffix.endsWith(x)));
+        }
+        if (!matches) continue;
+        const where = fnOf(c.at);
+        // The newest (or every) listed file read after the listing, in its function.
+        // (Also in a callback there: `.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')))`.)
+        const within = (r: Read) => (where ? where.at.start <= r.at.start && r.at.end <= where.at.end : !fnOf(r.at));
+        const after = reads.find((r) => within(r) && r.at.start > c.at.end && !sameLoc(r.at, at));
+        if (after) return { listing: c, read: after };
+        // The names handed on: a loader of the program's reads the file name it is given.
+        // (The loader may read in a function of its own: `async def _reset(): open(filename)`.)
+        const loader = reads.find((r) => {
+          if (!bare(r.path)) return false;
+          const param = r.path.arg.text.trim();
+          const around = view.functions.filter((f) => f.at.file === r.at.file && f.at.start <= r.at.start && r.at.end <= f.at.end);
+          if (around.some((f) => f === where || f === fnOf(at))) return false;
+          // A loader of this family: its name shares a noun with the written name or with the writer's name (`load_conversation` for `pipecat_conversation_*.json`).
+          const family = new Set(nouns(words(`${namePrefix} ${nameSuffix} ${fnOf(at)?.name ?? ''}`)));
+          return around.some((f) => words(f.name ?? '').some((x) => LOAD_VERBS.has(x)) && f.params.includes(param) && nouns(words(f.name ?? '')).some((x) => family.has(x)));
+        });
+        if (loader && !reads.some(within)) return { listing: c, read: loader };
+      }
+      return undefined;
+    };
+    /**
+     * The write is skipped whenever the file exists: under `if not path.exists():`, after `if
+     * path.exists(): return` (or `continue` in a loop over files), in a `FileNotFoundError` branch.
+     */
+    const skippedWhenExists = (at: Loc, p: FilePath): boolean => {
+      // Only existence tests, one of them of this file: `if not path.exists():`, `if (fs.existsSync(a) && fs.existsSync(b)) return`.
+      // A second reason to fill again (`or size != remote_size`, a checksum) repairs a partial file.
+      const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const atom = `(os\\.path\\.(exists|isfile)\\([^()]*\\)|[\\w.]+\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\([^()]*\\))`;
+      const mine = new RegExp(`os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|\\b${name}\\.(exists|is_file)\\(\\)|existsSync\\(\\s*${name}\\s*\\)`);
+      const onlyExists = (test: string, negated: boolean) => {
+        const t = test.trim().replace(/^\((.*)\)$/s, '$1').trim();
+        const parts = negated ? [t.replace(/^(not\s+|!\s*)/, '')] : t.split(/\s+(?:and)\s+|\s*&&\s*/);
+        if (negated && !/^(not\s+|!\s*)/.test(t)) return false;
+        return parts.every((x) => new RegExp(`^${atom}$`).test(x.trim())) && mine.test(t);
+      };
+      if (onlyExists(view.enclosingCondition(at)?.conditionText ?? '', true)) return true;
+      // `if path.exists(): return path` (or `continue` in a loop over files) before the write.
+      const lines = textBefore(at).split('\n');
+      const leave = view.enclosingLoop(at) ? /^\s*(return|continue)\b/ : /^\s*return\b/;
+      for (let i = 0; i < lines.length; i++) {
+        const m = /^\s*if\s*(.*?)\s*[:{]?\s*(\b(return|continue)\b.*)?$/.exec(lines[i].replace(/\s*(#|\/\/).*$/, ''));
+        if (!m || !onlyExists(m[1].replace(/\)\s*$/, ')'), false)) continue;
+        if (m[2] && leave.test(m[2])) return true;
+        // The `if` block's own statements (by indentation): one of them leaves.
+        const indent = (l: string) => /^[ \t]*/.exec(l)![0].length;
+        const block = [];
+        for (const l of lines.slice(i + 1)) {
+          if (!l.trim() || /^\s*(#|\/\/)/.test(l)) continue;
+          if (indent(l) <= indent(lines[i])) break;
+          block.push(l);
+        }
+        const own = block.length ? indent(block[0]) : 0;
+        if (block.some((l) => indent(l) === own && leave.test(l))) return true;
+      }
+      return false;
+    };
+    /**
+     * A file of the repository that a maintenance script keeps: the script runs git (a release or
+     * docs tool working on a checkout) and the path is anchored on the script's own place
+     * (`Path(__file__).parent / "removals.json"`, `path.join(__dirname, ...)`). The file is
+     * version-controlled: a torn write is undone with a checkout, or by running the script again.
+     */
+    const repositoryFile = (p: FilePath): boolean =>
+      RUNS_GIT.test(fileText(ctx)) && /\b__file__\b|\b__dirname\b|\bimport\.meta\.(url|dirname)\b/.test(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
     /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
     const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>): { why: string; consequence: string; read?: Read } | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
+      if (repositoryFile(p)) return undefined;
       // An empty marker or a clock stamp: a torn one holds nothing that was not there a moment ago.
       if (nothingToLose(write)) return undefined;
       const named = words(`${p.arg.text} ${p.origin ?? ''}`);
@@ -481,24 +667,48 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // A package manifest, by the path's name or by what is written (`JSON.stringify(packageJson)`).
       const written = words(write?.data.map((d) => d.text).join(' ') ?? '');
       if ([named, written].some((ws) => ws.some((w, i) => w === 'package' && ws[i + 1] === 'json'))) return undefined;
+      // Filled from a stream (a download, a copy) only when the file is missing: a fill cut short
+      // leaves a partial file that exists, so every later run skips the fill and takes it as
+      // complete. Neither a cache (rebuilt only when missing) nor a create-only write is spared.
+      const partialFill = !!write?.streamed && skippedWhenExists(at, p);
       // A cache is rebuilt when it is missing or unreadable: a torn one costs a recomputation.
-      if (words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
+      if (!partialFill && words(`${p.arg.text} ${p.origin ?? ''} ${p.name ?? ''}`).some((w) => w === 'cache' || w === 'cached')) return undefined;
       // Written only when the file does not exist yet: there is no good copy for a crash to destroy
       // (but a memory file seeded once and then trusted stays truncated). So is a file named anew
       // each time (a uuid or a timestamp in its name).
-      if (!memory && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
-      if (!memory && createsOnly(at, p)) return undefined;
+      if (!memory && !partialFill && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
+      if (!memory && !partialFill && createsOnly(at, p)) return undefined;
       if (backedUp(at, p)) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
-      if (FRESH_NAME.test(built) || freshAttribute(at, built)) return undefined;
+      // A file named anew on each write loses nothing saved earlier, unless the program lists the
+      // files of its name and loads them back: then a torn newest one is what the loader is offered.
+      const fresh = FRESH_NAME.test(built) || freshAttribute(at, built);
+      const family = fresh ? listedFamily(at, p) : undefined;
+      if (fresh && !family) return undefined;
       if (!memory && credentials(at, p)) return undefined;
-      // A scratch file in the system's temp folder, and a PID file (it describes a process that a
-      // crash of its writer ends too).
-      if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
       if (named.some((w) => PROCESS_FILE_WORDS.has(w))) return undefined;
       // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
       if (FOREIGN_TOOL_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
-      const r = readBack(at, p, structured);
+      const r = family ? undefined : readBack(at, p, structured);
+      // A scratch file in the system's temp folder (and a PID file: it describes a process that a
+      // crash of its writer ends too). Not when another run of the program loads it: the files it
+      // lists back, or a read in another mode of the writing function (`--resume`, `--delete`).
+      if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`) && !family && !(r && otherRunReads.has(r))) return undefined;
+      if (partialFill) {
+        return {
+          why: 'it is filled from a stream and the fill is skipped whenever the file exists',
+          consequence: 'every later run takes the partial file as complete (a fill cut off by a network error leaves one too)',
+        };
+      }
+      if (family) {
+        // A chained call written over lines (`fs\n  .readdirSync(dir)`) reads as one.
+        const listed = `\`${shorten(ctx.textOf(family.listing.at).replace(/\s*\n\s*(?=\.)/g, ''))}\`, line ${lineOf(ctx, family.listing.at)}`;
+        return {
+          why: `although it is named anew on each save, the program lists the files of that name (${listed}) and loads them back (\`${shorten(ctx.textOf(family.read.at))}\`, line ${lineOf(ctx, family.read.at)})`,
+          consequence: 'the torn newest save is what the loader is offered',
+          read: family.read,
+        };
+      }
       if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
       const other = readElsewhere(p);
       if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, line ${lineOf(ctx, other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
@@ -519,7 +729,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // Serialised data: by a write of the temp file, or the function serialises what it writes.
       const structured =
         ops.some((o) => o.kind === 'write' && sameFn(o.at, r.at) && (o.serialised || o.data.some((d) => SERIALISED.test(d.text)))) || SERIALISED.test(view.enclosingFunction(r.at)?.text ?? '');
-      const state = evidence(r.at, r.to, structured);
+      // The temp file filled from a stream (a download copied into it): what the rename saves.
+      const fill = ops.find((o): o is Extract<FileOp, { kind: 'write' }> => o.kind === 'write' && !!o.streamed && sameFn(o.at, r.at) && o.at.start < r.at.start);
+      const state = evidence(r.at, r.to, structured, fill);
       if (!state) continue;
       const problems: string[] = [];
       if (!ops.some((o) => o.kind === 'fsync' && sameFn(o.at, r.at))) problems.push('nothing fsyncs the temp file before the rename, so after a power loss the rename can be on disk while the data is not');

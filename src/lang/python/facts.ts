@@ -214,4 +214,12 @@ export const pythonFacts: FactSyntax = {
     if (n.type === 'conditional_expression') return { test: n.namedChildren[1] ?? undefined };
     return undefined;
   },
+
+  leaves(n: Node) {
+    if (n.type === 'return_statement' || n.type === 'raise_statement') return true;
+    // `sys.exit(1)`, `exit()`, `quit()`, `os._exit(1)` as a statement of its own.
+    const parts = n.type === 'expression_statement' ? n.namedChildrenButComments : [];
+    const call = parts.length === 1 ? parts[0] : undefined;
+    return call?.type === 'call' && /^(sys\.exit|exit|quit|os\._exit)$/.test(call.childForFieldName('function')?.text ?? '');
+  },
 };

@@ -137,12 +137,27 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
       if ((method === 'write' || method === 'writelines') && c.k === 'member' && pos.length === 1) {
         const handle = openOf(c.object);
         const op = handle ? byOpen.get(handle.id) : undefined;
-        if (op?.kind === 'write') op.data.push(view(pos[0].value));
+        if (op?.kind === 'write') {
+          op.data.push(view(pos[0].value));
+          // In a loop that the handle's `with` (or its assignment) comes before: piece by piece.
+          for (let n = node.parent; n && !unit.adapter.isFunction(n); n = n.parent) {
+            if (n.startIndex <= handle!.startIndex) break;
+            if (unit.frontEnd.facts.loop(n)) op.streamed = true;
+          }
+        }
       }
       if (method === 'fsync' || method === 'fdatasync') ops.push({ kind: 'fsync', at });
       continue;
     }
-    if (SERIALIZE_TO_FILE.test(name) && pos.length >= 2) {
+    if (name === 'shutil.copyfileobj' && pos.length >= 2) {
+      // `shutil.copyfileobj(response.raw, f)`: the handle is filled from a stream.
+      const handle = openOf(pos[1].value);
+      const op = handle ? byOpen.get(handle.id) : undefined;
+      if (op?.kind === 'write') {
+        op.data.push(view(pos[0].value));
+        op.streamed = true;
+      }
+    } else if (SERIALIZE_TO_FILE.test(name) && pos.length >= 2) {
       const handle = openOf(pos[1].value);
       const op = handle ? byOpen.get(handle.id) : undefined;
       if (op?.kind === 'write') {

@@ -212,4 +212,12 @@ export const typescriptFacts: FactSyntax = {
     if (n.type === 'if_statement' || n.type === 'ternary_expression') return { test: n.childForFieldName('condition') ?? undefined };
     return undefined;
   },
+
+  leaves(n: Node) {
+    if (n.type === 'return_statement' || n.type === 'throw_statement') return true;
+    // `process.exit(1)` as a statement of its own.
+    const parts = n.type === 'expression_statement' ? n.namedChildrenButComments : [];
+    const call = parts.length === 1 ? parts[0] : undefined;
+    return call?.type === 'call_expression' && /^process\.exit$/.test(call.childForFieldName('function')?.text ?? '');
+  },
 };

@@ -5,6 +5,7 @@
 import type { FileOp } from '../../core/fileView';
 import type { Evaluator } from '../evaluate';
 import { argView, filePath, knownString } from '../fileOps';
+import type { Node } from '../parsers';
 import type { FileUnit } from '../workspace';
 
 const FS = /^(node:)?fs(\/promises)?(\.promises)?\./;
@@ -19,6 +20,30 @@ const READ = /\breadFile(?:Sync)?\b/;
 
 export function typescriptMayReadFiles(text: string): boolean {
   return READ.test(text);
+}
+
+/** A stream the code writes into a pipe: `pipeline(body, fs.createWriteStream(p))`, `res.pipe(fs.createWriteStream(p))`, or the name it is bound to piped to in its function (`const out = fs.createWriteStream(p); res.pipe(out)`). */
+function pipedTo(unit: FileUnit, stream: Node): boolean {
+  const piping = (call: Node | null | undefined): boolean => {
+    if (!call) return false;
+    const e = unit.adapter.expr(call);
+    if (e.k !== 'call') return false;
+    const c = unit.adapter.expr(e.callee);
+    return (c.k === 'member' && c.prop === 'pipe') || (c.k === 'ident' && c.name === 'pipeline') || (c.k === 'member' && c.prop === 'pipeline');
+  };
+  const parent = stream.parent;
+  if (parent?.type === 'arguments' && piping(parent.parent)) return true;
+  if (parent?.type !== 'variable_declarator') return false;
+  const name = parent.childForFieldName('name')?.text;
+  if (!name) return false;
+  let fn: Node | null = parent;
+  while (fn && !unit.adapter.isFunction(fn)) fn = fn.parent;
+  const scope = fn ?? unit.tree.rootNode;
+  return unit.calls.some((call) => {
+    if (call.startIndex < scope.startIndex || call.endIndex > scope.endIndex || !piping(call)) return false;
+    const e = unit.adapter.expr(call);
+    return e.k === 'call' && e.args.some((a) => a.value.text === name);
+  });
 }
 
 export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
@@ -48,7 +73,7 @@ export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     } else if (fn === 'createWriteStream' && args[0]) {
       const opts = args[1]?.value();
       const flags = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flags')?.value : undefined;
-      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(flags?.kind === 'str' ? flags.text : undefined), data: [] });
+      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(flags?.kind === 'str' ? flags.text : undefined), data: [], ...(pipedTo(unit, node) ? { streamed: true } : {}) });
     } else if ((fn === 'readFileSync' || fn === 'readFile') && args[0]) {
       ops.push({ kind: 'read', at, path: fp(0) });
     } else if ((fn === 'renameSync' || fn === 'rename') && args[1]) {

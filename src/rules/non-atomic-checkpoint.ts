@@ -413,8 +413,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!fn) return false;
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write.
-      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?[^\\n]*\\b(${leave})\\b`);
+      // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write;
+      // a `return` in a comment there (`# return`) leaves nothing.
+      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?(?:(?!#|\\/\\/)[^\\n])*\\b(${leave})\\b`);
       if (exists.test(before)) return true;
       const cond = view.enclosingCondition(at);
       if (/except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '')) return true;

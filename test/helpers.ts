@@ -115,3 +115,15 @@ function resolve(text: string, index: LineIndex, line: number, a: Annotation): E
   }
   return { kind: a.kind, ruleId: a.ruleId, key: `${a.ruleId}@${rangeKey(index, start, end)}`, line: line + 1, ...(a.message ? { message: a.message } : {}) };
 }
+
+const SOURCE = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|ipynb)$/;
+
+/** Every source file below `dir` (fixtures, examples, robustness workspaces), depth first. */
+export function sources(dir: string, out: string[] = []): string[] {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) sources(p, out);
+    else if (SOURCE.test(entry.name)) out.push(p);
+  }
+  return out;
+}

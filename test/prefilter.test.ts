@@ -12,18 +12,7 @@ import { openDocument } from '../src/engine/document';
 import { languageForPath } from '../src/lang/parsers';
 import { mayHoldRequests } from '../src/lang/requests';
 import { allRules } from '../src/rules';
-import { diskHost, FIXTURES, ROOT } from './helpers';
-
-const SOURCE = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|ipynb)$/;
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) sources(p, out);
-    else if (SOURCE.test(entry.name)) out.push(p);
-  }
-  return out;
-}
+import { diskHost, FIXTURES, ROOT, sources } from './helpers';
 
 function run(a: Analyzer, file: string): FileResult {
   const text = fs.readFileSync(file, 'utf8');

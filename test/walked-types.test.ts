@@ -12,18 +12,7 @@ import { openDocument } from '../src/engine/document';
 import { frontEndFor } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import type { Node } from '../src/lang/parsers';
-import { FIXTURES, ROOT } from './helpers';
-
-const SOURCE = /\.(py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|ipynb)$/;
-
-function sources(dir: string, out: string[] = []): string[] {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) sources(p, out);
-    else if (SOURCE.test(entry.name)) out.push(p);
-  }
-  return out;
-}
+import { FIXTURES, ROOT, sources } from './helpers';
 
 let parsers: Parsers;
 beforeAll(async () => {

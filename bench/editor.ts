@@ -219,6 +219,8 @@ async function typeInto(server: ServerProcess, uri: string, original: string, ed
     await server.change(uri, text, e);
     await server.pull(uri);
     change.push(performance.now() - t0);
+    // PREFIXLINT_BENCH_EDIT_LOG=<file>: each edit's time and where it was, to find what the slow ones have in common.
+    if (process.env.PREFIXLINT_BENCH_EDIT_LOG) fs.appendFileSync(process.env.PREFIXLINT_BENCH_EDIT_LOG, `${change.at(-1)!.toFixed(1)}\t${uri.slice(-3)}\t${e.start}\t${JSON.stringify(e.text)}\t${JSON.stringify(text.slice(Math.max(0, e.start - 30), e.start))}\n`);
     if (withLenses) {
       const t1 = performance.now();
       await server.lenses(uri);

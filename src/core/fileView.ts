@@ -150,6 +150,8 @@ export interface FileView {
   readonly fileOps: readonly FileOp[];
   /** The file reads of the workspace modules this file imports (a saver whose loader lives in a helper module). */
   readonly importedReads: readonly Extract<FileOp, { kind: 'read' }>[];
+  /** An expression of the file (a call's argument) read as a file path, as file operations name theirs. */
+  pathAt(at: Loc): FilePath | undefined;
   /** Every assignment statement / declarator with a value. */
   readonly assignments: readonly Assignment[];
   readonly filters: readonly FilterView[];

@@ -8,6 +8,7 @@ import { frontEndFor } from './frontEnds';
 import type { Expr } from './syntax';
 import { findFilters } from './filters';
 import { findPathJoins } from './paths';
+import { filePath } from './fileOps';
 import type { Node } from './parsers';
 import { walk, walkTypes } from './walk';
 import type { FileUnit } from './workspace';
@@ -280,6 +281,10 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       // A module that names none of its language's readers has no read to find: it is not parsed.
       const mayRead = (text: string, language: LanguageId) => frontEndFor(language).library.mayReadFiles(text);
       return (importedReads ??= ev.importedModules(unit, undefined, mayRead).flatMap((m) => m.frontEnd.library.fileOps(m, ev).filter((o): o is Extract<FileOp, { kind: 'read' }> => o.kind === 'read')));
+    },
+    pathAt(at) {
+      const node = nodeAt(at);
+      return node ? filePath(unit, ev, node) : undefined;
     },
     enclosingFunction(at) {
       // Rules ask this for every call site of the file, once per request call: remembered by

@@ -369,10 +369,26 @@ export class SyntaxTree {
    * read beyond the subtree only the node's parent (decorators, the statement a binding is in). `from` loses the views (it is the tree of a text that is gone).
    */
   private adoptNodes(from: SyntaxTree, moves: readonly number[]): void {
+    // A subtree of the old text may be found twice (a statement written again beside itself:
+    // copied where it was, and matched by its text where the copy is; a statement whose children
+    // were copied one by one, and the statement itself matched elsewhere). Each old node moves
+    // once, by the first move that takes it; a later move that would take one of its nodes by
+    // another offset, or put one where another move put a node, takes none: its views would
+    // read nodes that now sit elsewhere.
+    const oldTaken = scratch(0, from.length);
+    const newTaken = scratch(1, this.length);
+    const OFFSET = 1 << 30;
     for (let m = 0; m < moves.length; m += 3) {
       const root = moves[m];
       const stop = moves[m + 1];
       const move = moves[m + 2] - root;
+      let clash = false;
+      for (let o = root; o < stop && !clash; o++) clash = (oldTaken[o] !== 0 && oldTaken[o] !== move + OFFSET) || (newTaken[o + move] !== 0 && newTaken[o + move] !== o + 1);
+      if (clash) continue;
+      for (let o = root; o < stop; o++) {
+        oldTaken[o] = move + OFFSET;
+        newTaken[o + move] = o + 1;
+      }
       for (let o = root; o < stop; o++) {
         const node = from.nodes[o];
         if (!node) continue;
@@ -459,6 +475,14 @@ export class SyntaxTree {
     }
     return { row: lo, column: offset - starts[lo] };
   }
+}
+
+/** Two zeroed Int32Arrays kept between keystrokes (adoptNodes' bookkeeping), at least `length` long. */
+const scratchArrays: Int32Array[] = [new Int32Array(0), new Int32Array(0)];
+function scratch(which: 0 | 1, length: number): Int32Array {
+  if (scratchArrays[which].length < length) scratchArrays[which] = new Int32Array(length + (length >> 2));
+  else scratchArrays[which].fill(0, 0, length);
+  return scratchArrays[which];
 }
 
 /** The number of nodes a cursor visits in a tree (the root and its visible descendants), if web-tree-sitter says. */

@@ -193,9 +193,9 @@ Finds code that saves state a crash can corrupt: a file the program writes in pl
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
-"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back. A read that one call of the function never runs together with the write — in another arm of an \`if\`, or in a block that returns first (\`if args.resume: names = open(STATE).read().split(); ...; return\`) — is another mode of the program, which loads what an earlier run saved (for a file whose name the code shows and that is not a source or document file: a generator's check mode compares a file it writes otherwise). A file named anew on each save is read back when the program lists the files of that name and loads them: a glob of the name's fixed parts (\`glob.glob(f"{BASE}*.json")\` for \`f"{BASE}{stamp}.json"\`, \`sessions.glob("chat-*.json")\`), or a listing of its folder (\`os.listdir(d)\`, \`fs.readdirSync(dir)\`, with the name filters it applies), followed by a read in the listing's function or, when the listing hands the names on, a loader of that kind of file taking the name it is given (\`load_conversation(params, filename)\`).
+"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A generic helper's file (\`_write_file(self, path, data)\`, \`readJson(file)\`) is the file its calls in the same file pass: a reading helper reads, at each of its calls, the file that call passes, and a helper that serialises what it is handed into the path it is given writes, at each of its calls, the file that call passes (not one the caller itself is given: one level of callers) — so \`self._write_file(os.path.join(d, "agent.json"), data)\` is read back by \`self._read_file(os.path.join(d, "agent.json"))\`. A read the helper makes after writing the file itself sees what the same call wrote, and counts at no call. A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back. A read that one call of the function never runs together with the write — in another arm of an \`if\`, or in a block that returns first (\`if args.resume: names = open(STATE).read().split(); ...; return\`) — is another mode of the program, which loads what an earlier run saved (for a file whose name the code shows and that is not a source or document file: a generator's check mode compares a file it writes otherwise). A file named anew on each save is read back when the program lists the files of that name and loads them: a glob of the name's fixed parts (\`glob.glob(f"{BASE}*.json")\` for \`f"{BASE}{stamp}.json"\`, \`sessions.glob("chat-*.json")\`), or a listing of its folder (\`os.listdir(d)\`, \`fs.readdirSync(dir)\`, with the name filters it applies), followed by a read in the listing's function or, when the listing hands the names on, a loader of that kind of file taking the name it is given (\`load_conversation(params, filename)\`).
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch) unless it is filled from a stream (above), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a record read and rewritten in one function through an attribute that the file only ever sets to a new name (a run's own folder: \`self.run_id = f"{now}-{uuid4()}"\` in one method, \`self.root / self.run_id / "summary.json"\` read, updated and written back in another — a later run has a new name and never loads it; a loader of it elsewhere is still a read-back), a file the same function has just made from a source that stays (an archive extracted into its folder), caches (unless filled from a stream, above), other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is), other programs' files (a browser's \`Local State\`), files of a repository that a maintenance script keeps beside itself (the script runs git, and the path is anchored on \`__file__\`, \`__dirname\` or \`import.meta.url\`: a release script's \`Path(__file__).parent / "removals.json"\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch) unless it is filled from a stream (above), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a record read and rewritten in one function through an attribute that the file only ever sets to a new name (a run's own folder: \`self.run_id = f"{now}-{uuid4()}"\` in one method, \`self.root / self.run_id / "summary.json"\` read, updated and written back in another — a later run has a new name and never loads it; a loader of it elsewhere is still a read-back), a file the same function has just made from a source that stays (an archive extracted into its folder), caches (unless filled from a stream, above), other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is — a call of one in the same file that passes a file read back is reported, above), other programs' files (a browser's \`Local State\`), files of a repository that a maintenance script keeps beside itself (the script runs git, and the path is anchored on \`__file__\`, \`__dirname\` or \`import.meta.url\`: a release script's \`Path(__file__).parent / "removals.json"\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -273,6 +273,40 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;
     const reads = ops.filter((o): o is Read => o.kind === 'read');
     const fnOf = (at: Loc): FunctionView | undefined => view.enclosingFunction(at);
+    /**
+     * A generic helper's file (`_write_file(self, path, data)`, `readJson(file)`): its path is a
+     * parameter of the helper, so which file it is depends on the caller. The paths the file's own
+     * calls of the helper pass for that parameter (`self._write_file(agent_file, data)`), each at
+     * its call: what a helper writes or reads is what its callers hand it.
+     */
+    const callerPathsOf = new Map<string, Array<{ at: Loc; path: FilePath }>>();
+    const callerPaths = (at: Loc, p: FilePath): Array<{ at: Loc; path: FilePath }> => {
+      const fn = fnOf(at);
+      const param = p.arg.text.trim();
+      if (!fn?.name || !bare(p) || !fn.params.includes(param)) return [];
+      const key = `${fn.at.start}:${param}`;
+      let found = callerPathsOf.get(key);
+      if (found) return found;
+      found = [];
+      // A method called through its object (`self._write_file(...)`, `this.writeJson(...)`) gets
+      // `self` first in Python; a plain call passes every parameter.
+      const skipsSelf = /^(self|cls)$/.test(fn.params[0] ?? '');
+      for (const c of view.calls) {
+        if (c.method !== fn.name || found.length >= 32) continue;
+        const callee = c.calleeText.replace(/\s+/g, '');
+        const throughObject = /^(self|cls|this)\.[\w$]+$/.test(callee);
+        if (!throughObject && callee !== fn.name) continue;
+        const index = fn.params.indexOf(param) - (throughObject && skipsSelf ? 1 : 0);
+        const positional = c.args.filter((a) => !a.name);
+        // A spread argument (`*args`, `...rest`) hides which one lands on the parameter.
+        if (positional.some((a) => /^\s*(\*|\.\.\.)/.test(a.text))) continue;
+        const arg = c.args.find((a) => a.name === param) ?? (index >= 0 ? positional[index] : undefined);
+        const path = arg && view.pathAt(arg.at);
+        if (path) found.push({ at: c.at, path });
+      }
+      callerPathsOf.set(key, found);
+      return found;
+    };
     // A bare name (`path`, `file_path`) is a parameter or a local of its function: in another
     // function the same name is another file. Across functions only what the name stands for
     // links a write and a read: the expression it is bound to, a path-building function, a known
@@ -330,13 +364,24 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         const mine = new Set(pathKeys(o.path));
         return pathKeys(r.path).some((k) => mine.has(k));
       });
+    /**
+     * The reads, and each read of a reading helper as the read of every call of it (at the call, of
+     * the file it passes). Not a read the helper makes after writing the same file itself: that
+     * read sees what the same call wrote.
+     */
+    let readsAndCallers: Read[] | undefined;
+    const readsWithCallers = (): Read[] =>
+      (readsAndCallers ??= [...reads, ...reads.flatMap((r) => (writtenBeforeRead(r) ? [] : callerPaths(r.at, r.path).map((c): Read => ({ kind: 'read', at: c.at, path: c.path }))))]);
     /** Reads that readBack found in another mode of the writing function (another run of the program). */
     const otherRunReads = new WeakSet<Read>();
     const readBack = (at: Loc, p: FilePath, structured: boolean): Read | undefined => {
       const here = fnOf(at);
       const loopHere = view.enclosingLoop(at);
       const perRun = runAttributes(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
-      for (const r of reads) {
+      for (const r of readsWithCallers()) {
+        // One call of a helper that both reads and writes the file it is given (a migration: load,
+        // rewrite, check): the helper's own order of the two decides, at its own operations.
+        if (sameLoc(r.at, at)) continue;
         // Read, changed and written back through the same per-run name in one function: this
         // run's own record updated (at the end of the run); a loader elsewhere still reads it back.
         if (fnOf(r.at) === here && perRun.some((a) => new RegExp(`\\b${a.replace(/[.$]/g, '\\$&')}(?![\\w$])`).test(`${r.path.arg.text} ${r.path.origin ?? ''} ${r.path.provenance ?? ''}`))) continue;
@@ -356,8 +401,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
           // written, not state that a later run loads. Serialised data loaded, changed and saved
           // there (a session) is state; a loop around the write makes it a resume.
           if (same && !structured && (!loopHere || perPass(p, loopHere))) continue;
-          // Read again later in the same pass: the code reads what it has just written.
-          if (same && !loopHere && r.at.start > at.start) continue;
+          // Read again later in the same pass, or after the loop that writes: the code reads what it has just written.
+          if (same && r.at.start > at.start && (!loopHere || r.at.start >= loopHere.at.end)) continue;
           // Read after an earlier write of the same file in this function (write, read back, wrap,
           // write again): the read sees what this call wrote, not what an earlier run saved.
           if (same && writtenBeforeRead(r)) continue;
@@ -658,7 +703,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const repositoryFile = (p: FilePath): boolean =>
       RUNS_GIT.test(fileText(ctx)) && /\b__file__\b|\b__dirname\b|\bimport\.meta\.(url|dirname)\b/.test(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
     /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
-    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>): { why: string; consequence: string; read?: Read } | undefined => {
+    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>, throughCaller = false): { why: string; consequence: string; read?: Read } | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
       if (repositoryFile(p)) return undefined;
       // An empty marker or a clock stamp: a torn one holds nothing that was not there a moment ago.
@@ -713,6 +758,24 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
       const other = readElsewhere(p);
       if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, line ${lineOf(ctx, other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
+      // A helper that serialises what its caller hands it into the file its caller names: a call
+      // of it that passes a file the program reads back. One level of callers: a caller that
+      // passes on its own parameters names no file of the program's (an editor tool's target).
+      // Text, bytes or a table written so is the caller's content (a scaffolded file, an upload,
+      // an export), as for a saver/loader pair. Only a read-back counts there, not a loop around the call.
+      if (!throughCaller && !family && structured) {
+        for (const c of callerPaths(at, p)) {
+          if (callerChosen(c.at, c.path)) continue;
+          const viaCall = evidence(c.at, c.path, structured, undefined, true);
+          if (!viaCall?.read) continue;
+          return {
+            why: `a call of it (\`${shorten(ctx.textOf(c.at))}\`, line ${lineOf(ctx, c.at)}) writes a file that the program reads back (\`${shorten(ctx.textOf(viaCall.read.at))}\`, line ${lineOf(ctx, viaCall.read.at)})`,
+            consequence: viaCall.consequence,
+            read: viaCall.read,
+          };
+        }
+      }
+      if (throughCaller) return undefined;
       const loop = view.enclosingLoop(at);
       // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
       if (loop && !perPass(p, loop) && !exitsAfter(at, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };

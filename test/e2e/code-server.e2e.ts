@@ -229,7 +229,7 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
     expect(logCheck, 'the UI test did not get far enough to read the logs').toBeDefined();
     const c = logCheck!;
     expect(c.activated, `no activation line in the prefixlint log:\n${c.sample}`).toBeDefined();
-    timings.push(`activation (client, incl. server start): ${c.activated} ms; server ready (WASM loaded): ${c.ready ?? '?'} ms`);
+    timings.push(`activation (client; the server starts in the background): ${c.activated} ms; server ready (WASM loaded): ${c.ready ?? '?'} ms`);
     log(timings[timings.length - 1]);
     expect(c.errors).toEqual([]);
   });

@@ -12,7 +12,8 @@ const Module = require('module');
 const path = require('path');
 const fs = require('fs');
 
-const [dist, version] = process.argv.slice(2);
+const [given, version] = process.argv.slice(2);
+const dist = path.resolve(given);
 const bundle = path.join(dist, 'extension.js');
 const handler = {
   get: (_target, key) => (key === 'then' ? undefined : key === 'prototype' ? {} : key === Symbol.toPrimitive ? () => '' : key === Symbol.iterator ? function* () {} : stub()),

@@ -418,25 +418,29 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
       let gone = false;
       /** Milliseconds per file, a moving average over its last files. */
       let pace = 1;
+      /** Where in `given` the file it is on sits (the first when it is on none of them): replies come in runs, so those before it may be done and not yet answered for. */
+      const current = () => Math.max(0, given.indexOf(Atomics.load(onFile, 0)));
+      /**
+       * Fails the file it is on, and gives every other file it had back to the schedule: those
+       * before it were done, but their results were still with it.
+       */
+      const failCurrent = (why: string) => {
+        if (!given.length) return;
+        const done = given.splice(0, current());
+        const index = given.shift()!;
+        settle(index, failedOutcome(files[index], why));
+        schedule.giveBack([...done, ...given.splice(0)]);
+      };
       const deadline = () => {
         timer = undefined;
         if (!given.length) return;
-        // The file it is on: replies come in runs, so files before it may be done and not yet answered for.
-        const on = Atomics.load(onFile, 0);
-        const at = given.indexOf(on);
         const left = FILE_DEADLINE_MS - (Date.now() - startedAt[0]);
-        if (at >= 0 && left > 0) {
+        if (given.includes(Atomics.load(onFile, 0)) && left > 0) {
           timer = setTimeout(deadline, left);
           return;
         }
-        const late = at >= 0 ? at : 0;
-        const index = given[late];
-        const done = given.splice(0, late);
-        given.shift();
-        settle(index, failedOutcome(files[index], `the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`));
+        failCurrent(`the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`);
         retired = true;
-        // Those it had done are linted again by the next worker (their results were still with it).
-        schedule.giveBack([...done, ...given.splice(0)]);
         void worker.terminate();
         start(slot);
       };
@@ -484,13 +488,8 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
         gone = true;
         if (timer) clearTimeout(timer);
         timer = undefined;
-        // The file it was on fails; the others it had been given are linted by another worker (those
-        // before it were done, but their replies were still with it).
-        const at = given.indexOf(Atomics.load(onFile, 0));
-        const done = at > 0 ? given.splice(0, at) : [];
-        const current = given.shift();
-        if (current !== undefined) settle(current, failedOutcome(files[current], why));
-        schedule.giveBack([...done, ...given.splice(0)]);
+        // The file it was on fails; the others it had been given are linted by another worker.
+        failCurrent(why);
         if (retired) return;
         if (!ready) {
           // A worker that cannot even start would fail again: the files left fail with its reason.

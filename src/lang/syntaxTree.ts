@@ -437,8 +437,7 @@ export class SyntaxTree {
 
   /** The type of node i (as SyntaxNode.type), without making its view. */
   typeName(i: number): string {
-    const t = this.typeId[i];
-    return t === ERROR_TYPE_ID ? 'ERROR' : (this.grammar.types[t] ?? 'ERROR');
+    return typeNameOf(this.grammar, this.typeId[i]);
   }
 
   /** Whether node i is named (as SyntaxNode.isNamed), without making its view. */
@@ -457,7 +456,7 @@ export class SyntaxTree {
     let mask = byNames.get(names);
     if (!mask) {
       mask = new Uint8Array(0x10000);
-      for (let id = 0; id < mask.length; id++) if (names.has(id === ERROR_TYPE_ID ? 'ERROR' : (this.grammar.types[id] ?? 'ERROR'))) mask[id] = 1;
+      for (let id = 0; id < mask.length; id++) if (names.has(typeNameOf(this.grammar, id))) mask[id] = 1;
       byNames.set(names, mask);
     }
     return mask;
@@ -492,6 +491,11 @@ function visibleNodes(wasm: WasmTree): number | undefined {
 }
 
 const typeMasks = new WeakMap<GrammarTables, WeakMap<ReadonlySet<string>, Uint8Array>>();
+
+/** A type id's name (as SyntaxNode.type): tree-sitter's error id and ids the grammar does not name are `ERROR`. */
+function typeNameOf(grammar: GrammarTables, id: number): string {
+  return id === ERROR_TYPE_ID ? 'ERROR' : (grammar.types[id] ?? 'ERROR');
+}
 
 function lineStartsOf(text: string): number[] {
   const starts = [0];
@@ -758,8 +762,7 @@ export class SyntaxNode {
   }
 
   get type(): string {
-    const t = this.tree.typeId[this.index];
-    return t === ERROR_TYPE_ID ? 'ERROR' : (this.tree.grammar.types[t] ?? 'ERROR');
+    return this.tree.typeName(this.index);
   }
 
   get startIndex(): number {

@@ -55,3 +55,20 @@ export function collectReturns(body: Node, syntax: ReturnSyntax, out: Node[]): v
     i++;
   }
 }
+
+/** ReturnSyntax for a whole function: whether its body is itself the returned value (a lambda, an arrow function's expression). */
+export interface FunctionReturnSyntax extends ReturnSyntax {
+  /** A function's body (the grammar's field). */
+  readonly body: (fn: Node) => Node | null;
+  readonly expressionBody: (fn: Node, body: Node) => boolean;
+}
+
+/** The values a function returns: its body when that is an expression, else collectReturns of it. */
+export function returnedValues(fn: Node, syntax: FunctionReturnSyntax): Node[] {
+  const body = syntax.body(fn);
+  if (!body) return [];
+  if (syntax.expressionBody(fn, body)) return [body];
+  const out: Node[] = [];
+  collectReturns(body, syntax, out);
+  return out;
+}

@@ -18,6 +18,21 @@ const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmar
  * configuration): kept in version control, so a torn write is undone with a checkout.
  */
 const PROJECT_FILES = new Set(['package.json', 'manifest.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
+/**
+ * The fixed start and end of a glob pattern (`chat-` and `.json` of `chat-*.json`), when both are
+ * known and the end names no folder.
+ */
+function fixedParts(pattern: string): { prefix: string; suffix: string } | undefined {
+  const cut = pattern.search(/[*?[]/);
+  if (cut < 0 || pattern.slice(0, cut).includes(HOLE)) return undefined;
+  const end = Math.max(pattern.lastIndexOf('*'), pattern.lastIndexOf('?'), pattern.lastIndexOf(']')) + 1;
+  const suffix = pattern.slice(end);
+  return suffix.includes(HOLE) || suffix.includes('/') ? undefined : { prefix: pattern.slice(0, cut), suffix };
+}
+
+/** A test of whether some file exists, alone: `os.path.exists(p)`, `path.exists()`, `fs.existsSync(p)`. */
+const EXISTENCE_TEST = /^(os\.path\.(exists|isfile)\([^()]*\)|[\w.]+\.(exists|is_file)\(\)|(fs\.)?existsSync\([^()]*\))$/;
+
 /** The script runs git: `subprocess.run(["git", ...])`, `execSync('git ...')`, `spawnSync('git', ...)`. */
 const RUNS_GIT = /\[\s*["']git["']\s*,|\b(exec|execSync|execFileSync|spawn|spawnSync|execFile|check_output|check_call|run|getoutput|system)\(\s*["'`]git\b/;
 /** Words of a name that mark a temp file: `tmp`, `temp`, `.part`, `.partial`, `.new`. */
@@ -608,14 +623,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         if (glob) {
           const arg = c.args[0];
           if (!arg) continue;
-          const pattern = receiverFolder ? { folder: squash(receiverFolder.text), ...(() => { const v = arg.value(); return { name: v.kind === 'str' ? v.text : undefined, whole: undefined }; })() } : splitPath(arg);
-          const fixedParts = (text: string) => {
-            const cut = text.search(/[*?[]/);
-            if (cut < 0 || text.slice(0, cut).includes(HOLE)) return undefined;
-            const end = Math.max(text.lastIndexOf('*'), text.lastIndexOf('?'), text.lastIndexOf(']')) + 1;
-            const suffix = text.slice(end);
-            return suffix.includes(HOLE) || suffix.includes('/') ? undefined : { prefix: text.slice(0, cut), suffix };
-          };
+          const v = arg.value();
+          const pattern: { folder?: string; name?: string; whole?: string } = receiverFolder ? { folder: squash(receiverFolder.text), name: v.kind === 'str' ? v.text : undefined } : splitPath(arg);
           if (pattern.folder !== undefined && pattern.name !== undefined) {
             // `folder.glob("chat-*.json")`, `os.path.join(folder, "chat-*.json")`: the write's folder, and its name's fixed parts.
             const fixed = fixedParts(pattern.name);
@@ -665,13 +674,12 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // Only existence tests, one of them of this file: `if not path.exists():`, `if (fs.existsSync(a) && fs.existsSync(b)) return`.
       // A second reason to fill again (`or size != remote_size`, a checksum) repairs a partial file.
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const atom = `(os\\.path\\.(exists|isfile)\\([^()]*\\)|[\\w.]+\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\([^()]*\\))`;
       const mine = new RegExp(`os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|\\b${name}\\.(exists|is_file)\\(\\)|existsSync\\(\\s*${name}\\s*\\)`);
       const onlyExists = (test: string, negated: boolean) => {
         const t = test.trim().replace(/^\((.*)\)$/s, '$1').trim();
         const parts = negated ? [t.replace(/^(not\s+|!\s*)/, '')] : t.split(/\s+(?:and)\s+|\s*&&\s*/);
         if (negated && !/^(not\s+|!\s*)/.test(t)) return false;
-        return parts.every((x) => new RegExp(`^${atom}$`).test(x.trim())) && mine.test(t);
+        return parts.every((x) => EXISTENCE_TEST.test(x.trim())) && mine.test(t);
       };
       if (onlyExists(view.enclosingCondition(at)?.conditionText ?? '', true)) return true;
       // `if path.exists(): return path` (or `continue` in a loop over files) before the write.

@@ -1,14 +1,15 @@
 /** Python syntax (tree-sitter-python) in the normalised form of ../syntax.ts. */
 import type { Node } from '../parsers';
-import { collectReturns, walk } from '../walk';
-import type { ReturnSyntax } from '../walk';
+import { returnedValues, walk } from '../walk';
+import type { FunctionReturnSyntax } from '../walk';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
 
 const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 const FUNCTIONS = new Set(['function_definition', 'lambda']);
 /** How collectReturns finds a function's returns; definitions inside it have their own. */
-const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set(['function_definition', 'class_definition', 'lambda']) };
+const COMMENTS: ReadonlySet<string> = new Set(['comment']);
+const RETURNS: FunctionReturnSyntax = { returnType: 'return_statement', commentTypes: COMMENTS, body: (fn) => fn.childForFieldName('body'), expressionBody: (fn) => fn.type === 'lambda', nested: new Set(['function_definition', 'class_definition', 'lambda']) };
 const LOOP_STATEMENTS = new Set(['for_statement', 'while_statement']);
 const CONDITIONAL = new Set(['if_statement', 'try_statement', 'match_statement', 'conditional_expression', 'boolean_operator']);
 const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
@@ -422,13 +423,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
       params,
       // Found when first asked: the index reads the parameters of every function, and only some functions' returns are read.
       get returns(): Node[] {
-        if (!returns) {
-          returns = [];
-          const body = fn.childForFieldName('body');
-          if (body && fn.type === 'lambda') returns.push(body);
-          else if (body) collectReturns(body, RETURNS, returns);
-        }
-        return returns;
+        return (returns ??= returnedValues(fn, RETURNS));
       },
       ...(receiver ? { receiver } : {}),
       ...(property ? { property } : {}),
@@ -503,7 +498,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
   propertyName: () => undefined,
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'concatenated_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
-  commentTypes: new Set(['comment']),
+  commentTypes: COMMENTS,
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
   runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type),
 

@@ -44,6 +44,8 @@ export function pythonMayReadFiles(text: string): boolean {
 
 /** The methods of a path object that write, read or rename its file. */
 const FILE_METHODS = new Set(['write_text', 'write_bytes', 'read_text', 'read_bytes', 'replace', 'rename']);
+/** The methods of a file handle (or `os`) that the operations below read when the callee has no library name. */
+const HANDLE_METHODS = new Set(['write', 'writelines', 'fsync', 'fdatasync']);
 
 export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   const ops: FileOp[] = [];
@@ -123,7 +125,7 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   for (const { node, e, name, c } of rest) {
     const method = c.k === 'member' ? c.prop : undefined;
     // Only calls of these names can be an operation: the others need neither their location nor their arguments.
-    if (!name && method !== 'write' && method !== 'writelines' && method !== 'fsync' && method !== 'fdatasync' && !FILE_METHODS.has(method ?? '')) continue;
+    if (!name && !HANDLE_METHODS.has(method ?? '') && !FILE_METHODS.has(method ?? '')) continue;
     const at = unit.loc(node);
     const pos = positional(e.args);
     if (method && c.k === 'member' && FILE_METHODS.has(method) && isPath(c.object)) {

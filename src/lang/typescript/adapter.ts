@@ -2,12 +2,13 @@
 import type { Node } from '../parsers';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
-import { collectReturns, walk } from '../walk';
-import type { ReturnSyntax } from '../walk';
+import { returnedValues, walk } from '../walk';
+import type { FunctionReturnSyntax } from '../walk';
 
 const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
 /** How collectReturns finds a function's returns; definitions inside it have their own. */
-const RETURNS: ReturnSyntax = { returnType: 'return_statement', commentTypes: new Set(['comment']), nested: new Set([...FUNCTIONS, 'class_declaration']) };
+const COMMENTS: ReadonlySet<string> = new Set(['comment']);
+const RETURNS: FunctionReturnSyntax = { returnType: 'return_statement', commentTypes: COMMENTS, body: (fn) => fn.childForFieldName('body'), expressionBody: (_fn, body) => body.type !== 'statement_block', nested: new Set([...FUNCTIONS, 'class_declaration']) };
 const SCOPES = new Set(['program', ...FUNCTIONS, 'class_declaration', 'class']);
 const WRAPPERS = new Set(['parenthesized_expression', 'await_expression', 'as_expression', 'satisfies_expression', 'non_null_expression', 'type_assertion']);
 
@@ -365,13 +366,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       params,
       // Found when first asked: the index reads the parameters of every function, and only some functions' returns are read.
       get returns(): Node[] {
-        if (!returns) {
-          returns = [];
-          const body = fn.childForFieldName('body');
-          if (body && body.type !== 'statement_block') returns.push(body);
-          else if (body) collectReturns(body, RETURNS, returns);
-        }
-        return returns;
+        return (returns ??= returnedValues(fn, RETURNS));
       },
       ...(property ? { property } : {}),
     };
@@ -451,7 +446,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
   propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'template_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
-  commentTypes: new Set(['comment']),
+  commentTypes: COMMENTS,
   isLoopStatement: (node) => LOOP_STATEMENTS.has(node.type),
   runsConditionally: (node) => LOOP_STATEMENTS.has(node.type) || CONDITIONAL.has(node.type) || (node.type === 'binary_expression' && /^(&&|\|\||\?\?)$/.test(node.childForFieldName('operator')?.text ?? '')),
 

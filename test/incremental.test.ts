@@ -58,6 +58,56 @@ function difference(incremental: Tree, scratch: Tree): string | undefined {
   return undefined;
 }
 
+/**
+ * For a tree spliced around a statement with a syntax error (Parsers.parseEdited): the first
+ * difference from what it must be, the top-level nodes of `before` moved by the edit and, in
+ * place of the statement the edit is in, the statement's new text parsed alone.
+ */
+function spliceDifference(before: Tree, tree: Tree, language: LanguageId): string | undefined {
+  const shift = tree.source.length - before.source.length;
+  const at = tree.splicedText!;
+  const change = textChange(before.source, tree.source)!;
+  if (!(at.start < change.startIndex && change.newEndIndex <= at.end)) return `the statement parsed alone (${at.start}-${at.end}) does not hold the edit`;
+  const part = parsers.parse(language, tree.source.slice(at.start, at.end));
+  /** Each top-level node the tree must have: [tree, node, how far its offsets move, how much deeper it is]. */
+  const want: Array<[Tree, number, number, number?]> = [];
+  let placed = false;
+  for (let c = before.firstChildOf[0]; c >= 0; c = before.nextSiblingOf[c]) {
+    if (before.end[c] <= at.start) want.push([before, c, 0]);
+    else if (before.start[c] >= at.end - shift) want.push([before, c, shift]);
+    else if (before.start[c] < at.start || before.end[c] > at.end - shift) return `the old top-level node ${before.node(c)!.toString()} is cut`;
+    else if (!placed) {
+      placed = true;
+      // A statement not read as statements at all (an error at its root) goes in whole.
+      if (part.typeId[0] !== before.typeId[0]) want.push([part, 0, at.start, 1]);
+      else for (let p = part.firstChildOf[0]; p >= 0; p = part.nextSiblingOf[p]) want.push([part, p, at.start]);
+    }
+  }
+  if (!placed) return 'no old top-level node was replaced';
+  const got: number[] = [];
+  for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) got.push(c);
+  if (got.length !== want.length) return `${got.length} top-level nodes, ${want.length} wanted`;
+  if (tree.typeId[0] !== before.typeId[0] || tree.start[0] !== before.start[0] || tree.end[0] !== tree.source.length || tree.subtreeEnd[0] !== tree.length) return 'the root differs';
+  if (tree.rootNode.hasError !== want.some(([t, n]) => t.hasError(n))) return 'the root has the wrong error flag';
+  let next = 1;
+  for (let k = 0; k < got.length; k++) {
+    const [t, o, moved, deeper = 0] = want[k];
+    const n = got[k];
+    if (n !== next) return `top-level node ${k} is at ${n}, not ${next}`;
+    if (tree.parentOf[n] !== 0 || tree.prevSiblingOf[n] !== (k ? got[k - 1] : -1) || tree.fieldId[n] !== t.fieldId[o]) return `top-level node ${k} is linked wrongly`;
+    const move = n - o;
+    for (let i = o; i < t.subtreeEnd[o]; i++) {
+      const j = i + move;
+      const link = (x: number, y: number) => (x < 0 ? y < 0 : x + move === y);
+      if (t.typeId[i] !== tree.typeId[j] || t.flags[i] !== tree.flags[j] || t.start[i] + moved !== tree.start[j] || t.end[i] + moved !== tree.end[j] || t.depth[i] + deeper !== tree.depth[j] || t.subtreeEnd[i] + move !== tree.subtreeEnd[j]) return `node ${j} (${tree.node(j)!.toString()}) differs: ${JSON.stringify([t.typeId[i], t.flags[i], t.start[i] + moved, t.end[i] + moved, t.depth[i] + deeper, t.subtreeEnd[i] + move])} wanted, ${JSON.stringify([tree.typeId[j], tree.flags[j], tree.start[j], tree.end[j], tree.depth[j], tree.subtreeEnd[j]])} found`;
+      if (i > o && (t.fieldId[i] !== tree.fieldId[j] || t.parentOf[i] + move !== tree.parentOf[j] || !link(t.nextSiblingOf[i], tree.nextSiblingOf[j]) || !link(t.prevSiblingOf[i], tree.prevSiblingOf[j]))) return `node ${j} is linked wrongly`;
+      if (!link(t.firstChildOf[i], tree.firstChildOf[j]) || !link(t.lastChildOf[i], tree.lastChildOf[j])) return `node ${j}'s children are linked wrongly`;
+    }
+    next = t.subtreeEnd[o] + move;
+  }
+  return next === tree.length ? undefined : `${tree.length - next} nodes too many`;
+}
+
 const SNIPPETS = [
   'x',
   '(',
@@ -151,6 +201,29 @@ function buffers(): Buffer[] {
 
 const EDITS_PER_FILE = 4;
 
+function workspaceOf(analyzer: Analyzer): Workspace {
+  return (analyzer as unknown as { workspace: Workspace }).workspace;
+}
+
+/**
+ * What `analyzer` (a fresh one) reports for `text` read as `tree` reads it: a copy of that tree,
+ * with no node views or caches. For a buffer whose tree was spliced around a statement with a
+ * syntax error, which a parse of the whole text may read otherwise.
+ */
+function analysisAs(analyzer: Analyzer, file: string, text: string, language: LanguageId, tree: Tree, options?: Parameters<Analyzer['analyze']>[3]): FileResult {
+  const p = (workspaceOf(analyzer) as unknown as { parsers: Parsers }).parsers;
+  const { parse, parseEdited } = p;
+  // An analyzer parses an editor buffer with parseEdited, a file from disk with parse.
+  p.parse = (lang, t) => (t === text ? new SyntaxTree(tree.source, tree.grammar, tree) : parse.call(p, lang, t));
+  p.parseEdited = (lang, t, previous) => (t === text ? (previous?.release(), new SyntaxTree(tree.source, tree.grammar, tree)) : parseEdited.call(p, lang, t, previous));
+  try {
+    return analyzer.analyze(file, text, language, options);
+  } finally {
+    p.parse = parse;
+    p.parseEdited = parseEdited;
+  }
+}
+
 /** What a result says, without the parts that name their objects. */
 function summary(r: FileResult): unknown {
   return { diagnostics: r.diagnostics, notice: r.notice, noticeKind: r.noticeKind };
@@ -221,10 +294,11 @@ describe('incremental parsing', () => {
     let recoveredOtherwise = 0;
     let reused = 0;
     let nodes = 0;
+    const spliced = { clean: 0, 'with-error': 0 };
     const failures: string[] = [];
     for (const b of all) {
       let text = b.text;
-      workspace.setText(b.file, text, b.language);
+      let previous = workspace.setText(b.file, text, b.language).tree;
       incremental.analyze(b.file, text, b.language);
       for (let k = 0; k < EDITS_PER_FILE && failures.length < 5; k++) {
         text = edit(text, rng, texts);
@@ -233,26 +307,41 @@ describe('incremental parsing', () => {
         // The language server drops a buffer's analysis on every change before analysing it again.
         if (rng.chance(0.5)) workspace.invalidate(b.file);
         const tree = workspace.setText(b.file, text, b.language).tree;
+        const before = previous;
+        previous = tree;
         reused += tree.reusedNodes;
         nodes += tree.length;
-        // The copied subtrees against reading the same WASM tree node by node: always equal.
-        const copying = difference(tree, new SyntaxTree(tree.source, tree.grammar, tree.wasmTree!));
+        const scratch = parsers.parse(b.language, text);
+        // (An edit that changes nothing leaves the tree as it is.)
+        if (tree.spliced && tree !== before) spliced[tree.spliced]++;
+        if (tree.spliced === 'with-error') {
+          // The statement parsed alone, the rest as it was: checked against building that from the parts.
+          const problem = tree === before ? undefined : spliceDifference(before, tree, b.language);
+          if (problem) failures.push(`${where}: ${problem} (against the statement parsed alone and the rest as before)\n${JSON.stringify(text)}`);
+          if (problem && process.env.DBG) fs.writeFileSync(`/tmp/sx/fail-${failures.length}.json`, JSON.stringify({ before: before.source, beforeSpliced: before.spliced, beforeError: before.rootNode.hasError, after: text, lang: b.language }));
+          continue;
+        }
+        // A spliced tree has no WASM tree of its own text; one read from a WASM tree must equal reading it node by node.
+        const copying = tree.spliced ? undefined : difference(tree, new SyntaxTree(tree.source, tree.grammar, tree.wasmTree!));
         if (copying) failures.push(`${where}: ${copying} (against reading the same WASM tree)\n${JSON.stringify(text)}`);
         // Against a parse from scratch. Where the text has syntax errors, tree-sitter may
         // recover from them differently when it parses from an old tree (error recovery
-        // depends on the subtrees at hand): allowed, and counted. Without errors, never.
-        const scratch = parsers.parse(b.language, text);
+        // depends on the subtrees at hand): allowed, and counted. Without errors, and for a
+        // statement spliced in as it parsed alone without an error, never.
         const problem = difference(tree, scratch);
-        if (problem && !(scratch.rootNode.hasError && tree.rootNode.hasError)) failures.push(`${where}: ${problem}\n${JSON.stringify(text)}`);
+        if (problem && (tree.spliced || !(scratch.rootNode.hasError && tree.rootNode.hasError))) failures.push(`${where}: ${problem}${tree.spliced ? ' (spliced)' : ''}\n${JSON.stringify(text)}`);
+        if (problem && process.env.DBG) fs.writeFileSync(`/tmp/sx/fail-${failures.length}.json`, JSON.stringify({ before: before.source, beforeSpliced: before.spliced, beforeError: before.rootNode.hasError, after: text, lang: b.language })); 
         if (problem) {
           recoveredOtherwise++;
           continue;
         }
         if (rng.chance(0.5)) incremental.invalidate(b.file);
         const got = summary(incremental.analyze(b.file, text, b.language));
-        const want = summary(fresh[k].analyze(b.file, text, b.language));
+        // The incremental analyzer has seen only some of the versions: its own splice may have an error in it, and a fresh analysis then reads the text as it does.
+        const read = workspaceOf(incremental).get(b.file)?.tree;
+        const want = summary(read?.spliced === 'with-error' ? analysisAs(fresh[k], b.file, text, b.language, read) : fresh[k].analyze(b.file, text, b.language));
         fresh[k].invalidate(b.file);
-        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${where}: findings differ\n${JSON.stringify(text)}`);
+        if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${where}: findings differ\n${read?.spliced}\n${JSON.stringify((got as {diagnostics: {ruleId: string; at: unknown}[]}).diagnostics.map((d) => [d.ruleId, d.at]))}\n${JSON.stringify((want as {diagnostics: {ruleId: string; at: unknown}[]}).diagnostics.map((d) => [d.ruleId, d.at]))}\n${JSON.stringify(text)}`);
       }
       // Other buffers import this file from disk.
       workspace.invalidate(b.file);
@@ -261,6 +350,9 @@ describe('incremental parsing', () => {
     expect(failures).toEqual([]);
     // A few in a thousand (3 of 1,816 edits here).
     expect(recoveredOtherwise / edits).toBeLessThan(0.01);
+    // Both kinds of splice were exercised.
+    expect(spliced.clean).toBeGreaterThan(100);
+    expect(spliced['with-error']).toBeGreaterThan(100);
     // The copying must have been exercised: 54% of the nodes were copied (fewer than in an
     // editor, as these files are small and the first edit of each has no ids to match yet).
     expect(reused / nodes).toBeGreaterThan(0.4);
@@ -334,6 +426,35 @@ describe('incremental parsing', () => {
     expect(adopted).toBeGreaterThan(20_000);
     expect(compared).toBeGreaterThan(50_000);
   }, 120_000);
+
+  it('parses only the statement an edit is in, when that reads the text as a whole parse would', () => {
+    /** The tree after editing `before` into `after`, with the way it was made, and whether it equals a parse from scratch. */
+    const typed = (language: LanguageId, before: string, after: string) => {
+      let tree = parsers.parseEdited(language, before);
+      tree = parsers.parseEdited(language, after, parsers.parseEdited(language, before, parsers.parseEdited(language, before + ' ', tree)));
+      const same = difference(tree, parsers.parse(language, after)) === undefined;
+      tree.release();
+      return { spliced: tree.spliced, same };
+    };
+    // (A statement that is most of its file is parsed with the file: more statements around.)
+    const others = (comment: string) => Array.from({ length: 8 }, (_, i) => `${comment} helper ${i}\n`).join('');
+    const py = `import os\n\n\ndef load(path):\n    try:\n        return open(path).read()\n    except OSError:\n        return ""\n\n\nx = 1  # one\n${others('#')}`;
+    // A keyword half typed: the function alone has the error, the rest is kept.
+    expect(typed('python', py, py.replace('    try:', '    trefry:'))).toMatchObject({ spliced: 'with-error' });
+    // Typing inside a name: the statement alone reads as the whole text would.
+    expect(typed('python', py, py.replace('open(path)', 'open(paths)'))).toEqual({ spliced: 'clean', same: true });
+    // A comment typed at the end of a statement takes in the rest of the line, comment and all.
+    expect(typed('python', py, py.replace('x = 1  #', 'x = 1#  #'))).toEqual({ spliced: 'clean', same: true });
+    const ts = `const a = b;\n(run)();\nconst c = d;\nfoo();\n${others('//')}`;
+    // Without the semicolon the next line's `(` calls `b`: not the statement alone.
+    expect(typed('typescript', ts, ts.replace('b;', 'b'))).toEqual({ spliced: undefined, same: true });
+    // A name on the next line starts a statement of its own.
+    expect(typed('typescript', ts, ts.replace('d;', 'd'))).toEqual({ spliced: 'clean', same: true });
+    // `in` on the next line goes on with the expression.
+    const inTs = `const k = key;\nin_list;\n${others('//')}`;
+    expect(typed('typescript', inTs, inTs.replace('in_list', 'in list'))).toMatchObject({ same: true });
+    expect(typed('typescript', `let x = y;\nlet z = w;\nin\n${others('//')}`, `let x = y;\nlet z = ww\nin\n${others('//')}`)).toMatchObject({ same: true });
+  });
 
   it('frees every kept WASM tree once its file is edited again, pushed out or evicted', () => {
     const before = keptWasmTreeCount();
@@ -431,6 +552,7 @@ describe('the language server, keystroke after keystroke, on the editor benchmar
         let version = 1;
         let compared = 0;
         let recoveredOtherwise = 0;
+        let splicedWithError = 0;
         const failures: string[] = [];
         /** Where a random edit is undone: the text before it. */
         let undo: string | undefined;
@@ -473,12 +595,16 @@ describe('the language server, keystroke after keystroke, on the editor benchmar
           const got = (await client.conn.sendRequest<{ items: LspDiagnostic[] }>('textDocument/diagnostic', { textDocument: { uri } })).items;
           last = got;
           const tree = trees.setText(file, text, language).tree;
-          if (difference(tree, parsers.parse(language, text))) {
+          // A statement with a syntax error spliced into the rest as it was: a fresh analysis reads the text as that tree does.
+          const asRead = tree.spliced === 'with-error';
+          if (asRead) splicedWithError++;
+          else if (difference(tree, parsers.parse(language, text))) {
             recoveredOtherwise++;
             continue;
           }
           const fileConfig = config.configFor(file, {});
-          const result = fresh.analyze(file, text, language, fileConfig.analyze);
+          const result = asRead ? analysisAs(fresh, file, text, language, tree, fileConfig.analyze) : fresh.analyze(file, text, language, fileConfig.analyze);
+          fresh.invalidate(file);
           const doc = TextDocument.create(uri, LANGUAGE_IDS[path.extname(file)], version, text);
           const want = toLspDiagnostics(new DocumentUnit(doc, language), result.diagnostics, { lookup: (f) => (f === file ? { uri, text } : undefined) }).get(uri) ?? [];
           compared++;
@@ -488,6 +614,8 @@ describe('the language server, keystroke after keystroke, on the editor benchmar
         // Tree-sitter's own recovery differs from a fresh parse rarely; nearly every edit is compared.
         expect(compared).toBeGreaterThan(EDITS * 0.8);
         expect(recoveredOtherwise).toBeLessThan(EDITS * 0.2);
+        // Statements were typed into with syntax errors (a keyword half typed) and read alone.
+        expect(splicedWithError).toBeGreaterThan(5);
       } finally {
         await client.dispose();
         fs.rmSync(dir, { recursive: true, force: true });

@@ -133,6 +133,25 @@ export interface FactSyntax {
   readonly nodeTypes: { readonly assignment: ReadonlySet<string>; readonly filter: ReadonlySet<string>; readonly pathOperator?: ReadonlySet<string> };
 }
 
+/**
+ * Where one top-level statement of an editor buffer can be parsed on its own, without the
+ * rest of the text (Parsers.parseEdited): what in the language joins a statement to the ones
+ * around it.
+ */
+export interface StatementSyntax {
+  /** Whether a top-level statement that starts at `start` parses the same on its own, from there. */
+  parsesFrom(source: string, start: number): boolean;
+  /**
+   * Whether the new text of a top-level statement (the run of top-level nodes `first` to `last`
+   * of the previous tree), from its start to `end` in `source`, which parsed on its own without
+   * an error, reads the same in the whole text: nothing before continues into it, and it
+   * continues into nothing after. Asked only when every other top-level statement was read
+   * without an error and the edit, at `editStart`, leaves the statement's first character alone;
+   * `shift` is how far the text after the edit moved.
+   */
+  standsAlone(first: Node, last: Node, source: string, end: number, editStart: number, shift: number): boolean;
+}
+
 export interface FrontEnd {
   /** The Anthropic SDK this language's code calls. */
   readonly sdk: Sdk;
@@ -142,4 +161,5 @@ export interface FrontEnd {
   readonly calls: CallConventions;
   readonly comments: CommentSyntax;
   readonly facts: FactSyntax;
+  readonly statements: StatementSyntax;
 }

@@ -225,73 +225,35 @@ export class SyntaxTree {
   /** Nodes the last build copied from the previous tree instead of reading them (for tests and benchmarks). */
   readonly reusedNodes: number = 0;
 
+  /**
+   * Set when this tree was made from the previous tree of its buffer by parsing only the
+   * top-level statement an edit was in (see StatementSplice): `clean` when the tree has no
+   * error (it is then the one a parse of the whole text gives), `with-error` when the text has a
+   * syntax error (the statements around the one parsed are kept as they were read before).
+   */
+  readonly spliced: 'clean' | 'with-error' | undefined;
+  /** Where the statement parsed alone is in the text, for a spliced tree. */
+  readonly splicedText: { start: number; end: number } | undefined;
+
   constructor(
     /** The text that was parsed. */
     readonly source: string,
     readonly grammar: GrammarTables,
-    wasm: WasmTree,
+    /**
+     * The WASM tree to read; or the previous tree and the one statement parsed again; or a
+     * tree to copy (a copy has no node views and no WASM tree: an analysis of it starts afresh).
+     */
+    from: WasmTree | StatementSplice | SyntaxTree,
     options: SyntaxTreeOptions = {},
   ) {
-    const reuse = options.reuse?.reusable ? { tree: options.reuse, nodeIds: options.reuse.nodeIds!, ids: new IdFilter(options.reuse.nodeIds!) } : undefined;
+    const splice = isSplice(from) ? from : undefined;
+    const copied = from instanceof SyntaxTree ? from : undefined;
+    const reuse = !splice && !copied && options.reuse?.reusable ? { tree: options.reuse, nodeIds: options.reuse.nodeIds!, ids: new IdFilter(options.reuse.nodeIds!) } : undefined;
     // Where a reused subtree sat in the old text: at the same offset before the edit, moved by the change in length after it.
     const shift = reuse ? source.length - reuse.tree.source.length : 0;
-    // tree-sitter counts the visible nodes of a tree (the ones a cursor visits): columns of that
-    // size are filled exactly and kept as they are, with no grow and no trimmed copy (for a large
-    // file those copies doubled the memory a tree takes while it is read). Without the count: an
-    // edit changes the number of nodes little, so start from the previous tree's size.
-    const capacity = visibleNodes(wasm) ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
-    // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
-    const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
-    /** The subtrees copied from `reuse`: [old root, old end, new root] for each. */
+    /** The subtrees copied from the previous tree: [old root, old end, new root] for each. */
     const moves: number[] = [];
-    const cursor = walkOf(wasm);
-    const stack: number[] = [];
-    let descending = true;
-    try {
-      for (;;) {
-        if (descending) {
-          const parent = stack.length ? stack[stack.length - 1] : -1;
-          const id = b.nodeId ? cursor.nodeId() | 0 : 0;
-          const start = cursor.startIndex();
-          let copied = false;
-          if (reuse && id !== 0 && reuse.ids.mayHold(id)) {
-            const from = reuse.tree;
-            let old = nodeWithId(from, reuse.nodeIds, id, start);
-            if (old < 0 && shift !== 0) old = nodeWithId(from, reuse.nodeIds, id, start - shift);
-            // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
-            if (old >= 0 && cursor.endIndex() - start === from.end[old] - from.start[old]) {
-              moves.push(old, from.subtreeEnd[old], b.length);
-              b.copySubtree(from, reuse.nodeIds, old, parent, cursor.fieldId(), start - from.start[old], stack.length);
-              copied = true;
-            }
-          }
-          if (!copied) {
-            const end = cursor.endIndex();
-            const type = cursor.typeId();
-            let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
-            // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
-            if (start === end && cursor.isMissing()) flags |= MISSING | HAS_ERROR;
-            const i = b.add(parent, type, cursor.fieldId(), flags, start, end, stack.length);
-            if (b.nodeId) b.nodeId[i] = id;
-            if (cursor.firstChild()) {
-              stack.push(i);
-              continue;
-            }
-            b.subtreeEnd[i] = i + 1;
-          }
-        }
-        if (cursor.nextSibling()) {
-          descending = true;
-          continue;
-        }
-        if (!stack.length || !cursor.parent()) break;
-        b.subtreeEnd[stack.pop()!] = b.length;
-        descending = false;
-      }
-    } finally {
-      cursor.end();
-    }
-    for (const p of stack) b.subtreeEnd[p] = b.length;
+    const b = splice ? spliceColumns(splice, source, moves) : copied ? copyColumns(copied) : readColumns(from as WasmTree, source, grammar, options, reuse, shift, moves);
     this.length = b.length;
     // Views onto the builder's columns when little of them is unused (a tree read from the
     // previous one, whose size it started from), copies otherwise (a first parse, whose
@@ -310,7 +272,7 @@ export class SyntaxTree {
     this.prevSiblingOf = fit(b.prevSibling);
     this.subtreeEnd = fit(b.subtreeEnd);
     this.depth = fit(b.depth);
-    this.reusedNodes = b.copied;
+    this.reusedNodes = copied ? 0 : b.copied - (splice ? splice.part.length - (splice.part.typeId[0] === splice.previous.typeId[0] ? 1 : 0) : 0);
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
     let maxDepth = 0;
@@ -322,15 +284,24 @@ export class SyntaxTree {
     this.idBase = nextIdBase;
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
-    if (reuse) {
-      this.matchTopLevel(reuse.tree, moves, shift);
-      this.adoptNodes(reuse.tree, moves);
-    }
+    if (reuse) this.matchTopLevel(reuse.tree, moves, shift);
+    // A splice moves each top-level node of the previous tree once, to a place of its own.
+    if (reuse || splice) this.adoptNodes(reuse?.tree ?? splice!.previous, moves, splice !== undefined);
     this.rootNode = this.node(0)!;
     if (b.nodeId) this.nodeIds = fit(b.nodeId);
-    // Taken last: when building fails the caller still owns the WASM tree and frees it.
-    if (options.keepWasm) {
-      this.wasm = wasm;
+    this.spliced = splice ? (this.rootNode.hasError ? 'with-error' : 'clean') : copied?.spliced;
+    this.splicedText = splice ? { start: splice.at, end: splice.at + splice.part.source.length } : copied?.splicedText;
+    if (splice) {
+      // The previous tree's WASM tree (edited to this text, not parsed again) is the one the
+      // next version parses from: it passes to this tree, with the ids of the nodes copied from it.
+      const previous = splice.previous;
+      this.wasm = previous.wasm;
+      previous.wasm = undefined;
+      previous.nodeIds = undefined;
+      if (!this.wasm) this.nodeIds = undefined;
+    } else if (options.keepWasm && !copied) {
+      // Taken last: when building fails the caller still owns the WASM tree and frees it.
+      this.wasm = from as WasmTree;
       keptWasmTrees++;
     }
   }
@@ -368,26 +339,28 @@ export class SyntaxTree {
    * adapter's expression view reads only a node's own subtree, and its function and index views
    * read beyond the subtree only the node's parent (decorators, the statement a binding is in). `from` loses the views (it is the tree of a text that is gone).
    */
-  private adoptNodes(from: SyntaxTree, moves: readonly number[]): void {
+  private adoptNodes(from: SyntaxTree, moves: readonly number[], disjoint: boolean): void {
     // A subtree of the old text may be found twice (a statement written again beside itself:
     // copied where it was, and matched by its text where the copy is; a statement whose children
     // were copied one by one, and the statement itself matched elsewhere). Each old node moves
     // once, by the first move that takes it; a later move that would take one of its nodes by
     // another offset, or put one where another move put a node, takes none: its views would
     // read nodes that now sit elsewhere.
-    const oldTaken = scratch(0, from.length);
-    const newTaken = scratch(1, this.length);
+    const oldTaken = disjoint ? undefined : scratch(0, from.length);
+    const newTaken = disjoint ? undefined : scratch(1, this.length);
     const OFFSET = 1 << 30;
     for (let m = 0; m < moves.length; m += 3) {
       const root = moves[m];
       const stop = moves[m + 1];
       const move = moves[m + 2] - root;
-      let clash = false;
-      for (let o = root; o < stop && !clash; o++) clash = (oldTaken[o] !== 0 && oldTaken[o] !== move + OFFSET) || (newTaken[o + move] !== 0 && newTaken[o + move] !== o + 1);
-      if (clash) continue;
-      for (let o = root; o < stop; o++) {
-        oldTaken[o] = move + OFFSET;
-        newTaken[o + move] = o + 1;
+      if (oldTaken && newTaken) {
+        let clash = false;
+        for (let o = root; o < stop && !clash; o++) clash = (oldTaken[o] !== 0 && oldTaken[o] !== move + OFFSET) || (newTaken[o + move] !== 0 && newTaken[o + move] !== o + 1);
+        if (clash) continue;
+        for (let o = root; o < stop; o++) {
+          oldTaken[o] = move + OFFSET;
+          newTaken[o + move] = o + 1;
+        }
       }
       for (let o = root; o < stop; o++) {
         const node = from.nodes[o];
@@ -405,6 +378,11 @@ export class SyntaxTree {
   /** The WASM tree this tree holds (until `release()`), to parse the next version of the text from. */
   get wasmTree(): WasmTree | undefined {
     return this.wasm;
+  }
+
+  /** tree-sitter's id of each node, while they are known (see `nodeIds`). */
+  get recordedNodeIds(): Int32Array | undefined {
+    return this.nodeIds;
   }
 
   /** True when the next tree can copy this one's subtrees (its WASM tree is alive and its node ids known). */
@@ -438,6 +416,11 @@ export class SyntaxTree {
   /** The type of node i (as SyntaxNode.type), without making its view. */
   typeName(i: number): string {
     return typeNameOf(this.grammar, this.typeId[i]);
+  }
+
+  /** Whether node i or a node below it is an error (as SyntaxNode.hasError), without making its view. */
+  hasError(i: number): boolean {
+    return (this.flags[i] & HAS_ERROR) !== 0;
   }
 
   /** Whether node i is named (as SyntaxNode.isNamed), without making its view. */
@@ -474,6 +457,126 @@ export class SyntaxTree {
     }
     return { row: lo, column: offset - starts[lo] };
   }
+}
+
+/** What the constructor reuses of the previous tree when it reads a WASM tree parsed from that tree's. */
+interface Reuse {
+  tree: SyntaxTree;
+  nodeIds: Int32Array;
+  ids: IdFilter;
+}
+
+/** Reads a WASM tree into columns, copying the subtrees tree-sitter reused from `reuse` (listed in `moves`). */
+function readColumns(wasm: WasmTree, source: string, grammar: GrammarTables, options: SyntaxTreeOptions, reuse: Reuse | undefined, shift: number, moves: number[]): Builder {
+  // tree-sitter counts the visible nodes of a tree (the ones a cursor visits): columns of that
+  // size are filled exactly and kept as they are, with no grow and no trimmed copy (for a large
+  // file those copies doubled the memory a tree takes while it is read). Without the count: an
+  // edit changes the number of nodes little, so start from the previous tree's size.
+  const capacity = visibleNodes(wasm) ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
+  // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
+  const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
+  const cursor = walkOf(wasm);
+  const stack: number[] = [];
+  let descending = true;
+  try {
+    for (;;) {
+      if (descending) {
+        const parent = stack.length ? stack[stack.length - 1] : -1;
+        const id = b.nodeId ? cursor.nodeId() | 0 : 0;
+        const start = cursor.startIndex();
+        let copied = false;
+        if (reuse && id !== 0 && reuse.ids.mayHold(id)) {
+          const from = reuse.tree;
+          let old = nodeWithId(from, reuse.nodeIds, id, start);
+          if (old < 0 && shift !== 0) old = nodeWithId(from, reuse.nodeIds, id, start - shift);
+          // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
+          if (old >= 0 && cursor.endIndex() - start === from.end[old] - from.start[old]) {
+            moves.push(old, from.subtreeEnd[old], b.length);
+            b.copySubtree(from, reuse.nodeIds, old, parent, cursor.fieldId(), start - from.start[old], stack.length);
+            copied = true;
+          }
+        }
+        if (!copied) {
+          const end = cursor.endIndex();
+          const type = cursor.typeId();
+          let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
+          // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
+          if (start === end && cursor.isMissing()) flags |= MISSING | HAS_ERROR;
+          const i = b.add(parent, type, cursor.fieldId(), flags, start, end, stack.length);
+          if (b.nodeId) b.nodeId[i] = id;
+          if (cursor.firstChild()) {
+            stack.push(i);
+            continue;
+          }
+          b.subtreeEnd[i] = i + 1;
+        }
+      }
+      if (cursor.nextSibling()) {
+        descending = true;
+        continue;
+      }
+      if (!stack.length || !cursor.parent()) break;
+      b.subtreeEnd[stack.pop()!] = b.length;
+      descending = false;
+    }
+  } finally {
+    cursor.end();
+  }
+  for (const p of stack) b.subtreeEnd[p] = b.length;
+  return b;
+}
+
+/**
+ * An editor buffer's new tree made without parsing the whole text: the previous tree, with the
+ * run of its top-level nodes from `first` to `last` (the statement an edit was in) replaced by
+ * the top-level nodes of `part`, the new text of that statement parsed on its own. Parsers.parseEdited decides when
+ * that reads the text as a parse of all of it would (or, for a statement with a syntax error,
+ * better: tree-sitter's recovery from an error can take in the statements after it, and takes
+ * tens of milliseconds on a large file).
+ */
+export interface StatementSplice {
+  previous: SyntaxTree;
+  /** The run of top-level nodes of `previous` replaced (its first and last). */
+  first: number;
+  last: number;
+  part: SyntaxTree;
+  /** Where the statement starts in the new text (`part` is the text from here). */
+  at: number;
+}
+
+/** The columns of a copy of `tree`. */
+function copyColumns(tree: SyntaxTree): Builder {
+  const b = new Builder(tree.length, false);
+  b.copySubtree(tree, undefined, 0, -1, tree.fieldId[0], 0, 0);
+  return b;
+}
+
+function isSplice(from: WasmTree | StatementSplice | SyntaxTree): from is StatementSplice {
+  return (from as Partial<StatementSplice>).part instanceof SyntaxTree;
+}
+
+/** The columns of a StatementSplice; the top-level nodes copied from the previous tree are listed in `moves`. */
+function spliceColumns(s: StatementSplice, source: string, moves: number[]): Builder {
+  const { previous, first, last, part, at } = s;
+  const ids = previous.recordedNodeIds;
+  const shift = source.length - previous.source.length;
+  const b = new Builder(Math.max(64, previous.length - (previous.subtreeEnd[last] - first) + part.length), ids !== undefined, { tree: previous, nodeIds: ids, upTo: first });
+  // The root spans the same start (the edit is inside a statement) to the end of the text; its
+  // error flag comes from its children. Its tree-sitter id is not kept: the edit changed it.
+  b.add(-1, previous.typeId[0], 0, previous.flags[0] & NAMED, previous.start[0], previous.end[0] + shift, 0);
+  for (let c = previous.firstChildOf[0]; c >= 0; c = previous.nextSiblingOf[c]) {
+    if (c < first || c > last) {
+      moves.push(c, previous.subtreeEnd[c], b.length);
+      b.copySubtree(previous, ids, c, 0, previous.fieldId[c], c > last ? shift : 0, 1);
+      continue;
+    }
+    if (c !== first) continue;
+    // A text tree-sitter could not read as statements at all has an error for its root: that goes in as one node.
+    if (part.typeId[0] !== previous.typeId[0]) b.copySubtree(part, undefined, 0, 0, 0, at, 1);
+    else for (let p = part.firstChildOf[0]; p >= 0; p = part.nextSiblingOf[p]) b.copySubtree(part, undefined, p, 0, part.fieldId[p], at, 1);
+  }
+  b.subtreeEnd[0] = b.length;
+  return b;
 }
 
 /** Two zeroed Int32Arrays kept between keystrokes (adoptNodes' bookkeeping), at least `length` long. */
@@ -612,14 +715,19 @@ class Builder {
    */
   private readonly inPlace: number;
 
+  /** The tree whose columns these start as a copy of. */
+  private readonly base: SyntaxTree | undefined;
+
   constructor(
     private capacity: number,
     recordNodeIds: boolean,
-    base?: { tree: SyntaxTree; nodeIds: Int32Array },
+    /** `upTo`: only the nodes before this one can stay in place (a splice's, before the statement it replaces). */
+    base?: { tree: SyntaxTree; nodeIds?: Int32Array; upTo?: number },
   ) {
+    const kept = Math.min(base?.upTo ?? capacity, capacity);
     const column = <T extends Uint16Array | Uint8Array | Int32Array>(Type: new (n: number) => T, from?: T): T => {
       const c = new Type(capacity);
-      if (from) c.set(from.subarray(0, Math.min(from.length, capacity)));
+      if (from) c.set(from.subarray(0, Math.min(from.length, kept)));
       return c;
     };
     const t = base?.tree;
@@ -636,7 +744,8 @@ class Builder {
     this.subtreeEnd = column(Int32Array, t?.subtreeEnd);
     this.depth = column(Int32Array, t?.depth);
     this.nodeId = recordNodeIds ? column(Int32Array, base?.nodeIds) : undefined;
-    this.inPlace = t ? Math.min(t.length, capacity) : 0;
+    this.inPlace = t ? Math.min(t.length, kept) : 0;
+    this.base = t;
   }
 
   add(parent: number, type: number, field: number, flags: number, start: number, end: number, depth: number): number {
@@ -662,14 +771,14 @@ class Builder {
    * `depth`. Flags come along unchanged: a node's HAS_ERROR only reflects its own subtree until
    * the constructor's final pass carries errors up to the new ancestors.
    */
-  copySubtree(from: SyntaxTree, fromNodeIds: Int32Array, root: number, parent: number, field: number, shift: number, depth: number): void {
+  copySubtree(from: SyntaxTree, fromNodeIds: Int32Array | undefined, root: number, parent: number, field: number, shift: number, depth: number): void {
     const stop = from.subtreeEnd[root];
     const count = stop - root;
     while (this.length + count > this.capacity) this.grow();
     const at = this.length;
     const move = at - root;
     const deeper = depth - from.depth[root];
-    if (move === 0 && shift === 0 && deeper === 0 && stop <= this.inPlace) {
+    if (from === this.base && move === 0 && shift === 0 && deeper === 0 && stop <= this.inPlace) {
       // Already in the columns (see inPlace): only the root's place in its new parent is written.
       this.length += count;
       this.copied += count;
@@ -682,7 +791,11 @@ class Builder {
     this.typeId.set(from.typeId.subarray(root, stop), at);
     this.fieldId.set(from.fieldId.subarray(root, stop), at);
     this.flags.set(from.flags.subarray(root, stop), at);
-    if (this.nodeId) addInto(this.nodeId, fromNodeIds, root, stop, at, 0);
+    // Nodes of a tree with no ids recorded get none (0): no later tree takes them for its own.
+    if (this.nodeId) {
+      if (fromNodeIds) addInto(this.nodeId, fromNodeIds, root, stop, at, 0);
+      else this.nodeId.fill(0, at, at + count);
+    }
     // One column at a time: a copy, then one addition per element (an edit copies almost the whole tree).
     addInto(this.start, from.start, root, stop, at, shift);
     addInto(this.end, from.end, root, stop, at, shift);
@@ -807,6 +920,14 @@ export class SyntaxNode {
 
   get nextSibling(): SyntaxNode | null {
     return this.tree.node(this.tree.nextSiblingOf[this.index]);
+  }
+
+  get previousSibling(): SyntaxNode | null {
+    return this.tree.node(this.tree.prevSiblingOf[this.index]);
+  }
+
+  get firstChild(): SyntaxNode | null {
+    return this.tree.node(this.tree.firstChildOf[this.index]);
   }
 
   get previousNamedSibling(): SyntaxNode | null {

@@ -4,6 +4,7 @@ import { pythonAdapter } from './adapter';
 import { pythonCalls } from './calls';
 import { pythonComments } from './comments';
 import { pythonFacts } from './facts';
+import { pythonStatements } from './statements';
 import { pythonLibrary } from './library';
 import { pythonModules } from './modules';
 
@@ -15,4 +16,5 @@ export const python: FrontEnd = {
   calls: pythonCalls,
   comments: pythonComments,
   facts: pythonFacts,
+  statements: pythonStatements,
 };

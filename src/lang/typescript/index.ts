@@ -4,6 +4,7 @@ import { typescriptAdapter } from './adapter';
 import { typescriptCalls } from './calls';
 import { typescriptComments } from './comments';
 import { typescriptFacts } from './facts';
+import { typescriptStatements } from './statements';
 import { typescriptLibrary } from './library';
 import { typescriptModules } from './modules';
 
@@ -15,4 +16,5 @@ export const typescript: FrontEnd = {
   calls: typescriptCalls,
   comments: typescriptComments,
   facts: typescriptFacts,
+  statements: typescriptStatements,
 };

@@ -209,23 +209,14 @@ export class Parsers {
     if ((to - from) * 2 > source.length) return undefined;
     // An edit at the statement's end could join it to what follows (`a;b` typed into): only with a space after.
     if (end === previous.end[last] && statementEnd < source.length && !/\s/.test(source.charAt(statementEnd))) return undefined;
-    const grammar = this.grammar(lang);
-    const text = source.slice(from, to);
-    const wasm = this.parser(lang).parse(text);
-    if (!wasm) return undefined;
-    let part: Tree;
-    try {
-      part = new SyntaxTree(text, grammar, wasm);
-    } finally {
-      wasm.delete();
-    }
+    const part = this.parse(lang, source.slice(from, to));
     if (!part.rootNode.hasError) {
       let errorsAround = false;
       for (let c = previous.firstChildOf[0]; c >= 0 && !errorsAround; c = previous.nextSiblingOf[c]) errorsAround = (c < first || c > last) && previous.hasError(c);
       // With an error elsewhere in the text, the statements around are kept as they were, as for an error in this one.
       if (!errorsAround && !statements.standsAlone(previous.node(first)!, previous.node(last)!, source, statementEnd, start, shift)) return undefined;
     }
-    return new SyntaxTree(source, grammar, { previous, first, last, part, at: from });
+    return new SyntaxTree(source, this.grammar(lang), { previous, first, last, part, at: from });
   }
 }
 

@@ -226,13 +226,9 @@ export class SyntaxTree {
   readonly reusedNodes: number = 0;
 
   /**
-   * Set when this tree was made from the previous tree of its buffer by parsing only the
-   * top-level statement an edit was in (see StatementSplice): `clean` when the tree has no
-   * error (it is then the one a parse of the whole text gives), `with-error` when the text has a
-   * syntax error (the statements around the one parsed are kept as they were read before).
+   * Where the statement parsed alone is in the text, when this tree was made from the previous
+   * tree of its buffer by parsing only the top-level statement an edit was in (see StatementSplice).
    */
-  readonly spliced: 'clean' | 'with-error' | undefined;
-  /** Where the statement parsed alone is in the text, for a spliced tree. */
   readonly splicedText: { start: number; end: number } | undefined;
 
   constructor(
@@ -272,7 +268,7 @@ export class SyntaxTree {
     this.prevSiblingOf = fit(b.prevSibling);
     this.subtreeEnd = fit(b.subtreeEnd);
     this.depth = fit(b.depth);
-    this.reusedNodes = copied ? 0 : b.copied - (splice ? splice.part.length - (splice.part.typeId[0] === splice.previous.typeId[0] ? 1 : 0) : 0);
+    this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
     let maxDepth = 0;
@@ -289,7 +285,6 @@ export class SyntaxTree {
     if (reuse || splice) this.adoptNodes(reuse?.tree ?? splice!.previous, moves, splice !== undefined);
     this.rootNode = this.node(0)!;
     if (b.nodeId) this.nodeIds = fit(b.nodeId);
-    this.spliced = splice ? (this.rootNode.hasError ? 'with-error' : 'clean') : copied?.spliced;
     this.splicedText = splice ? { start: splice.at, end: splice.at + splice.part.source.length } : copied?.splicedText;
     if (splice) {
       // The previous tree's WASM tree (edited to this text, not parsed again) is the one the
@@ -373,6 +368,15 @@ export class SyntaxTree {
         this.nodes[o + move] = node;
       }
     }
+  }
+
+  /**
+   * For a spliced tree (see `splicedText`): `clean` when it has no error (it is then the one a
+   * parse of the whole text gives), `with-error` when the text has a syntax error (the
+   * statements around the one parsed are kept as they were read before).
+   */
+  get spliced(): 'clean' | 'with-error' | undefined {
+    return this.splicedText && (this.rootNode.hasError ? 'with-error' : 'clean');
   }
 
   /** The WASM tree this tree holds (until `release()`), to parse the next version of the text from. */
@@ -705,7 +709,7 @@ class Builder {
   depth: Int32Array;
   /** tree-sitter's node ids, when recorded. */
   nodeId: Int32Array | undefined;
-  /** Nodes copied from a previous tree. */
+  /** Nodes copied from the base tree (a previous version's; not a statement parsed alone). */
   copied = 0;
 
   /**
@@ -808,7 +812,7 @@ class Builder {
     linksInto(this.nextSibling, from.nextSiblingOf, root, stop, at, move);
     linksInto(this.prevSibling, from.prevSiblingOf, root, stop, at, move);
     this.length += count;
-    this.copied += count;
+    if (from === this.base) this.copied += count;
     // The root's links outside the subtree are this tree's, not the old one's.
     this.fieldId[at] = field;
     this.nextSibling[at] = -1;

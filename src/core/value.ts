@@ -126,6 +126,24 @@ export interface ListValue extends ValueBase {
    * only before it, as in `[*history, new_message]` or an append after a resent history).
    */
   tailKnown?: boolean;
+  /**
+   * For a list that is one of several lists (`pinned + turns if pinned else turns`, different
+   * lists from different callers): the items of those lists, whose place in it is not known.
+   * They are not among `items` (nothing is said about their order or count); what reads items by
+   * their content (a loop that tests each item's role) sees them, and their taints are the list's.
+   */
+  possible?: Value[];
+  /**
+   * For an incomplete list: every item it may hold is one of `items` and `possible` (an item
+   * marked `repeated` stands for all the items its loop adds, a copied item for its copies); only
+   * how many there are and in which order is not known.
+   */
+  covered?: boolean;
+}
+
+/** Every item a list may hold is one of its listed items (it is complete, or ListValue.covered). */
+export function itemsSeen(v: ListValue): boolean {
+  return v.complete || !!v.covered;
 }
 
 export interface Entry {
@@ -158,6 +176,17 @@ export interface UnknownValue extends ValueBase {
    * only a rule about defaults reads this.
    */
   fallback?: Value;
+  /**
+   * The texts it may be, when it is one of several values each known in full (`"user" if
+   * chat.by == "you" else "assistant"`, a role taken from one of several messages): a test
+   * against another text can then be decided.
+   */
+  oneOf?: string[];
+  /**
+   * The values it is one of, when each has parts of its own (an object, a library object built
+   * with keywords): what is read from it (`message.role`) is read from each of them.
+   */
+  alternatives?: Value[];
 }
 
 export type Value = StrValue | ListValue | ObjValue | ScalarValue | UnknownValue;
@@ -227,7 +256,7 @@ export function treeSize(v: Value): number {
   let n = sizes.get(v);
   if (n === undefined) {
     n = 1;
-    if (v.kind === 'list') for (const item of v.items) n += treeSize(item);
+    if (v.kind === 'list') for (const item of listedItems(v)) n += treeSize(item);
     else for (const e of v.entries) n += treeSize(e.value);
     sizes.set(v, n);
   }
@@ -242,9 +271,14 @@ export function allTaints(v: Value): Taint[] {
   return compactTaints(out);
 }
 
+/** The items of a list and the items it may hold at places not known (ListValue.possible). */
+export function listedItems(v: ListValue): Value[] {
+  return v.possible ? [...v.items, ...v.possible] : v.items;
+}
+
 function collectTaints(v: Value, out: Taint[]): void {
   if (v.kind === 'list') {
-    for (const item of v.items) {
+    for (const item of listedItems(v)) {
       out.push(...item.taints);
       collectTaints(item, out);
     }
@@ -259,7 +293,7 @@ function collectTaints(v: Value, out: Taint[]): void {
 /** True when the value or anything inside it carries a taint. */
 export function hasTaints(v: Value): boolean {
   if (v.taints.length) return true;
-  if (v.kind === 'list') return v.items.some(hasTaints);
+  if (v.kind === 'list') return listedItems(v).some(hasTaints);
   if (v.kind === 'obj') return v.entries.some((e) => hasTaints(e.value));
   return false;
 }
@@ -310,7 +344,11 @@ export function bounded(v: Value): Value {
   if (out.kind === 'list' && (out.items.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
     const keep = fitting(out.items.map(treeSize));
     const dropped = out.items.slice(keep);
-    out = { ...out, items: out.items.slice(0, keep), complete: false, tailKnown: false, taints: compactTaints([...out.taints, ...dropped.flatMap(allTaints)]) };
+    out = { ...out, items: out.items.slice(0, keep), complete: false, tailKnown: false, covered: false, taints: compactTaints([...out.taints, ...dropped.flatMap(allTaints)]) };
+  } else if (out.kind === 'list' && out.possible && (out.possible.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
+    // Items at unknown places are only kept while they fit; their taints stay on the list.
+    const { possible, ...rest } = out;
+    out = { ...rest, covered: false, taints: compactTaints([...out.taints, ...possible.flatMap(allTaints)]) };
   } else if (out.kind === 'obj' && (out.entries.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
     // The last entries win (a later key overrides an earlier one), so those are kept.
     const keep = fitting(out.entries.map((e) => treeSize(e.value)).reverse());
@@ -373,7 +411,7 @@ export function mapTaints(v: Value, f: (t: Taint) => Taint): Value {
   const taints = v.taints.map(f);
   switch (v.kind) {
     case 'list':
-      return { ...v, taints, items: v.items.map((i) => mapTaints(i, f)) };
+      return { ...v, taints, items: v.items.map((i) => mapTaints(i, f)), ...(v.possible ? { possible: v.possible.map((i) => mapTaints(i, f)) } : {}) };
     case 'obj':
       return { ...v, taints, entries: v.entries.map((e) => ({ ...e, value: mapTaints(e.value, f) })) };
     default:
@@ -436,14 +474,45 @@ export function union(a: Value, b: Value, at?: Loc): Value {
   }
   const trims = [...(a.trims ?? []), ...(b.trims ?? [])];
   if (a.kind === 'list' && b.kind === 'list') {
-    return { kind: 'list', items: [], complete: false, at, taints: [...a.taints, ...b.taints], trims, isSet: a.isSet || b.isSet };
+    const isSet = a.isSet || b.isSet;
+    // Two tuples of one shape (`return [], None` and `return turns, system`): item by item.
+    if (a.complete && b.complete && a.items.length === b.items.length && !a.possible && !b.possible && !isSet) {
+      return { kind: 'list', items: a.items.map((x, i) => union(x, b.items[i], x.at ?? b.items[i].at)), complete: true, at, taints: [...a.taints, ...b.taints], trims, isSet: false };
+    }
+    // Otherwise which items are where is not known; every item may be there.
+    const possible = [...listedItems(a), ...listedItems(b)];
+    return bounded({ kind: 'list', items: [], complete: false, at, taints: [...a.taints, ...b.taints], trims, isSet, ...(possible.length ? { possible } : {}), ...(itemsSeen(a) && itemsSeen(b) ? { covered: true } : {}) });
   }
   // `resp.content[0].text if resp.content else ""`: still read from the response.
   const origin = a.origin ?? b.origin;
+  const ta = knownTexts(a);
+  const tb = knownTexts(b);
+  const oneOf = ta && tb ? [...new Set([...ta, ...tb])] : undefined;
+  const aa = structuredAlternatives(a);
+  const ab = structuredAlternatives(b);
+  const alternatives = aa && ab && aa.length + ab.length <= MAX_ALTERNATIVES ? [...aa, ...ab] : undefined;
   // Alternatives that fall back to the same written default keep it (a field and the constructor line that keeps it).
   const fa = defaultOf(a);
   const fallback = sameDefault(fa, defaultOf(b)) ? fa : undefined;
-  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values', ...(trims.length ? { trims } : {}), ...(origin ? { origin } : {}), ...(fallback ? { fallback } : {}) };
+  return { kind: 'unknown', at, taints: [...allTaints(a), ...allTaints(b)], note: 'one of several values', ...(trims.length ? { trims } : {}), ...(origin ? { origin } : {}), ...(fallback ? { fallback } : {}), ...(oneOf && oneOf.length <= MAX_ONE_OF ? { oneOf } : {}), ...(alternatives ? { alternatives } : {}) };
+}
+
+/** More alternatives than this and a union is only unknown. */
+const MAX_ALTERNATIVES = 8;
+
+/** The structured values a value is one of (UnknownValue.alternatives), or itself when it is one. */
+function structuredAlternatives(v: Value): Value[] | undefined {
+  if (v.kind === 'obj' || (v.kind === 'unknown' && v.ref !== undefined)) return [v];
+  return v.kind === 'unknown' ? v.alternatives : undefined;
+}
+
+/** More texts than this and a value that is one of them is only unknown. */
+const MAX_ONE_OF = 32;
+
+/** The texts a value may be when each is known in full: its own text, or UnknownValue.oneOf. */
+export function knownTexts(v: Value): string[] | undefined {
+  if (v.kind === 'str') return v.complete ? [v.text] : undefined;
+  return v.kind === 'unknown' ? v.oneOf : undefined;
 }
 
 /** Removes the 'unordered' taints, e.g. after `sorted(...)`. */
@@ -451,7 +520,7 @@ export function withoutUnordered(v: Value): Value {
   const keep = (ts: Taint[]) => ts.filter((t) => t.cls !== 'unordered');
   switch (v.kind) {
     case 'list':
-      return { ...v, isSet: false, taints: keep(v.taints), items: v.items.map(withoutUnordered) };
+      return { ...v, isSet: false, taints: keep(v.taints), items: v.items.map(withoutUnordered), ...(v.possible ? { possible: v.possible.map(withoutUnordered) } : {}) };
     case 'obj':
       return { ...v, taints: keep(v.taints), entries: v.entries.map((e) => ({ ...e, value: withoutUnordered(e.value) })) };
     default:

@@ -317,7 +317,7 @@ export class CrossFiles implements CrossFileView {
     const positional = e.args.filter((a) => !a.name);
     const out = new Map<string, string>();
     for (const p of info.params) {
-      if (p.rest || p.kwrest) continue;
+      if (p.rest || p.kwrest || p.key !== undefined || p.index < 0) continue;
       const bindings = scope?.bindings.get(p.name) ?? [];
       if (bindings.length !== 1 || bindings[0].kind !== 'param' || bindings[0].key !== undefined || scope?.mutations.has(p.name)) continue;
       // Read anywhere else in the function (assigned again, changed in place, tested): the text may not be what the caller passed.

@@ -6,7 +6,7 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered } from '../core/value';
+import { HOLE, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, itemsSeen, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import type { SourceKind } from './sources';
@@ -21,7 +21,8 @@ import type { FileUnit, Scope } from './workspace';
  */
 export type Ref =
   | { kind: 'external'; name: string }
-  | { kind: 'external-instance'; name: string; unit: FileUnit; call: Node; args: Arg[] }
+  /** `env`: the parameters bound where the call was evaluated (a call inside an inlined function). */
+  | { kind: 'external-instance'; name: string; unit: FileUnit; call: Node; args: Arg[]; env?: Env }
   | { kind: 'module'; unit: FileUnit }
   | { kind: 'function'; unit: FileUnit; node: Node; self?: Ref }
   | { kind: 'class'; unit: FileUnit; node: Node }
@@ -31,6 +32,8 @@ export type Ref =
 export type Env = Map<string, Value>;
 
 const MAX_INLINE_DEPTH = 6;
+/** A loop over more items than this is not narrowed item by item (Evaluator.narrowed). */
+const MAX_NARROWED_ITEMS = 64;
 /** More calls of a function than this and its parameters are not followed to them (a helper used everywhere). */
 const MAX_CALLERS = 8;
 
@@ -135,6 +138,8 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
 
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
+  /** Values evaluated with bindings (see Env), per bindings. */
+  private readonly envMemo = new WeakMap<Env, Map<string, Value>>();
   private readonly inProgress = new Set<string>();
   /** Parameters resolved from their callers (`file\0name node`); PENDING while one is being resolved (recursion). */
   private readonly params = new Map<string, Value | undefined | typeof PENDING>();
@@ -162,17 +167,21 @@ export class Evaluator {
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
     const key = `${unit.file}\u0000${node.id}`;
-    if (!env) {
-      const hit = this.memo.get(key);
-      if (hit) return hit;
+    // With bindings (an inlined call): kept for those bindings, which never change once made.
+    let memo = this.memo;
+    if (env) {
+      memo = this.envMemo.get(env) ?? new Map();
+      if (!this.envMemo.has(env)) this.envMemo.set(env, memo);
     }
+    const hit = memo.get(key);
+    if (hit) return hit;
     if (this.inProgress.has(key)) return unknown(unit.loc(node), 'recursive');
     const budget = this.budget;
     if (!budget.spend() || !budget.enter()) return unknown(unit.loc(node), 'analysis limit');
     this.inProgress.add(key);
     try {
       const v = bounded(this.evalUncached(unit, node, env));
-      if (!env) this.memo.set(key, v);
+      memo.set(key, v);
       return v;
     } finally {
       budget.leave();
@@ -219,7 +228,9 @@ export class Evaluator {
       case 'binary':
         return this.binary(unit, e.op, e.left, e.right, at, env);
       case 'cond': {
-        const options = e.options.map((o) => this.eval(unit, o, env));
+        let options = e.options.map((o) => this.eval(unit, o, env));
+        // `options or dict()`, `opts ?? {}` where what comes first is known to be None / null: the fallback.
+        if (e.fallback) options = options.filter((o, i) => i === options.length - 1 || !(o.kind === 'null' && !o.taints.length));
         const v = options.reduce((a, b) => union(a, b, at));
         // `options.model ?? "claude-…"`, `model or DEFAULT_MODEL`: the written default, when what comes before it is not known.
         if (e.fallback && v.kind === 'unknown' && options.slice(0, -1).every((o) => o.kind === 'unknown')) {
@@ -314,7 +325,7 @@ export class Evaluator {
       const base = name === '*' || name === 'default' ? module : `${module}.${name}`;
       return base + tail;
     }
-    if (b.kind !== 'assign' || !b.value || depth >= 8) return undefined;
+    if (b.kind !== 'assign' || !b.value || b.position !== undefined || depth >= 8) return undefined;
     // `const fs = require('fs')`, `const { writeFileSync } = require('node:fs')`.
     const v = unit.adapter.expr(b.value);
     if (v.k === 'call' && v.args.length === 1) {
@@ -332,8 +343,14 @@ export class Evaluator {
   }
 
   lookup(unit: FileUnit, use: Node, name: string, env?: Env): Value {
-    if (env?.has(name)) return env.get(name)!;
     const found = this.findBinding(unit, use, name);
+    const local = found && !found.crossed ? found.binding : undefined;
+    // A local that takes the name again (`system = system or ""`) is read as any local.
+    if (env?.has(name) && local?.kind !== 'assign') {
+      // A parameter of the function being inlined: the argument, with what the function does to it
+      // before the use (`system += extra`, `messages.append(...)`).
+      return local?.kind === 'param' ? this.bindingValue(unit, found!.scope, local, use, false, env) : env.get(name)!;
+    }
     if (!found) return this.global(unit, use, name);
     const binding = found.crossed ? found.binding : this.branchTaken(unit, found.scope, found.binding, use, env);
     return this.bindingValue(unit, found.scope, binding, use, found.crossed, env);
@@ -373,7 +390,10 @@ export class Evaluator {
           break;
         }
         const holds = this.decide(unit, br.test, env);
-        if (holds === undefined) return b;
+        if (holds === undefined) {
+          const something = this.onlyValueOf(unit, scope, b, use, head, branches);
+          return something && something !== b ? this.branchTaken(unit, scope, something, use, env, depth + 1) : b;
+        }
         if (holds) {
           taken = br;
           break;
@@ -387,6 +407,21 @@ export class Evaluator {
       return pick === b ? b : this.branchTaken(unit, scope, pick, use, env, depth + 1);
     }
     return b;
+  }
+
+  /**
+   * When the chain cannot be decided: the one binding that gives the name a value, when every
+   * other way through the chain leaves it None / null / unset (`if text: system = [...]` /
+   * `else: system = None`). Nothing is sent on those ways, so what is sent is that value.
+   */
+  private onlyValueOf(unit: FileUnit, scope: Scope, b: Binding, use: Node, head: Node, branches: Array<{ test?: Node; body: Node }>): Binding | undefined {
+    const list = (scope.bindings.get(b.name) ?? []).filter((x) => x.kind !== 'aug' && x.nameNode.startIndex < use.startIndex);
+    const before = list.filter((x) => x.nameNode.endIndex <= head.startIndex).pop();
+    const ways = branches.map((br) => list.filter((x) => x.nameNode.startIndex >= br.body.startIndex && x.nameNode.endIndex <= br.body.endIndex).pop() ?? before);
+    if (branches.every((br) => br.test)) ways.push(before);
+    const nothing = (x: Binding | undefined) => !x || (x.kind === 'assign' && x.key === undefined && x.position === undefined && (!x.value || unit.adapter.expr(x.value).k === 'null'));
+    const values = [...new Set(ways.filter((x) => !nothing(x)))];
+    return values.length === 1 && ways.some(nothing) ? values[0] : undefined;
   }
 
   /**
@@ -410,16 +445,18 @@ export class Evaluator {
       if (c.op === 'and') return l === false || r === false ? false : l === true && r === true ? true : undefined;
       return l === true || r === true ? true : l === false && r === false ? false : undefined;
     }
-    const [l, r] = c.operands.map((o) => constantKey(this.eval(unit, o, env)));
+    const [l, r] = c.operands.map((o) => comparableKeys(this.eval(unit, o, env)));
     // Values of different kinds are not compared (JavaScript's `==` converts them).
-    if (l === undefined || r === undefined || l[0] !== r[0]) return undefined;
-    return (l === r) === (c.op === 'eq');
+    if (!l || !r || l.some((x) => r.some((y) => x[0] !== y[0]))) return undefined;
+    // Equal whichever each side is, or different whichever each side is (`role == "system"` with role one of "user", "assistant").
+    const equal = l.length === 1 && r.length === 1 && l[0] === r[0] ? true : l.every((x) => r.every((y) => x !== y)) ? false : undefined;
+    return equal === undefined ? undefined : equal === (c.op === 'eq');
   }
 
   /** The expression a name is bound to by one plain assignment (`p = state_path(name)`), if it is. */
   boundExpression(unit: FileUnit, use: Node, name: string): Node | undefined {
     const b = this.findBinding(unit, use, name)?.binding;
-    return b?.kind === 'assign' && b.value && b.key === undefined && !b.without ? b.value : undefined;
+    return b?.kind === 'assign' && b.value && b.key === undefined && !b.without && b.position === undefined ? b.value : undefined;
   }
 
   findBinding(unit: FileUnit, use: Node, name: string): { scope: Scope; binding: Binding; crossed: boolean } | undefined {
@@ -457,19 +494,25 @@ export class Evaluator {
         // Locals of a function being inlined may use its parameters.
         v = this.eval(unit, b.value, scope.parent ? env : undefined);
         if (b.key !== undefined) v = this.member(unit, v, b.key, b.nameNode, env);
+        if (b.position !== undefined) v = this.itemAt(v, b.position, unit.loc(b.nameNode));
         if (b.fallback) v = withFallback(v, this.eval(unit, b.fallback, scope.parent ? env : undefined), unit.loc(b.nameNode));
         if (b.without) v = withoutKeys(v, b.without, unit.loc(b.nameNode));
         break;
       }
       case 'param': {
+        if (env?.has(b.name)) {
+          v = env.get(b.name)!;
+          break;
+        }
         const taint: Taint = { cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] };
         v = this.paramFromCallers(unit, scope.node, b, taint) ?? this.paramDefault(unit, scope.node, b, unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [taint]));
         break;
       }
       case 'loop': {
         if (!b.value) return unknown(unit.loc(b.nameNode));
-        const iter = this.eval(unit, b.value, undefined);
-        v = this.itemOf(iter, unit.loc(b.nameNode));
+        const iterEnv = scope.parent ? env : undefined;
+        const iter = this.eval(unit, b.value, iterEnv);
+        v = this.itemOf(this.narrowed(unit, b, iter, use, iterEnv), unit.loc(b.nameNode));
         // A loop variable that is not one known value differs from one iteration to the next.
         if (!isComplete(v)) v = { ...v, taints: [...v.taints, { cls: 'per-request', kind: 'loop-variable', at: unit.loc(b.nameNode), text: b.name, chain: [] }] };
         break;
@@ -487,8 +530,9 @@ export class Evaluator {
     // Augmented assignments and in-place list changes between the binding and the use.
     const limit = crossed ? Infinity : use.startIndex;
     const augs = (scope.bindings.get(b.name) ?? []).filter((a) => a.kind === 'aug' && a.nameNode.startIndex > b.nameNode.startIndex && a.nameNode.startIndex < limit);
+    const localEnv = scope.parent ? env : undefined;
     for (const a of augs) {
-      const rhs = this.eval(unit, a.value!, undefined);
+      const rhs = this.eval(unit, a.value!, localEnv);
       v = this.combine(a.op ?? '+', v, rhs, unit.loc(a.at), unit.loc(a.value!));
     }
     let mutations = (scope.mutations.get(b.name) ?? []).filter((m) => m.node.startIndex > b.nameNode.startIndex && m.node.startIndex < limit);
@@ -502,8 +546,73 @@ export class Evaluator {
       const current = mutations.filter((m) => m.node.startIndex >= loop.startIndex);
       mutations = [...before, ...earlier, ...current];
     }
-    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations);
+    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations, localEnv);
     return b.kind === 'param' ? v : withChainStep(v, step);
+  }
+
+  /**
+   * The items of a loop's iterable that can reach `use`: a use under `if message.role ==
+   * "system":` (or in its `else`) inside the loop sees only the items for which that test can
+   * hold, each test decided with the loop variable bound to the item (`m["role"]`,
+   * `ChatMessage(role="system", ...).role`). Items whose test is not known are kept, and so is
+   * what an incomplete list may hold besides its items.
+   */
+  private narrowed(unit: FileUnit, b: Binding, iter: Value, use: Node, env?: Env): Value {
+    if (iter.kind !== 'list') return iter;
+    const items = listedItems(iter);
+    if (!items.length || items.length > MAX_NARROWED_ITEMS) return iter;
+    const guards = this.guardsOf(unit, use, b);
+    if (!guards.length) return iter;
+    const kept = items.filter((item) => {
+      const bound: Env = new Map(env ?? []);
+      bound.set(b.name, item);
+      return guards.every((g) => this.decide(unit, g.test, bound) !== !g.holds);
+    });
+    if (kept.length === items.length) return iter;
+    const { possible: _possible, ...rest } = iter;
+    return { ...rest, items: kept };
+  }
+
+  /**
+   * What `list.append(item)` adds when `item` is the variable of a loop around the append over a
+   * list: the items that can reach the append (see narrowed), as they are, and the taints of
+   * what the list may hold besides them. Undefined for any other argument.
+   */
+  private loopItems(unit: FileUnit, arg: Node, at: Node, env?: Env): { items: Value[]; taints: Taint[]; seen: boolean } | undefined {
+    const e = unit.adapter.expr(arg);
+    if (e.k !== 'ident' || env?.has(e.name)) return undefined;
+    const found = this.findBinding(unit, arg, e.name);
+    const b = found?.binding;
+    if (!b || found.crossed || b.kind !== 'loop' || !b.value || at.startIndex < b.at.startIndex || at.endIndex > b.at.endIndex) return undefined;
+    const iter = this.eval(unit, b.value, found.scope.parent ? env : undefined);
+    const kept = this.narrowed(unit, b, iter, arg, found.scope.parent ? env : undefined);
+    if (kept.kind !== 'list' || !listedItems(kept).length) return undefined;
+    const repeated = unit.loc(b.at);
+    return { items: listedItems(kept).map((x) => ({ ...x, repeated }) as Value), taints: itemsSeen(kept) ? [] : kept.taints.filter((t) => t.cls !== 'unordered'), seen: itemsSeen(kept) };
+  }
+
+  /**
+   * The tests between a loop statement and a use inside it that must hold (or fail) for the use
+   * to run, and that read the loop variable: the `if` / `elif` / `else if` branch the use is in
+   * and the branches before it.
+   */
+  private guardsOf(unit: FileUnit, use: Node, b: Binding): Array<{ test: Node; holds: boolean }> {
+    const loop = b.at;
+    if (use.startIndex < loop.startIndex || use.endIndex > loop.endIndex) return [];
+    const out: Array<{ test: Node; holds: boolean }> = [];
+    const reads = (test: Node) => namesIn(unit, test).has(b.name);
+    for (let n: Node | null = use.parent, depth = 0; n && n.id !== loop.id && depth < 64; n = n.parent, depth++) {
+      if (unit.adapter.isFunction(n)) return [];
+      const branches = unit.adapter.ifBranches(n);
+      if (!branches) continue;
+      const k = branches.findIndex((br) => use.startIndex >= br.body.startIndex && use.endIndex <= br.body.endIndex);
+      if (k < 0) continue;
+      for (let j = 0; j <= k; j++) {
+        const test = branches[j].test;
+        if (test && reads(test)) out.push({ test, holds: j === k });
+      }
+    }
+    return out;
   }
 
   /**
@@ -540,7 +649,9 @@ export class Evaluator {
       const shift = c.method && info.receiver ? 1 : 0;
       const positional = c.args.filter((a) => !a.name && !a.spread);
       const arg = c.args.find((a) => a.name === p.name) ?? (p.index >= shift && !c.args.some((a) => a.spread && a.spread !== 'dict') ? positional[p.index - shift] : undefined);
-      if (arg) values.push(withChainStep(this.eval(unit, arg.value), unit.loc(arg.value)));
+      // `{ prompt, system = '' }: Options`: the key of the object passed.
+      const given = arg && p.key !== undefined ? keyOf(this.eval(unit, arg.value), p.key, unit.loc(arg.value)) : arg && this.eval(unit, arg.value);
+      if (arg && given) values.push(withChainStep(given, unit.loc(arg.value)));
       else if (p.default && !c.args.some((a) => a.spread)) values.push(this.eval(unit, p.default));
       else unseen = true;
     }
@@ -551,6 +662,8 @@ export class Evaluator {
     if (written && values.every((x) => x.at && x.at.file === written.file && x.at.start === written.start && x.at.end === written.end)) v = { ...v, passedFrom: written };
     // What an unseen caller passes is not known: the parameter stays per-request for the rules' own evidence.
     if (unseen || values.some((x) => stabilityOf(x) === 'unknown')) v = { ...v, taints: [...v.taints, taint] } as Value;
+    // Nor is it one of the texts the seen callers pass.
+    if (unseen && v.kind === 'unknown' && v.oneOf) v = { ...v, oneOf: undefined };
     return v.kind === 'unknown' ? this.paramDefault(unit, fn, b, v) : v;
   }
 
@@ -712,11 +825,18 @@ export class Evaluator {
 
   member(unit: FileUnit, obj: Value, prop: string, node: Node, _env?: Env): Value {
     const at = unit.loc(node);
+    // One of several objects: the attribute of each (`message.role` of one of several messages).
+    if (obj.kind === 'unknown' && obj.alternatives && obj.ref === undefined) return this.fromEach(obj, (x) => this.member(unit, x, prop, node, _env), at);
     const ref = this.refOf(obj);
     if (ref) {
       switch (ref.kind) {
         case 'external':
           return this.withRef({ kind: 'external', name: `${ref.name}.${prop}` }, at);
+        case 'external-instance': {
+          const given = this.constructedWith(ref, prop);
+          if (given) return given;
+          break;
+        }
         case 'module': {
           const v = this.exportValue(ref.unit, prop);
           if (v) return v;
@@ -755,6 +875,30 @@ export class Evaluator {
     if (obj.kind === 'list' && prop === 'length') return unknown(at, 'length', []);
     if (obj.kind === 'unknown' && obj.origin) return { ...unknown(at, `attribute ${prop}`, allTaints(obj)), origin: this.readFrom(obj.origin, `.${prop}`, unit, node) };
     return unknown(at, `attribute ${prop}`, allTaints(obj));
+  }
+
+  /**
+   * What is read from each alternative of a union (UnknownValue.alternatives), joined, with the
+   * taints the union carries besides those of its alternatives.
+   */
+  private fromEach(obj: Extract<Value, { kind: 'unknown' }>, read: (x: Value) => Value, at: Loc): Value {
+    const alternatives = obj.alternatives!;
+    const inside = new Set(alternatives.flatMap(allTaints).map(taintSite));
+    const own = obj.taints.filter((t) => !inside.has(taintSite(t)));
+    const v = alternatives.map(read).reduce((a, b) => union(a, b, at));
+    return own.length ? ({ ...v, taints: [...v.taints, ...own] } as Value) : v;
+  }
+
+  /**
+   * `ChatMessage(role="system", content=text).role`: an attribute of a library object read back
+   * from the keyword argument of that name that built it (the way of data classes, pydantic
+   * models and message classes), when the callee is named as a class (a capitalised last name).
+   */
+  private constructedWith(ref: Extract<Ref, { kind: 'external-instance' }>, prop: string): Value | undefined {
+    const last = ref.name.slice(ref.name.lastIndexOf('.') + 1);
+    if (!/^[A-Z]/.test(last)) return undefined;
+    const arg = ref.args.find((a) => a.name === prop);
+    return arg ? this.eval(ref.unit, arg.value, ref.env) : undefined;
   }
 
   /**
@@ -809,6 +953,8 @@ export class Evaluator {
     const obj = this.eval(unit, objNode, env);
     const idx = this.eval(unit, indexNode, env);
     const at = unit.loc(node);
+    // `message["role"]` of one of several messages: the key of each.
+    if (obj.kind === 'unknown' && obj.alternatives && obj.ref === undefined && idx.kind === 'str' && idx.complete) return this.fromEach(obj, (x) => this.member(unit, x, idx.text, node, env), at);
     const ref = this.refOf(obj);
     if (ref?.kind === 'external') {
       const name = `${ref.name}[]`;
@@ -820,6 +966,13 @@ export class Evaluator {
     if (obj.kind === 'list' && idx.kind === 'num' && obj.complete) {
       const i = (idx.value as number) < 0 ? obj.items.length + (idx.value as number) : (idx.value as number);
       if (obj.items[i]) return obj.items[i];
+    }
+    // `turns[0]` of a list whose every item is listed at places not known, or `turns[turns.length - 1]`
+    // (a place computed at run time) of one whose items are listed: one of them, picked by the index.
+    if (obj.kind === 'list' && itemsSeen(obj) && listedItems(obj).length && (idx.kind === 'num' ? !obj.complete : idx.kind !== 'str')) {
+      const item = this.itemOf(obj, at);
+      const picked = idx.kind === 'num' ? [] : asSelector(allTaints(idx));
+      return picked.length ? ({ ...item, taints: [...item.taints, ...picked] } as Value) : item;
     }
     if (obj.kind === 'obj' && idx.kind !== 'str') {
       // Lookup by a computed key: any entry may come out; the key picks it.
@@ -834,13 +987,24 @@ export class Evaluator {
     return unknown(at, 'element', [...allTaints(obj), ...(table ? asSelector(allTaints(idx)) : allTaints(idx))]);
   }
 
+  /**
+   * Item `i` of a value destructured by position (`turns, system = split(chat)`): the item when
+   * the list is known in full (a returned tuple); else what is read from a response at that
+   * place, or an unknown value that keeps every taint of the whole.
+   */
+  private itemAt(v: Value, i: number, at: Loc): Value {
+    if (v.kind === 'list' && v.complete && i < v.items.length) return v.items[i];
+    if (v.kind === 'unknown' && v.origin && !this.refOf(v)) return { ...unknown(at, 'element', allTaints(v)), origin: this.readFrom(v.origin, `[${i}]`) };
+    return unknown(at, `item ${i}`, allTaints(v));
+  }
+
   private slice(unit: FileUnit, objNode: Node, lower: Node | undefined, node: Node, env?: Env, upper?: Node): Value {
     const obj = this.eval(unit, objNode, env);
     const at = unit.loc(node);
     if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
     const out: ListValue =
       obj.kind === 'list'
-        ? { ...obj, at, complete: false, trims: [...(obj.trims ?? [])] }
+        ? { ...obj, at, complete: false, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
         : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
     if (lower && this.isCount(unit, lower, env) && !(!upper && this.stripsLeadingSystem(unit, objNode, obj, lower, node))) out.trims!.push(this.trim(unit, 'slice', node));
     return out;
@@ -898,6 +1062,7 @@ export class Evaluator {
 
   private list(unit: FileUnit, items: Array<{ value: Node; spread?: boolean }>, isSet: boolean, at: Loc, env?: Env): ListValue {
     const out: ListValue = { kind: 'list', items: [], complete: true, isSet, at, taints: [], trims: [] };
+    let seen = true;
     for (const item of items) {
       const v = this.eval(unit, item.value, env);
       if (!item.spread) {
@@ -907,16 +1072,20 @@ export class Evaluator {
       const ordered = this.ordered(unit, v, item.value);
       if (ordered.kind === 'list') {
         out.items.push(...ordered.items);
+        if (ordered.possible) out.possible = [...(out.possible ?? []), ...ordered.possible];
         out.complete &&= ordered.complete;
+        seen &&= itemsSeen(ordered);
         out.taints.push(...ordered.taints);
         out.trims!.push(...(ordered.trims ?? []));
       } else {
         out.complete = false;
+        seen = false;
         out.taints.push(...allTaints(ordered));
       }
     }
     const lastItem = items[items.length - 1];
     if (!out.complete && lastItem && !lastItem.spread) out.tailKnown = true;
+    if (!out.complete && seen) out.covered = true;
     return out;
   }
 
@@ -980,7 +1149,9 @@ export class Evaluator {
         return {
           kind: 'list',
           items: [...left.items, ...right.items],
+          ...(left.possible || right.possible ? { possible: [...(left.possible ?? []), ...(right.possible ?? [])] } : {}),
           complete: left.complete && right.complete,
+          ...(!(left.complete && right.complete) && itemsSeen(left) && itemsSeen(right) ? { covered: true } : {}),
           at,
           taints: [...left.taints, ...right.taints],
           trims: [...(left.trims ?? []), ...(right.trims ?? [])],
@@ -1009,10 +1180,15 @@ export class Evaluator {
     const ordered = this.ordered(unit, iter, e.iter);
     // Over what a call returned (`b.text for b in resp.content`): the element reads one item of it.
     const target = unit.adapter.expr(e.target);
+    // `[m.content for m in chat if m.role == "system"]`: the element reads the items the filters keep.
+    const kept = target.k === 'ident' ? this.keptByFilters(unit, e.filters ?? [], ordered, target.name, env) : undefined;
+    if (kept && !listedItems(kept).length && kept.complete) return { kind: 'list', items: [], complete: true, isSet: !!e.set, at, taints: [...kept.taints] };
     const element =
-      iter.origin && target.k === 'ident'
-        ? this.eval(unit, e.element, new Map([...(env ?? []), [target.name, this.itemOf(ordered, unit.loc(e.target))]]))
-        : this.eval(unit, e.element, env);
+      kept && target.k === 'ident'
+        ? this.eval(unit, e.element, new Map([...(env ?? []), [target.name, this.itemOf(kept, unit.loc(e.target))]]))
+        : iter.origin && target.k === 'ident'
+          ? this.eval(unit, e.element, new Map([...(env ?? []), [target.name, this.itemOf(ordered, unit.loc(e.target))]]))
+          : this.eval(unit, e.element, env);
     const taints = [...ordered.taints];
     // `[t for t in TOOLS if t["name"] in allowed]`: which items survive depends on the filter.
     if (!allTaints(ordered).some((t) => t.cls === 'per-request')) {
@@ -1023,7 +1199,37 @@ export class Evaluator {
       const key = e.key ? this.eval(unit, e.key, env) : undefined;
       return { kind: 'obj', entries: [], complete: false, at, taints: [...taints, ...allTaints(element), ...(key ? allTaints(key) : [])] };
     }
-    return { kind: 'list', items: [{ ...element, repeated: at }], complete: false, isSet: !!e.set, at, taints, trims: ordered.kind === 'list' ? ordered.trims : undefined };
+    // Every item is the element, once per item kept (ListValue.covered).
+    return { kind: 'list', items: [{ ...element, repeated: at }], complete: false, covered: true, isSet: !!e.set, at, taints, trims: ordered.kind === 'list' ? ordered.trims : undefined };
+  }
+
+  /**
+   * The items of a list that a comprehension's filters can keep, each filter decided with the
+   * loop variable bound to the item; undefined when the filters decide nothing (or the list is
+   * not one of known items).
+   */
+  private keptByFilters(unit: FileUnit, filters: Node[], list: Value, name: string, env?: Env): ListValue | undefined {
+    if (!filters.length || list.kind !== 'list') return undefined;
+    const items = listedItems(list);
+    if (!items.length || items.length > MAX_NARROWED_ITEMS) return undefined;
+    const kept = items.filter((item) => {
+      const bound: Env = new Map(env ?? []);
+      bound.set(name, item);
+      return filters.every((f) => this.decide(unit, f, bound) !== false);
+    });
+    if (kept.length === items.length) return undefined;
+    const { possible: _possible, ...rest } = list;
+    return { ...rest, items: kept };
+  }
+
+  /**
+   * Whether a predicate (`(m) => m.role === 'system'`) holds for an item: its one returned test
+   * decided with the parameter bound to the item; undefined when that is not known.
+   */
+  predicateHolds(ref: Extract<Ref, { kind: 'function' }>, item: Value, at: Loc): boolean | undefined {
+    const info = ref.unit.adapter.functionInfo(ref.node);
+    if (info.returns.length !== 1) return undefined;
+    return this.decide(ref.unit, info.returns[0], this.bind(ref, [item], at));
   }
 
   /**
@@ -1039,18 +1245,23 @@ export class Evaluator {
   }
 
   itemOf(iter: Value, at: Loc): Value {
-    if (iter.kind === 'list' && iter.items.length) {
-      const item = iter.items.reduce((a, b) => union(a, b, at));
-      return iter.complete ? item : { kind: 'unknown', at, taints: [...allTaints(item), ...iter.taints.filter((t) => t.cls !== 'unordered')] };
+    if (iter.kind === 'list' && (iter.items.length || iter.possible?.length)) {
+      const item = listedItems(iter).reduce((a, b) => union(a, b, at));
+      if (iter.complete) return item;
+      // One of the items listed, as it is; what the list carries of its own still goes with it.
+      if (iter.covered) return bounded({ ...item, taints: [...item.taints, ...iter.taints.filter((t) => t.cls !== 'unordered')] } as Value);
+      return { kind: 'unknown', at, taints: [...allTaints(item), ...iter.taints.filter((t) => t.cls !== 'unordered')] };
     }
     const taints = allTaints(iter).filter((t) => t.cls !== 'unordered');
     if (iter.origin) return { ...unknown(at, 'loop item', taints), origin: this.readFrom(iter.origin, '[]') };
     return unknown(at, 'loop item', taints);
   }
 
-  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[]): Value {
-    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations);
+  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
+    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
+    // Whether every item the list may hold stays among its listed items (ListValue.covered).
+    let seen = base.kind === 'list' && itemsSeen(base);
     for (const m of mutations) {
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
       switch (m.method) {
@@ -1059,7 +1270,17 @@ export class Evaluator {
         case 'insert':
         case 'unshift': {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
-          const vals = argNodes.map((a) => this.eval(unit, a));
+          // `for m in chat: if m.role == "system": pinned.append(m)`: the items that pass, each as it is.
+          const copied = argNodes.length === 1 ? this.loopItems(unit, argNodes[0], m.node, env) : undefined;
+          if (copied) {
+            v.possible = [...(v.possible ?? []), ...copied.items];
+            v.taints.push(...copied.taints);
+            seen &&= copied.seen;
+            v.complete = false;
+            v.tailKnown = false;
+            break;
+          }
+          const vals = argNodes.map((a) => this.eval(unit, a, env));
           // Also `while` loops and `for (;;)`: an append there runs once per iteration too.
           const repeat = loop?.loop ?? loopAround(unit.adapter, m.node, scopeNode, scopeNode);
           const added = repeat ? vals.map((x) => ({ ...x, repeated: unit.loc(repeat) }) as Value) : vals;
@@ -1071,7 +1292,7 @@ export class Evaluator {
           }
           if (loop) {
             v.complete = false;
-            const iter = this.ordered(unit, this.eval(unit, loop.iter), loop.iter);
+            const iter = this.ordered(unit, this.eval(unit, loop.iter, env), loop.iter);
             v.taints.push(...iter.taints.filter((t) => t.cls === 'unordered'));
           }
           break;
@@ -1079,14 +1300,17 @@ export class Evaluator {
         case 'extend': {
           const arg = m.args[0];
           if (!arg) break;
-          const o = this.ordered(unit, this.eval(unit, arg), arg);
+          const o = this.ordered(unit, this.eval(unit, arg, env), arg);
           if (o.kind === 'list') {
             v.items.push(...o.items);
+            if (o.possible) v.possible = [...(v.possible ?? []), ...o.possible];
             v.complete &&= o.complete && !loop;
+            seen &&= itemsSeen(o);
             v.taints.push(...o.taints);
             v.tailKnown = !loop && o.items.length > 0 && (o.complete || !!o.tailKnown);
           } else {
             v.complete = false;
+            seen = false;
             v.taints.push(...allTaints(o));
             v.tailKnown = false;
           }
@@ -1107,6 +1331,8 @@ export class Evaluator {
         case 'splice': {
           const first = m.args[0] ? unit.adapter.expr(m.args[0]) : undefined;
           if (first && first.k === 'num' && first.value === 0 && m.args.length >= 2) v.trims!.push(this.trim(unit, 'mutation', m.node));
+          // Items put in by `splice(i, n, ...items)` are not followed.
+          if (m.args.length > 2) seen = false;
           v.complete = false;
           break;
         }
@@ -1122,9 +1348,13 @@ export class Evaluator {
         }
         default:
           v.complete = false;
+          // Taking items out keeps the others as they were; anything else may put in what is not seen.
+          if (m.method !== 'remove' && m.method !== 'clear') seen = false;
           if (m.method !== 'set-key') v.tailKnown = false;
       }
     }
+    if (!v.complete && seen) v.covered = true;
+    else delete v.covered;
     return v;
   }
 
@@ -1132,13 +1362,13 @@ export class Evaluator {
    * Keys written into an object after it was built (`d["k"] = v`). Keys computed in a loop over
    * an unordered source (a directory listing, a set) make the key order unordered too.
    */
-  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[]): Value {
+  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[], env?: Env): Value {
     const v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
     for (const m of mutations) {
       if (m.method !== 'set-key' || m.args.length < 2) continue;
       const [keyNode, valueNode] = m.args;
       const key = unit.adapter.expr(keyNode);
-      const value = this.eval(unit, valueNode);
+      const value = this.eval(unit, valueNode, env);
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
       const staticKey = key.k === 'str' ? key.value : unit.adapter.propertyName(keyNode);
       if (staticKey !== undefined && !loop) {
@@ -1148,7 +1378,7 @@ export class Evaluator {
       v.complete = false;
       v.taints.push(...allTaints(value));
       if (loop) {
-        const iter = this.ordered(unit, this.eval(unit, loop.iter), loop.iter);
+        const iter = this.ordered(unit, this.eval(unit, loop.iter, env), loop.iter);
         for (const t of allTaints(iter)) {
           if (t.cls === 'unordered') v.taints.push({ ...t, kind: t.kind === 'unsorted-listing' ? 'unsorted-listing' : 'unordered-keys' });
         }
@@ -1187,7 +1417,7 @@ export class Evaluator {
       // `from app.memory import search_memories`: data retrieved per request.
       const last = ref.name.slice(ref.name.lastIndexOf('.') + 1);
       if (!isNew && RETRIEVAL_NAME.test(last) && !/^(re|regex|bisect|fnmatch|difflib)\./.test(ref.name)) argTaints.unshift(this.taint('per-request', 'retrieval', unit, node));
-      return this.withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
+      return this.withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args, ...(env ? { env } : {}) }, at, argTaints);
     }
     if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
     if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
@@ -1276,6 +1506,10 @@ export class Evaluator {
           return this.dict(unit, args.map((a) => (a.name ? { key: a.name, keyNode: a.nameNode, value: a.value } : { value: a.value, spread: true })), at, env);
         }
         return unknown(at, name, vals.flatMap((v) => allTaints(v)));
+      }
+      case 'clone': {
+        const arg = args.find((a) => !a.name && !a.spread);
+        return arg ? { ...this.eval(unit, arg.value, env), at } : unknown(at, name);
       }
       case 'json-dumps': {
         const arg = args.find((a) => !a.name);
@@ -1389,21 +1623,32 @@ export class Evaluator {
     return this.invoke(ref, positional, unit.loc(node), named);
   }
 
-  /** Evaluates a function's return values with its parameters bound to argument values. */
-  invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
-    if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
+  /**
+   * A function's parameters bound to the values of a call's arguments (a parameter not given
+   * takes its default; one with neither is left to its callers, see paramFromCallers).
+   */
+  bind(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Env {
     const info = ref.unit.adapter.functionInfo(ref.node);
-    if (!info.returns.length) return unknown(at, 'function without a return value');
     const inner: Env = new Map();
     if (ref.self) inner.set('<self>', this.withRef(ref.self, at));
     // `obj.method(x)` passes `x` as the parameter after `self`.
     const shift = ref.self && info.receiver ? 1 : 0;
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
-      const v = named.get(p.name) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
+      const given = named.get(p.name) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
+      const v = given && p.key !== undefined ? keyOf(given, p.key, at) : given;
       if (v) inner.set(p.name, v);
       else if (p.default) inner.set(p.name, this.eval(ref.unit, p.default));
     }
+    return inner;
+  }
+
+  /** Evaluates a function's return values with its parameters bound to argument values. */
+  invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
+    if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
+    const info = ref.unit.adapter.functionInfo(ref.node);
+    if (!info.returns.length) return unknown(at, 'function without a return value');
+    const inner = this.bind(ref, positional, at, named);
     this.inlineDepth++;
     try {
       const values = info.returns.map((r) => this.eval(ref.unit, r, inner));
@@ -1436,6 +1681,18 @@ function namesIn(unit: FileUnit, node: Node): Set<string> {
   return out;
 }
 
+/** A taint's production site and interpolation, to tell one taint from another. */
+function taintSite(t: Taint): string {
+  return `${t.at.file}\u0000${t.at.start}\u0000${t.kind}\u0000${t.embed?.start ?? ''}`;
+}
+
+/** The comparable keys a value may have: its constant key, or one per text it may be (UnknownValue.oneOf). */
+function comparableKeys(v: Value): string[] | undefined {
+  const k = constantKey(v);
+  if (k !== undefined) return [k];
+  return v.kind === 'unknown' && v.oneOf ? v.oneOf.map((t) => `s:${t}`) : undefined;
+}
+
 /** A value known in full as a comparable key (`s:text`, `n:1`, `b:true`, `z:null`); undefined when any part may differ or is not known. */
 function constantKey(v: Value): string | undefined {
   if (v.taints.length) return undefined;
@@ -1459,6 +1716,21 @@ function loopAround(adapter: Adapter, use: Node, binding: Node, stop: Node): Nod
     if (adapter.isLoopStatement(n)) return binding.startIndex < n.startIndex ? n : undefined;
   }
   return undefined;
+}
+
+/**
+ * Key `key` of an argument a parameter destructures (`{ system = '' }: Options`): the entry of
+ * an object; undefined when a complete object (or nothing) has no such key, so the default
+ * applies; else unknown, with the taints the argument carries.
+ */
+function keyOf(v: Value, key: string, at: Loc): Value | undefined {
+  if (v.kind === 'null') return undefined;
+  if (v.kind === 'obj') {
+    const e = [...v.entries].reverse().find((x) => x.key === key);
+    if (e) return e.value;
+    return v.complete ? undefined : unknown(at, `key ${key}`, v.taints);
+  }
+  return unknown(at, `key ${key}`, allTaints(v));
 }
 
 /** The taints of a key or test that picks one alternative: per-request ones become 'selector'. */

@@ -155,7 +155,7 @@ function chatModel(unit: FileUnit, ev: Evaluator, receiver: Node, nesting = 0): 
     if (e.k === 'ident') {
       // `chain = prompt | llm` then `chain.invoke(...)`.
       const found = ev.findBinding(unit, n, e.name);
-      if (found?.binding.kind === 'assign' && found.binding.value) {
+      if (found?.binding.kind === 'assign' && found.binding.value && found.binding.position === undefined) {
         n = found.binding.value;
         continue;
       }
@@ -203,7 +203,7 @@ function promptMessages(unit: FileUnit, ev: Evaluator, node: Node): Value | unde
   const e = unit.adapter.expr(node);
   if (e.k === 'ident') {
     const found = ev.findBinding(unit, node, e.name);
-    return found?.binding.kind === 'assign' && found.binding.value ? promptMessages(unit, ev, found.binding.value) : undefined;
+    return found?.binding.kind === 'assign' && found.binding.value && found.binding.position === undefined ? promptMessages(unit, ev, found.binding.value) : undefined;
   }
   if (e.k !== 'call') return undefined;
   const c = unit.adapter.expr(e.callee);
@@ -659,7 +659,7 @@ function agnoModelSends(unit: FileUnit, ev: Evaluator, node: Node, holder?: stri
   if (unit.enclosingFunction(node).id === unit.tree.rootNode.id && !unit.frontEnd.modules.isTestFile(unit.file) && (!holder || AGNO_RUNNER.test(holder))) return true;
   const boundHere = (use: Node) => {
     const b = ev.findBinding(unit, use, target.name)?.binding;
-    return b?.kind === 'assign' && b.value?.id === node.id;
+    return b?.kind === 'assign' && b.value?.id === node.id && b.position === undefined;
   };
   // Each use of the name: the receiver of a method that runs it, or handed on to agno (`members=[researcher]`).
   let found = false;
@@ -718,7 +718,7 @@ function instructorClient(unit: FileUnit, ev: Evaluator, node: Node, depth = 0):
   }
   if (e.k === 'ident') {
     const b = ev.findBinding(unit, node, e.name)?.binding;
-    if (b?.kind === 'assign' && b.value && b.key === undefined && !b.without) return instructorClient(unit, ev, b.value, depth + 1);
+    if (b?.kind === 'assign' && b.value && b.key === undefined && !b.without && b.position === undefined) return instructorClient(unit, ev, b.value, depth + 1);
   }
   const ref = ev.refOf(ev.eval(unit, node));
   return ref?.kind === 'external-instance' && INSTRUCTOR_CLIENT.test(ref.name) ? { unit: ref.unit, name: ref.name, args: ref.args } : undefined;

@@ -15,6 +15,8 @@ export type SourceKind =
   | 'set'
   | 'to-list'
   | 'passthrough'
+  /** A copy of its argument (`copy.deepcopy(x)`, `structuredClone(x)`): the same value. */
+  | 'clone'
   | 'object-keys'
   | 'object-entries'
   | 'object-from-entries'

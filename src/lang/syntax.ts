@@ -72,6 +72,8 @@ export interface Binding {
   fallback?: Node;
   /** A rest element: `const { a, ...rest } = obj` binds `rest` to `obj` without these keys. */
   without?: string[];
+  /** Destructuring by position: `a, b = pair` / `const [a, b] = pair` binds `b` to item 1 of `pair`. */
+  position?: number;
   op?: string;
   importFrom?: { module: string; name: string };
   paramIndex?: number;
@@ -88,7 +90,11 @@ export interface Mutation {
 
 export interface FunctionInfo {
   /** `index`: the position among the positional parameters (a receiver parameter, see below, counts). */
-  params: Array<{ name: string; index: number; rest?: boolean; kwrest?: boolean; default?: Node }>;
+  /**
+   * `key`: the name is that key of the argument (`{ prompt, system = '' }: Options`), and
+   * `default` is the key's; index -1: declared deeper in a pattern, not bound from an argument.
+   */
+  params: Array<{ name: string; index: number; rest?: boolean; kwrest?: boolean; default?: Node; key?: string }>;
   returns: Node[];
   /** The first positional parameter is the receiver (Python's `self` / `cls`): a method call does not pass it. */
   receiver?: boolean;

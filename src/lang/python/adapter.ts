@@ -160,8 +160,10 @@ export const pythonAdapter: Adapter = withKeptExprs({
         const callee = node.childForFieldName('function');
         return callee ? { k: 'call', callee, args: args(node.childForFieldName('arguments')) } : { k: 'other' };
       }
+      // `return turns, system`: an expression_list is a tuple without parentheses.
       case 'list':
       case 'tuple':
+      case 'expression_list':
       case 'set':
         return {
           k: 'list',
@@ -255,7 +257,13 @@ export const pythonAdapter: Adapter = withKeptExprs({
         const right = node.childForFieldName('right');
         if (left?.type === 'identifier') return [{ name: left.text, kind: 'assign', at: stmt(node), nameNode: left, value: right ?? undefined }];
         if (left && (left.type === 'pattern_list' || left.type === 'tuple_pattern' || left.type === 'list_pattern')) {
-          return named(left).filter((c) => c.type === 'identifier').map((c) => ({ name: c.text, kind: 'opaque', at: stmt(node), nameNode: c }));
+          // `turns, system = split(chat)`: each name takes the item at its place, unless a starred
+          // name (`first, *rest = x`) makes the places after it depend on the length.
+          const parts = named(left);
+          const starred = parts.some((c) => c.type === 'list_splat_pattern');
+          return parts.flatMap((c, i): Binding[] =>
+            c.type !== 'identifier' ? [] : !starred && right ? [{ name: c.text, kind: 'assign', at: stmt(node), nameNode: c, value: right, position: i }] : [{ name: c.text, kind: 'opaque', at: stmt(node), nameNode: c }],
+          );
         }
         return [];
       }

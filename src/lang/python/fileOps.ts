@@ -88,7 +88,7 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     if (e.k === 'call') return n;
     if (e.k !== 'ident') return undefined;
     const b = ev.findBinding(unit, n, e.name)?.binding;
-    if (b?.kind === 'assign' && b.value) return unit.adapter.expr(b.value).k === 'call' ? b.value : undefined;
+    if (b?.kind === 'assign' && b.value && b.position === undefined) return unit.adapter.expr(b.value).k === 'call' ? b.value : undefined;
     // `with open(p) as f:`: the binding's statement is the `as` pattern around the call.
     const first = b?.kind === 'opaque' ? b.at.namedChildren[0] : undefined;
     return first && unit.adapter.expr(first).k === 'call' ? first : undefined;

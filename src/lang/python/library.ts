@@ -59,6 +59,8 @@ const SOURCES: Record<string, SourceKind> = {
   'builtins.float': 'passthrough',
   'builtins.round': 'passthrough',
   'builtins.dict': 'passthrough',
+  'copy.copy': 'clone',
+  'copy.deepcopy': 'clone',
 };
 
 /** Whole modules whose every function is random. */

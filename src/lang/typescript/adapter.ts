@@ -45,6 +45,34 @@ function args(list: Node | null): Arg[] {
   return named(list).map((a) => (a.type === 'spread_element' ? { value: named(a)[0] ?? a, spread: 'list' as const } : { value: a }));
 }
 
+/** The names a binding pattern declares (`a`, `{ b, c: d }`, `[e, ...f]`, `g = 1`), not those read in its defaults. */
+function patternNames(pattern: Node): Node[] {
+  const out: Node[] = [];
+  const visit = (n: Node) => {
+    switch (n.type) {
+      case 'identifier':
+      case 'shorthand_property_identifier_pattern':
+        out.push(n);
+        return;
+      case 'assignment_pattern':
+      case 'object_assignment_pattern': {
+        const left = n.childForFieldName('left');
+        if (left) visit(left);
+        return;
+      }
+      case 'pair_pattern': {
+        const value = n.childForFieldName('value');
+        if (value) visit(value);
+        return;
+      }
+      default:
+        for (const c of named(n)) visit(c);
+    }
+  };
+  visit(pattern);
+  return out;
+}
+
 function propertyKey(key: Node): { key?: string; computed?: Node } {
   switch (key.type) {
     case 'property_identifier':
@@ -222,7 +250,21 @@ export const typescriptAdapter: Adapter = withKeptExprs({
           return out;
         }
         if (name?.type === 'array_pattern') {
-          return named(name).filter((c) => c.type === 'identifier').map((c) => ({ name: c.text, kind: 'opaque', at, nameNode: c }));
+          // `const [system, turns] = split(chat)`: each name takes the item at its place (holes
+          // count; a rest element makes the places after it depend on the length).
+          const rest = named(name).some((c) => c.type === 'rest_pattern');
+          let place = 0;
+          const out: Binding[] = [];
+          for (const c of name.children) {
+            if (!c) continue;
+            if (c.type === ',') {
+              place++;
+              continue;
+            }
+            if (c.type !== 'identifier') continue;
+            out.push(!rest && value ? { name: c.text, kind: 'assign', at, nameNode: c, value, position: place } : { name: c.text, kind: 'opaque', at, nameNode: c });
+          }
+          return out;
         }
         return [];
       }
@@ -303,13 +345,42 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       const pattern = p.type === 'required_parameter' || p.type === 'optional_parameter' ? p.childForFieldName('pattern') : p.type === 'assignment_pattern' ? p.childForFieldName('left') : p;
       const i = index++;
       if (!pattern) continue;
-      const ids: Node[] = [];
-      if (pattern.type === 'identifier') ids.push(pattern);
-      else
-        walk(pattern, (n) => {
-          if (n.type === 'identifier' || n.type === 'shorthand_property_identifier_pattern') ids.push(n);
-        });
-      for (const id of ids) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: i, rest: pattern.type === 'rest_pattern' });
+      if (pattern.type === 'identifier') {
+        out.push({ name: pattern.text, kind: 'param', at: pattern, nameNode: pattern, paramIndex: i });
+        continue;
+      }
+      if (pattern.type === 'rest_pattern') {
+        for (const id of patternNames(pattern)) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: i, rest: true });
+        continue;
+      }
+      // `{ prompt, system = '' }: AskOptions`: each name is a key of the argument (with its default).
+      // Names deeper in the pattern are declared but not bound from the argument (index -1).
+      const unbound = (n: Node) => {
+        for (const id of patternNames(n)) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: -1 });
+      };
+      if (pattern.type !== 'object_pattern') {
+        unbound(pattern);
+        continue;
+      }
+      for (const c of named(pattern)) {
+        if (c.type === 'shorthand_property_identifier_pattern') {
+          out.push({ name: c.text, kind: 'param', at: c, nameNode: c, paramIndex: i, key: c.text });
+        } else if (c.type === 'object_assignment_pattern') {
+          const l = c.childForFieldName('left');
+          const r = c.childForFieldName('right') ?? undefined;
+          if (l?.type === 'shorthand_property_identifier_pattern') out.push({ name: l.text, kind: 'param', at: l, nameNode: l, paramIndex: i, key: l.text, fallback: r });
+          else if (l) unbound(l);
+        } else if (c.type === 'pair_pattern') {
+          const k = c.childForFieldName('key');
+          const v = c.childForFieldName('value');
+          const key = k ? propertyKey(k).key : undefined;
+          const left = v?.type === 'assignment_pattern' ? v.childForFieldName('left') : v;
+          if (key !== undefined && left?.type === 'identifier') {
+            const d = v?.type === 'assignment_pattern' ? (v.childForFieldName('right') ?? undefined) : undefined;
+            out.push({ name: left.text, kind: 'param', at: left, nameNode: left, paramIndex: i, key, fallback: d });
+          } else if (v) unbound(v);
+        } else unbound(c);
+      }
     }
     return out;
   },
@@ -356,8 +427,8 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       });
     }
     for (const b of typescriptAdapter.params(fn)) {
-      const d = defaults.get(b.paramIndex ?? -1);
-      params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest, ...(d ? { default: d } : {}) });
+      const d = b.key !== undefined ? b.fallback : defaults.get(b.paramIndex ?? -1);
+      params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest, ...(b.key !== undefined ? { key: b.key } : {}), ...(d ? { default: d } : {}) });
     }
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');

@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../../core/span';
 import type { ListValue, StrValue, Taint, Value } from '../../core/value';
-import { HOLE, allTaints, concatStrings, unknown, withoutUnordered } from '../../core/value';
+import { HOLE, allTaints, concatStrings, itemsSeen, listedItems, union, unknown, withoutUnordered } from '../../core/value';
 import type { Evaluator, Env } from '../evaluate';
 import { itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
@@ -65,10 +65,11 @@ const SOURCES: Record<string, SourceKind> = {
   String: 'passthrough',
   Number: 'passthrough',
   Date: 'date-ctor',
+  structuredClone: 'clone',
   require: 'require',
 };
 
-const GLOBALS = new Set(['Date', 'Math', 'JSON', 'crypto', 'performance', 'process', 'Object', 'Array', 'Set', 'Map', 'require', 'String', 'Number', 'Temporal', 'console', 'globalThis']);
+const GLOBALS = new Set(['Date', 'Math', 'JSON', 'crypto', 'performance', 'process', 'Object', 'Array', 'Set', 'Map', 'require', 'String', 'Number', 'Temporal', 'console', 'globalThis', 'structuredClone']);
 
 /** `messages.slice(1)` that takes off a leading system entry (see Evaluator.stripsLeadingSystem). */
 function stripsLeadingSystem(ev: Evaluator, unit: FileUnit, receiver: Value, args: Arg[], node: Node): boolean {
@@ -94,7 +95,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
     const cref = ev.refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
     if (cref?.kind === 'function' && !ev.refOf(receiver)) {
       const mapped = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
-      return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: rtaints, trims: receiver.trims };
+      return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, covered: true, at, taints: rtaints, trims: receiver.trims };
     }
   }
   if (prop === 'slice' && receiver.kind === 'unknown' && !ev.refOf(receiver) && args[0] && ev.isCount(unit, args[0].value, env)) {
@@ -128,7 +129,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
         return { ...clean, at };
       }
       case 'slice': {
-        const out: ListValue = { ...receiver, at, complete: false, trims: [...(receiver.trims ?? [])] };
+        const out: ListValue = { ...receiver, at, complete: false, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
         if (args[0] && ev.isCount(unit, args[0].value, env) && !stripsLeadingSystem(ev, unit, receiver, args, node)) out.trims!.push(ev.trim(unit, 'slice', node));
         return out;
       }
@@ -145,13 +146,24 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
         const item = ev.itemOf(receiver, at);
         if (cref?.kind === 'function') {
           const mapped = ev.invoke(cref, [item], at);
-          return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, at, taints: receiver.taints, trims: receiver.trims };
+          return { kind: 'list', items: [{ ...mapped, repeated: at } as Value], complete: false, covered: true, at, taints: receiver.taints, trims: receiver.trims };
         }
         return { kind: 'list', items: [], complete: false, at, taints: rtaints, trims: receiver.trims };
       }
-      case 'filter': {
-        // `TOOLS.filter((t) => user.scopes.includes(t.name))`: the predicate decides per request.
+      case 'filter':
+      case 'find': {
         const cref = ev.refOf(args[0] ? ev.eval(unit, args[0].value, env) : undefined);
+        // `chat.filter((m) => m.role === 'system')`: the items the predicate keeps, decided item by item.
+        const kept = cref?.kind === 'function' ? keptBy(ev, cref, receiver, at) : undefined;
+        if (kept && prop === 'find') {
+          const items = listedItems(kept);
+          if (!items.length) return kept.complete ? { kind: 'null', value: null, at, taints: [] } : unknown(at, 'find()', kept.taints);
+          const one = items.reduce((a, b) => union(a, b, at));
+          return kept.complete && items.length === 1 ? one : { ...unknown(at, 'find()', [...allTaints(one), ...kept.taints]) };
+        }
+        if (kept) return { ...kept, at };
+        if (prop === 'find') break;
+        // `TOOLS.filter((t) => user.scopes.includes(t.name))`: the predicate decides per request.
         const picked: Taint[] = [];
         if (cref?.kind === 'function' && !rtaints.some((t) => t.cls === 'per-request')) {
           const kept = ev.invoke(cref, [ev.itemOf(receiver, at)], at);
@@ -164,6 +176,23 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
     }
   }
   return undefined;
+}
+
+/**
+ * The list of the items a predicate keeps, when it decides some of them (`(m) => m.role ===
+ * 'system'` on items whose role is written): in order and complete when it decides all of a
+ * complete list; else the kept items at places not known, with what the list may hold besides.
+ */
+function keptBy(ev: Evaluator, fn: Parameters<Evaluator['predicateHolds']>[0], receiver: ListValue, at: Loc): ListValue | undefined {
+  const items = listedItems(receiver);
+  if (!items.length || items.length > 64) return undefined;
+  const verdicts = items.map((item) => ev.predicateHolds(fn, item, at));
+  if (verdicts.every((v) => v === undefined)) return undefined;
+  const kept = items.filter((_, i) => verdicts[i] !== false);
+  const exact = receiver.complete && !receiver.possible && verdicts.every((v) => v !== undefined);
+  return exact
+    ? { kind: 'list', items: kept, complete: true, at, taints: receiver.taints, trims: receiver.trims }
+    : { kind: 'list', items: [], complete: false, at, taints: receiver.taints, trims: receiver.trims, ...(kept.length ? { possible: kept } : {}), ...(itemsSeen(receiver) ? { covered: true } : {}) };
 }
 
 const PATH_JOIN = /^(node:)?path(\.posix)?\.(join|resolve)$/;

@@ -59,6 +59,20 @@ export interface RequestCall {
   framework?: Framework;
 }
 
+/**
+ * A request in another file that a call of the analysed file reaches through the functions it
+ * calls, read with the values the file passes (lang/reach.ts): a date written in a caller and
+ * handed down to a wrapper that puts it in a cached `system`.
+ */
+export interface ReachedRequest {
+  call: RequestCall;
+  /**
+   * The calls followed, outermost first: the call in the analysed file, then one in each function
+   * entered, the last in the function that makes the request; `callee` is the callee as written.
+   */
+  via: Array<{ at: Loc; callee: string }>;
+}
+
 /** Render-ordered blocks of a request: each tool, each system block, each message content block. */
 export function prefixBlocks(call: RequestCall): PrefixBlock[] {
   const blocks: PrefixBlock[] = [];

@@ -7,7 +7,8 @@ import type { EditBuilder } from './edits';
 import type { FileView } from './fileView';
 import type { Fix } from './fix';
 import type { KnownNames } from './knownNames';
-import type { RequestCall } from './model';
+import type { ReachedRequest, RequestCall } from './model';
+import type { TaintClass } from './value';
 import type { Loc } from './span';
 import type { LanguageId } from './model';
 import { repository } from '../../package.json';
@@ -17,16 +18,23 @@ export type RuleGroup = (typeof RULE_GROUPS)[number];
 
 /**
  * Text a file must hold: a regex matches it; `'requests'`: it may hold request calls (the
- * engine's request words); every item of a list holds; one of `anyOf` holds.
+ * engine's request words); `'reaches-requests'`: it may hold them, or it calls a function it
+ * imports whose text may lead to them (through the functions it calls, a few calls deep, read
+ * from the modules' texts: lang/textReach.ts), and it is no test file (what a test passes to the
+ * code it tests is the test's own data); every item of a list holds; one of `anyOf` holds.
  */
-export type TextTrigger = RegExp | 'requests' | readonly TextTrigger[] | { readonly anyOf: readonly TextTrigger[] };
+export type TextTrigger = RegExp | 'requests' | 'reaches-requests' | readonly TextTrigger[] | { readonly anyOf: readonly TextTrigger[] };
 
-/** Whether a text holds a trigger; `requestsPossible` answers `'requests'`. */
-export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean): boolean {
+/**
+ * Whether a text holds a trigger; `requestsPossible` answers `'requests'`, `reachesRequests`
+ * (asked when needed; true when not given: the other modules are not known) `'reaches-requests'`.
+ */
+export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean, reachesRequests?: () => boolean): boolean {
   if (trigger === 'requests') return requestsPossible;
+  if (trigger === 'reaches-requests') return requestsPossible || !reachesRequests || reachesRequests();
   if (trigger instanceof RegExp) return trigger.test(text);
-  if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible));
-  return trigger.every((t) => textTriggers(t, text, requestsPossible));
+  if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible, reachesRequests));
+  return trigger.every((t) => textTriggers(t, text, requestsPossible, reachesRequests));
 }
 
 export interface RuleMeta {
@@ -86,6 +94,12 @@ export interface RuleContext {
   readonly view: FileView;
   /** Every request call site of the file. */
   readonly calls: readonly RequestCall[];
+  /**
+   * Requests in other files that this file's calls reach with a value carrying a taint of one
+   * of `classes` produced here (a date passed down to a wrapper that caches it), read with the
+   * values passed (see ReachedRequest). Asked by a `checkFile`.
+   */
+  reached(classes: readonly TaintClass[]): readonly ReachedRequest[];
   /**
    * The file is a test by its language's conventions (`tests/`, `test_*.py`, `*.test.ts`,
    * `__tests__/`, `conftest.py`): its files, sessions and fixtures are not the program's.

@@ -24,6 +24,9 @@ import { buildFileView } from '../lang/fileView';
 import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
+import { REACH_LIMITS, reachedRequests } from '../lang/reach';
+import { callsTowardRequests } from '../lang/textReach';
+import type { ReachedRequest } from '../core/model';
 import { Workspace } from '../lang/workspace';
 import type { SourceHost } from '../lang/workspace';
 import { allRules } from '../rules';
@@ -61,14 +64,14 @@ export interface AnalyzerOptions extends AnalyzeOptions {
 const SUPPRESSION_WORD = /prefixlint/;
 
 /** Whether a rule can report anything in this text (RuleMeta.triggers). */
-function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossible: boolean): boolean {
+function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossible: boolean, reachesRequests?: () => boolean): boolean {
   if (rule.check && requestsPossible) return true;
   if (!rule.checkFile) return false;
   const t = rule.meta.triggers;
   if (t === undefined) return true;
   // Per front end (one reads Python, one TypeScript, TSX and JavaScript).
   const own: TextTrigger = typeof t === 'object' && 'python' in t ? t[frontEndFor(language).sdk] : t;
-  return textTriggers(own, text, requestsPossible);
+  return textTriggers(own, text, requestsPossible, reachesRequests);
 }
 
 /**
@@ -77,9 +80,12 @@ function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossi
  * for which this is empty (and that has no suppression comment) is not parsed. Given the
  * file, the rules that never run on it (RuleMeta.skips) are left out as well.
  */
-export function triggeredRules(rules: readonly Rule[], text: string, language: LanguageId, file?: string, requestsPossible = mayHoldRequests(text)): Rule[] {
+export function triggeredRules(rules: readonly Rule[], text: string, language: LanguageId, file?: string, requestsPossible = mayHoldRequests(text), reachesRequests?: () => boolean): Rule[] {
   const applicable = file === undefined ? rules : rulesFor(rules, file, language);
-  return applicable.filter((r) => mayReport(r, text, language, requestsPossible));
+  // Asked once, when a rule needs it.
+  let reaches: boolean | undefined;
+  const ask = reachesRequests && (() => (reaches ??= reachesRequests()));
+  return applicable.filter((r) => mayReport(r, text, language, requestsPossible, ask));
 }
 
 /** The rules that run on a file at all (RuleMeta.skips). */
@@ -193,7 +199,8 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       const requestsPossible = !this.prefilter || mayHoldRequests(text);
-      const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible) : rulesFor(rules, file, lang);
+      const reaches = () => !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang);
+      const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches) : rulesFor(rules, file, lang);
       if (!active.length && !SUPPRESSION_WORD.test(text)) {
         this.workspace.setOverlay(file, text, lang);
         return { file, language: lang, diagnostics: [], calls: [], steps: 0 };
@@ -213,6 +220,7 @@ export class Analyzer implements AnalysisEngine {
       const workspace = this.workspace;
       let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();
+      const reached = new Map<string, readonly ReachedRequest[]>();
       const textOf = (at: Loc) => {
         const u = at.file === file ? unit : this.workspace.get(at.file);
         return u ? u.text.slice(at.start, at.end) : '';
@@ -230,6 +238,13 @@ export class Analyzer implements AnalysisEngine {
             return (view ??= buildFileView(unit, evaluator));
           },
           calls,
+          reached(classes) {
+            const key = [...classes].sort().join(',');
+            let found = reached.get(key);
+            // An evaluator of its own: the search spends its own budget, never the one the file's other findings need.
+            if (!found) reached.set(key, (found = reachedRequests(unit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes))));
+            return found;
+          },
           testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,
           report: (input: ReportInput) => {

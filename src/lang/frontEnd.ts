@@ -33,10 +33,26 @@ export interface ModuleSyntax {
   isTestFile(file: string): boolean;
   /** `from pkg import sub` may name a module: the specifier of `sub` in `module`. */
   submodule?(module: string, name: string): string;
+  /**
+   * What a text imports, read from the text alone without parsing it (for a quick look at what a
+   * module leads to and calls): each module specifier with the name imported from it (none for
+   * the module itself) and the name it is bound to in the file. It may list more than the code
+   * imports, never fewer of the imports written at the start of a line.
+   */
+  importedNames(text: string): ImportedName[];
   /** The value of a module's default export (`export default <value>`), if it has one. */
   defaultExport?(root: Node): Node | undefined;
   /** Names a module exports from another: `export * from './x'` (no `names`), `export { a as b } from './x'`. */
   reexports?(root: Node): Array<{ spec: string; names?: Array<{ name: string; alias: string }> }>;
+}
+
+/** One name a text imports (ModuleSyntax.importedNames): `from pkg import a as b` is `{ spec: 'pkg', name: 'a', local: 'b' }`. */
+export interface ImportedName {
+  spec: string;
+  /** The name imported from the module; undefined when the module itself is bound (`import pkg`, `import * as p`). */
+  name?: string;
+  /** The name the file uses: an alias, the imported name, or the first segment of a dotted module (`import a.b` binds `a`). */
+  local: string;
 }
 
 /** The language's library: builtins and globals, the functions whose values vary, built-in methods. */
@@ -65,10 +81,12 @@ export interface CallConventions {
   /**
    * The options of a call as one object: Python's keyword arguments (with `**spread`s), the
    * first object argument in JavaScript; `at` is where they are written, for fixes that add one.
+   * `env`: the parameters bound when the call is read inside a function that is followed with the
+   * values a caller passes (see reach.ts).
    */
-  options(unit: FileUnit, ev: Evaluator, args: Arg[]): { value: ObjValue; at?: Loc };
+  options(unit: FileUnit, ev: Evaluator, args: Arg[], env?: Env): { value: ObjValue; at?: Loc };
   /** A second argument of per-request options (`create(params, { headers })` in the TypeScript SDK). */
-  requestOptions?(unit: FileUnit, ev: Evaluator, args: Arg[]): Value | undefined;
+  requestOptions?(unit: FileUnit, ev: Evaluator, args: Arg[], env?: Env): Value | undefined;
 }
 
 /** The language's suppression comments (see src/lang/comments.ts). */

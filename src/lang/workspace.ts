@@ -6,7 +6,7 @@ import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { Node, Parsers, Tree } from './parsers';
 import { languageForPath } from './parsers';
-import type { FrontEnd } from './frontEnd';
+import type { FrontEnd, ImportedName } from './frontEnd';
 import { frontEndFor } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
 import { walkTypes } from './walk';
@@ -32,6 +32,13 @@ export interface Scope {
   parent?: Scope;
   bindings: Map<string, Binding[]>;
   mutations: Map<string, Mutation[]>;
+}
+
+/** A 32-bit FNV-1a hash of a text. */
+function textHash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 export class FileUnit {
@@ -310,9 +317,11 @@ export class Workspace {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return this.get(file)!;
     this.modulePaths.clear();
+    const lang = language ?? languageForPath(file) ?? 'python';
+    this.textSet(file, text);
+    this.importsChanged(file, text, lang);
     this.overlays.set(file, text);
     this.drop(file);
-    const lang = language ?? languageForPath(file) ?? 'python';
     if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
     const previous = this.editBases.get(file);
     this.editBases.delete(file);
@@ -341,6 +350,10 @@ export class Workspace {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return;
     this.modulePaths.clear();
+    const lang = language ?? languageForPath(file);
+    this.textSet(file, text);
+    if (lang) this.importsChanged(file, text, lang);
+    else this.imports.delete(file);
     this.overlays.set(file, text);
     this.drop(file);
   }
@@ -358,6 +371,9 @@ export class Workspace {
     // A file was created, deleted or changed: what exists may have changed with it.
     this.existing.clear();
     this.modulePaths.clear();
+    this.imports.clear();
+    this.leads.clear();
+    this.derived.clear();
     this.overlays.delete(file);
     this.drop(file);
   }
@@ -401,6 +417,7 @@ export class Workspace {
 
   private addUnit(file: string, text: string, language: LanguageId, tree: Tree): FileUnit {
     this.parsedChars += text.length;
+    this.textHashes.set(file, textHash(text));
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
     this.unitChars += text.length;
@@ -442,6 +459,122 @@ export class Workspace {
   }
 
   private readonly modulePaths = new Map<string, string | undefined>();
+
+  /**
+   * Whether a module, or one it imports (up to `depth` imports away), holds text that `holds`
+   * accepts (the words of a request): read from the texts and their import lines alone, without
+   * parsing. What each file imports is kept for the life of the workspace, and dropped when its
+   * text is set again or a file changes. `holds` must be the same function on every call.
+   */
+  leadsTo(file: string, holds: (text: string) => boolean, depth: number): boolean {
+    const key = `${depth}\u0000${file}`;
+    const known = this.leads.get(key);
+    if (known !== undefined) return known;
+    const seen = new Set([file]);
+    let level = [file];
+    let found = false;
+    for (let d = 0; d <= depth && level.length && !found; d++) {
+      const next: string[] = [];
+      for (const f of level) {
+        const facts = this.importFacts(f, holds);
+        if (!facts) continue;
+        if (facts.holds) {
+          found = true;
+          break;
+        }
+        for (const g of facts.imports) {
+          if (seen.has(g)) continue;
+          seen.add(g);
+          next.push(g);
+        }
+      }
+      level = next;
+    }
+    this.leads.set(key, found);
+    return found;
+  }
+
+  private importFacts(file: string, holds: (text: string) => boolean): { holds: boolean; imports: string[] } | undefined {
+    this.holds = holds;
+    let facts = this.imports.get(file);
+    if (facts) return facts;
+    const source = this.source(file);
+    if (!source) return undefined;
+    facts = this.readImports(file, source.text, source.language, holds);
+    this.imports.set(file, facts);
+    return facts;
+  }
+
+  private readImports(file: string, text: string, language: LanguageId, holds: (text: string) => boolean): { holds: boolean; imports: string[] } {
+    const imports = new Set<string>();
+    for (const imp of frontEndFor(language).modules.importedNames(text)) {
+      for (const target of this.importTargets(file, language, imp)) if (target !== file) imports.add(target);
+    }
+    return { holds: holds(text), imports: [...imports].sort() };
+  }
+
+  /** The workspace files an imported name may come from: its module, and the submodule it may name (`from pkg import mod`). */
+  importTargets(file: string, language: LanguageId, imp: ImportedName): string[] {
+    const from = { file, language };
+    const out: string[] = [];
+    const module = this.modulePath(from, imp.spec);
+    if (module !== undefined) out.push(module);
+    const sub = imp.name !== undefined && /^[a-z_]/.test(imp.name) ? frontEndFor(language).modules.submodule?.(imp.spec, imp.name) : undefined;
+    const subFile = sub === undefined ? undefined : this.modulePath(from, sub);
+    if (subFile !== undefined) out.push(subFile);
+    return out;
+  }
+
+  /**
+   * A file's text is set: when what it imports (or whether it holds a request) is not what was
+   * read before, that is read again and what leads where is found again. A file nothing was read
+   * from changes nothing.
+   */
+  private importsChanged(file: string, text: string, language: LanguageId): void {
+    const old = this.imports.get(file);
+    if (!old || !this.holds) return;
+    const now = this.readImports(file, text, language, this.holds);
+    this.imports.set(file, now);
+    if (now.holds !== old.holds || now.imports.join('\u0000') !== old.imports.join('\u0000')) {
+      this.leads.clear();
+      this.derived.clear();
+    }
+  }
+
+  private holds?: (text: string) => boolean;
+
+  private readonly imports = new Map<string, { holds: boolean; imports: string[] }>();
+
+  /**
+   * Facts the analysis derives from the code of several files and keeps between analyses
+   * (whether a function can lead to a request, see reach.ts and textReach.ts), by a key of the
+   * deriver's own that names the file it is about. They are forgotten when a file that was parsed
+   * or read (noteRead) gets another text, or a file changes.
+   */
+  readonly derived = new Map<string, boolean>();
+  /** A hash of the text of every file parsed so far, to tell when one gets another text. */
+  private readonly textHashes = new Map<string, number>();
+
+  /**
+   * A file gets a text: when it differs from the one parsed before, what was derived from that
+   * file's own code is forgotten (what it imports, and whether it holds a request, are compared
+   * by importsChanged, which forgets everything when they change). What other files' functions
+   * were found to lead to through it is kept: a function found to lead nowhere that now would is
+   * seen again when the workspace is told a file changed.
+   */
+  private textSet(file: string, text: string): void {
+    const before = this.textHashes.get(file);
+    if (before === undefined || before === textHash(text)) return;
+    const own = `\u0000${file}\u0000`;
+    for (const key of [...this.derived.keys()]) if (key.includes(own)) this.derived.delete(key);
+  }
+
+  /** A text read to derive facts from (without parsing it): its hash is kept, as for a parsed one, so that a change drops those facts. */
+  noteRead(file: string, text: string): void {
+    if (!this.textHashes.has(file)) this.textHashes.set(file, textHash(text));
+  }
+
+  private readonly leads = new Map<string, boolean>();
 
   private readonly moduleHost = { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
 }

@@ -1,14 +1,29 @@
+import { hasBreakpoint } from '../core/breakpoints';
+import type { Related } from '../core/diagnostic';
 import { param } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { Fix } from '../core/fix';
-import type { RequestCall } from '../core/model';
+import type { ReachedRequest, RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { PerLanguage } from '../core/edits';
 import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, cachesPrefix, changedDefinition, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+import { basename, caches, cachesPrefix, changedDefinition, describe, fileText, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+
+/**
+ * The calls of the clock and random sources the analysis knows, as each front end writes them
+ * (`datetime.now(`, `time.time(`, `uuid4(`, a `random` or `secrets` module; `new Date(`,
+ * `Date.now(`, `Math.random(`, `randomUUID(`): a file without any produces no such value of its
+ * own, so it cannot pass one down to a request elsewhere, and `checkFile` has nothing to do there.
+ */
+const SOURCE_WORDS = {
+  python: /\b(?:now|today|utcnow|time|time_ns|ctime|localtime|gmtime|asctime|monotonic|perf_counter|uuid1|uuid4|urandom)\s*\(|\bstrftime\s*\(\s*[rbuf]*["']|\b(?:random|secrets|uuid)\b/,
+  typescript: /\bnew\s+Date\b|\bDate\s*\(|\b(?:now|hrtime|uptime|random|randomUUID|randomBytes|getRandomValues|nanoid|ulid|dayjs|moment|v1|v4|v7)\s*\(|\b(?:Temporal|uuid)\b/,
+};
+
+const VOLATILE: readonly ('clock' | 'random')[] = ['clock', 'random'];
 
 export default defineRule({
   meta: {
@@ -16,9 +31,13 @@ export default defineRule({
     group: 'cache',
     severity: 'error',
     fix: 'sometimes',
+    // Its `check` runs wherever requests are; `checkFile` follows values written here to requests elsewhere.
+    triggers: { python: [SOURCE_WORDS.python, 'reaches-requests'], typescript: [SOURCE_WORDS.typescript, 'reaches-requests'] },
     summary: 'A clock or random value inside the system prompt rewrites the cached prefix on every call.',
     docs: `## What it does
 Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
+
+The value may be written in a caller and passed down to a request in another module: a prompt built with today's date and handed to \`complete(prompt, system_text=...)\`, which builds a chat-format message list and passes it on to a provider wrapper that moves the system message into a cached \`system\`. That is reported in the caller's file, where the value is written into the text, with where it is produced, each call it takes and the request as related places. Only texts the value is written into are followed (not every use of a date or an id), through calls of functions (not methods of other objects), a few calls deep; what a test file passes is its own data and is not followed.
 
 ## Why is this bad?
 Prompt caching reuses a prefix only when every byte before the breakpoint is identical, in the order tools → system → messages. A timestamp in the system prompt changes those bytes on every call, so every request pays full price (and a cache write) and nothing is ever read back. There is no error: the bill just stays high.
@@ -91,22 +110,16 @@ export async function answer(question: string) {
 \`\`\`
 
 ## Fix safety
-For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning. A time interpolated in another module the request imports (a \`support_prompt()\` in \`prompts.py\`, a \`datedPrompt()\` in \`prompts.ts\`) gets the same fix across both files — removed there, written into the user turn here, with the import the expression needs — when every use of that top-level function or constant can be seen: the run (or the editor's workspace) walked the whole project, the request imports it by name and reads it once, it is no package's public module (an \`__init__.py\`, a \`package.json\` entry) and no such module names it, and no file names it in a string (a look-up by name) or imports it under another name. When other code uses it too (another request, a log line), the fix changes what they read as well, and its title lists those uses (\`…; escalations.py:25 also uses it\`); docstrings and comments that name it are no use. Otherwise it gets no fix. \`--fix --unsafe-fixes\` applies it to all its files or to none. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
+For a clock value, the fix removes the interpolation (and a label such as \`Current time: \` right before it) from the system text and puts \`[time: …] \` first in the newest user message; it is offered when the request's last message is a user message whose content is written in the file and is not a list of blocks, and when the interpolation is the request's own: in the function that writes that user message, or in a module or class constant that no other request of the file reads. A time built in a helper (a method, a property, a constructor, a caller's argument) gets no fix, since other code may read it and the time it stands for (when the session started) would change meaning; nor does one passed down to a request in another module, whose user turn every caller shares. A time interpolated in another module the request imports (a \`support_prompt()\` in \`prompts.py\`, a \`datedPrompt()\` in \`prompts.ts\`) gets the same fix across both files — removed there, written into the user turn here, with the import the expression needs — when every use of that top-level function or constant can be seen: the run (or the editor's workspace) walked the whole project, the request imports it by name and reads it once, it is no package's public module (an \`__init__.py\`, a \`package.json\` entry) and no such module names it, and no file names it in a string (a look-up by name) or imports it under another name. When other code uses it too (another request, a log line), the fix changes what they read as well, and its title lists those uses (\`…; escalations.py:25 also uses it\`); docstrings and comments that name it are no use. Otherwise it gets no fix. \`--fix --unsafe-fixes\` applies it to all its files or to none. It is unsafe: the model now reads the time in the user turn instead of the system prompt, which can change its answers (and content held in a variable may not be a string). Random values (ids, personas) get no fix: where they belong depends on what they are for.
 `,
   },
 
   check(call, ctx) {
-    if (!cachesPrefix(call, ctx)) return;
-    const system = param(call, 'system');
-    if (!system) return;
-    const taints = uniqueTaints(allTaints(system).filter((t) => t.cls === 'clock' || t.cls === 'random'));
-    for (const t of taints) {
+    for (const t of volatileInSystem(call, ctx)) {
       const at = inFile(ctx, t.at, paramSite(call, 'system'));
       if (!at) continue;
       ctx.report({
-        message: t.once
-          ? `The system prompt includes ${describe(t)}, computed when the module is loaded: the cached prefix changes every time the process starts${t.cls === 'clock' ? ' (and with the date)' : ''}, and each start writes it again instead of reading it.`
-          : `The system prompt includes ${describe(t)}, which changes on every call; the cached prefix is rewritten each time and never read.`,
+        message: messageFor(t),
         at,
         // Once per process costs a cache write per restart, not per call.
         ...(t.once ? { severity: 'warning' as const } : {}),
@@ -115,7 +128,61 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
       });
     }
   },
+
+  /**
+   * A time or random value written in this file and handed down, through calls into other
+   * modules, to a request there that caches it in `system`. The finding is where the value goes
+   * into the text (the fix goes there), with where it is produced, the calls it takes and the
+   * request as related places.
+   */
+  checkFile(ctx) {
+    if (!SOURCE_WORDS[ctx.language === 'python' ? 'python' : 'typescript'].test(fileText(ctx))) return;
+    const reached = ctx.reached(VOLATILE);
+    if (!reached.length) return;
+    // What this file's own requests report already.
+    const own = new Set(ctx.calls.flatMap((c) => volatileInSystem(c, ctx)).map(taintKey));
+    for (const r of reached) {
+      const other = ctx.across.view(r.call.file);
+      if (!other || !caches(r.call) || !hasBreakpoint(r.call, other.view, ctx.textOf)) continue;
+      const system = param(r.call, 'system');
+      if (!system) continue;
+      for (const t of uniqueTaints(allTaints(system).filter((x) => (x.cls === 'clock' || x.cls === 'random') && x.at.file === ctx.file))) {
+        if (own.has(taintKey(t))) continue;
+        own.add(taintKey(t));
+        const at = t.embed?.file === ctx.file ? t.embed : t.at;
+        ctx.report({
+          message: `${messageFor(t)} It reaches the cached \`system\` of the request in ${basename(r.call.file)} through \`${r.via[0].callee}\`.`,
+          at,
+          ...(t.once ? { severity: 'warning' as const } : {}),
+          related: [...relatedFor(ctx, t, at), ...reachRelated(r, paramSite(r.call, 'system'))],
+        });
+      }
+    }
+  },
 });
+
+function volatileInSystem(call: RequestCall, ctx: RuleContext): Taint[] {
+  if (!cachesPrefix(call, ctx)) return [];
+  const system = param(call, 'system');
+  return system ? uniqueTaints(allTaints(system).filter((t) => t.cls === 'clock' || t.cls === 'random')) : [];
+}
+
+function taintKey(t: Taint): string {
+  return `${t.at.file}:${t.at.start}:${t.at.end}:${t.kind}`;
+}
+
+function messageFor(t: Taint): string {
+  return t.once
+    ? `The system prompt includes ${describe(t)}, computed when the module is loaded: the cached prefix changes every time the process starts${t.cls === 'clock' ? ' (and with the date)' : ''}, and each start writes it again instead of reading it.`
+    : `The system prompt includes ${describe(t)}, which changes on every call; the cached prefix is rewritten each time and never read.`;
+}
+
+/** The calls a value takes down to a request in another file, and where that request sets `system`. */
+function reachRelated(r: ReachedRequest, systemAt: Loc | undefined): Related[] {
+  const out: Related[] = r.via.map((step) => ({ at: step.at, message: `passed on to \`${step.callee}\` here` }));
+  out.push({ at: systemAt ?? r.call.at, message: 'the request that caches it in `system`' });
+  return out;
+}
 
 /** Python: `f"[time: {now}] " + question`; TS/JS: `` `[time: ${now}] ` + question ``. */
 function timeNote(expression: string): PerLanguage<readonly [string, string]> {

@@ -1,6 +1,6 @@
 /** Python imports: where `import a.b` and `from .c import d` find their module among the workspace's files. */
 import * as path from 'node:path';
-import type { ModuleHost, ModuleSyntax } from '../frontEnd';
+import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
 
 /** Folders above a file that are looked in for an absolute import. */
 const MAX_LEVELS = 6;
@@ -51,4 +51,21 @@ export const pythonModules: ModuleSyntax = {
     return undefined;
   },
   submodule: (module, name) => `${module}${module.endsWith('.') ? '' : '.'}${name}`,
+  importedNames(text) {
+    const out: ImportedName[] = [];
+    for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm)) {
+      for (const part of m[2].replace(/[()\\]/g, ' ').split(',')) {
+        const n = /^\s*(\w+)(?:\s+as\s+(\w+))?/.exec(part);
+        if (n && n[1] !== '*') out.push({ spec: m[1], name: n[1], local: n[2] ?? n[1] });
+      }
+    }
+    for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w., \t]+)/gm)) {
+      for (const part of m[1].split(',')) {
+        const n = /^\s*([\w.]+)(?:\s+as\s+(\w+))?/.exec(part);
+        if (n) out.push({ spec: n[1], local: n[2] ?? n[1].split('.')[0] });
+      }
+    }
+    return out;
+  },
+
 };

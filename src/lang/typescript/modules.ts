@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { ModuleHost, ModuleSyntax } from '../frontEnd';
+import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
 import type { Node } from '../parsers';
 import { languageForPath } from '../parsers';
 
@@ -95,6 +95,35 @@ function fileFor(host: ModuleHost, target: string): string | undefined {
 }
 
 export const typescriptModules: ModuleSyntax = {
+  importedNames(text) {
+    const out: ImportedName[] = [];
+    const names = (list: string, spec: string) => {
+      for (const part of list.split(',')) {
+        const n = /^\s*(?:type\s+)?([\w$]+)(?:\s*(?:as|:)\s*([\w$]+))?/.exec(part);
+        if (n) out.push({ spec, name: n[1], local: n[2] ?? n[1] });
+      }
+    };
+    // `import a, { b as c } from 'm'`, `import * as m from 'm'`, `export { a } from 'm'`.
+    for (const m of text.matchAll(/\b(?:import|export)\s+(?:type\s+)?([^;'"]*?)\s*from\s*['"]([^'"\n]+)['"]/g)) {
+      const clause = m[1];
+      const spec = m[2];
+      const star = /\*\s*as\s+([\w$]+)/.exec(clause);
+      if (star) out.push({ spec, local: star[1] });
+      const braces = /\{([^}]*)\}/.exec(clause);
+      if (braces) names(braces[1], spec);
+      const def = /^\s*([\w$]+)\s*(?:,|$)/.exec(clause);
+      if (def && def[1] !== 'type') out.push({ spec, name: 'default', local: def[1] });
+      if (!star && !braces && !def) out.push({ spec, local: '' });
+    }
+    // `const m = require('m')`, `const { a } = require('m')`, `import('m')`, a bare `import 'm'`.
+    for (const m of text.matchAll(/(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*)?\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g)) {
+      if (m[1]?.startsWith('{')) names(m[1].slice(1, -1), m[2]);
+      else out.push({ spec: m[2], local: m[1] ?? '' });
+    }
+    for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"\n]+)['"]|^\s*import\s*['"]([^'"\n]+)['"]/gm)) out.push({ spec: m[1] ?? m[2], local: '' });
+    return out;
+  },
+
   isTestFile(file) {
     // What Jest, Vitest and Playwright collect: `*.test.ts`, `*.spec.js`, files in `__tests__/`.
     const parts = file.split(/[\\/]/);

@@ -1,0 +1,197 @@
+/**
+ * Where a module's functions lead, read from texts alone, before anything is parsed: which
+ * function of which module may make a request, directly or through the functions its text
+ * calls. The search of reach.ts asks it before it parses a module to resolve a callee, and the
+ * prefilter asks it before it parses a file at all (a file that calls no such function passes
+ * nothing on to a request). Each answer is kept between analyses (Workspace.derived) while the
+ * texts it was read from stay. It over-approximates by names: the parse decides.
+ */
+import type { LanguageId } from '../core/model';
+import type { ImportedName } from './frontEnd';
+import { frontEndFor } from './frontEnds';
+import { mayHoldRequests } from './requests';
+import type { Workspace } from './workspace';
+
+/** Imports followed from a module in search of one that may hold a request (Workspace.leadsTo). */
+export const REACH_DEPTH = 4;
+
+/** Calls followed through module texts by textMayReach. */
+const TEXT_DEPTH = REACH_DEPTH + 2;
+
+/**
+ * Whether function `name` of a module may lead to a request, read from texts alone before the
+ * module is parsed: the text of its definition holds a request, or calls a function of the
+ * module (`helper(`, `self.helper(`), or one it imports (`send(`, `llm.send(`), that may in turn;
+ * a name the module imports from another (a re-export) is looked up there. A name the text
+ * does not define as a function (an object, a class, a name given what a call returns) leads
+ * nowhere the search follows; past the depth, it may (the parse decides). Known per module and
+ * name, between analyses (Workspace.derived); a call back into a function being read adds nothing.
+ */
+export function textMayReach(ws: Workspace, file: string, name: string, depth = TEXT_DEPTH, reading = new Set<string>()): boolean {
+  const key = `text-reach\u0000${file}\u0000${name}`;
+  const known = ws.derived.get(key);
+  if (known !== undefined) return known;
+  if (reading.has(key)) return false;
+  const source = ws.source(file);
+  if (!source) return false;
+  ws.noteRead(file, source.text);
+  if (!ws.leadsTo(file, mayHoldRequests, REACH_DEPTH)) return false;
+  if (depth <= 0) return true;
+  reading.add(key);
+  const facts = textFacts(ws, file, source.text, source.language);
+  const imported = facts.imported;
+  const body = facts.definition(name);
+  let found: boolean;
+  if (body === undefined) {
+    // Not defined here as a function: imported (a re-export) and looked up there, or something
+    // else (an object, a class, a name assigned a call's result) that is not followed.
+    const imp = imported.find((i) => i.local === name);
+    found = !!imp && ws.importTargets(file, source.language, imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, reading));
+  } else if (mayHoldRequests(body)) found = true;
+  else {
+    found = false;
+    for (const [root, last] of calledChains(body)) {
+      if (found) break;
+      const imp = imported.find((i) => i.local === root);
+      if (imp) {
+        // `send(...)` of `from m import send`; `m.send(...)` of `import m`, of a submodule or of a
+        // class imported by name: the name called, in the module it comes from.
+        const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
+        found = ws.importTargets(file, source.language, imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, reading));
+      } else {
+        // A function of the module itself (`helper(...)`, `self.helper(...)`, `this.helper(...)`).
+        const own = root === 'self' || root === 'this' || root === 'cls' ? last : root;
+        if (own !== undefined && own !== name && facts.definition(own) !== undefined) found = textMayReach(ws, file, own, depth - 1, reading);
+      }
+    }
+  }
+  reading.delete(key);
+  ws.derived.set(key, found);
+  return found;
+}
+
+interface TextFacts {
+  text: string;
+  imported: ImportedName[];
+  definition(name: string): string | undefined;
+}
+
+/** What textMayReach reads of a module's text, kept while the text is the same (per workspace). */
+const textFactsOf = new WeakMap<Workspace, Map<string, TextFacts>>();
+
+function textFacts(ws: Workspace, file: string, text: string, language: LanguageId): TextFacts {
+  let byFile = textFactsOf.get(ws);
+  if (!byFile) textFactsOf.set(ws, (byFile = new Map()));
+  const known = byFile.get(file);
+  if (known && known.text === text) return known;
+  const definitions = new Map<string, string | undefined>();
+  // Python: where every `def` starts, found in one pass (a module is asked for many names).
+  let defs: Map<string, Array<{ at: number; indent: number; head: number }>> | undefined;
+  const pythonDefinition = (name: string): string | undefined => {
+    if (!defs) {
+      defs = new Map();
+      for (const m of text.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
+        const list = defs.get(m[2]) ?? [];
+        list.push({ at: m.index!, indent: m[1].length, head: m.index! + m[0].length });
+        defs.set(m[2], list);
+      }
+    }
+    const found = defs.get(name);
+    if (!found) return undefined;
+    return found.map((d) => pythonBody(text, d.at, d.indent, d.head)).join('\n');
+  };
+  const facts: TextFacts = {
+    text,
+    imported: frontEndFor(language).modules.importedNames(text),
+    definition(name) {
+      if (!definitions.has(name)) definitions.set(name, language === 'python' ? pythonDefinition(name) : definitionText(text, name, language));
+      return definitions.get(name);
+    },
+  };
+  byFile.set(file, facts);
+  // A bound on what is kept: the facts of the most recent modules.
+  if (byFile.size > 256) byFile.delete(byFile.keys().next().value!);
+  return facts;
+}
+
+/** The calls a text makes, as the name they start from and the last attribute (`a.b.c(` -> [a, c], `f(` -> [f, undefined]). */
+function calledChains(text: string): Array<[string, string | undefined]> {
+  const out: Array<[string, string | undefined]> = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(/g)) {
+    const last = m[2] ? /([A-Za-z_$][\w$]*)\s*$/.exec(m[2])?.[1] : undefined;
+    const k = `${m[1]}.${last ?? ''}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push([m[1], last]);
+  }
+  return out;
+}
+
+/**
+ * The text of the definitions of `name` in a module's text (every one: methods of several
+ * classes may share it), without parsing: a Python `def` to the next line indented no deeper
+ * that starts a statement; a JavaScript function, method or arrow function to its closing brace.
+ * Undefined when none is found.
+ */
+function definitionText(text: string, name: string, language: LanguageId): string | undefined {
+  const n = name.replace(/[$]/g, '\\$');
+  const parts: string[] = [];
+  if (language === 'python') {
+    const head = new RegExp(`^([ \\t]*)(?:async[ \\t]+)?def[ \\t]+${n}[ \\t]*\\(`, 'gm');
+    for (const m of text.matchAll(head)) parts.push(pythonBody(text, m.index!, m[1].length, m.index! + m[0].length));
+  } else {
+    const head = new RegExp(`(?:\\bfunction\\s*\\*?\\s*${n}\\s*\\(|(?<![\\w$.])${n}\\s*(?:=|:)\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*(?::[^=]*?)?=>|[\\w$]+\\s*=>)|^\\s*(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${n}\\s*(?:<[^>]*>)?\\s*\\()`, 'gm');
+    const closing = (from: number, open: string, close: string) => {
+      let depth = 0;
+      for (let i = from; i < text.length; i++) {
+        if (text[i] === open) depth++;
+        else if (text[i] === close && --depth === 0) return i;
+      }
+      return text.length - 1;
+    };
+    for (const m of text.matchAll(head)) {
+      let at = m.index! + m[0].length;
+      // Past the parameters (which may hold braces of their own: `{ prompt, system = '' }`).
+      if (m[0].endsWith('(')) at = closing(at - 1, '(', ')') + 1;
+      const arrow = m[0].includes('=>') ? at : text.indexOf('=>', at);
+      const open = text.indexOf('{', at);
+      const lineEnd = text.indexOf('\n', at);
+      if (open < 0) continue;
+      // An arrow function with an expression body: to the end of its line.
+      if (arrow >= 0 && arrow < open && lineEnd >= 0 && lineEnd < open) {
+        parts.push(text.slice(m.index!, lineEnd));
+        continue;
+      }
+      parts.push(text.slice(m.index!, closing(open, '{', '}') + 1));
+    }
+  }
+  return parts.length ? parts.join('\n') : undefined;
+}
+
+
+/** A Python `def` from `at` to the next line indented no deeper than `indent` that starts a statement (a `def`, a `class`, a decorator, code). */
+function pythonBody(text: string, at: number, indent: number, from: number): string {
+  const rest = new RegExp(`\\n[ \\t]{0,${indent}}[A-Za-z_@]`, 'g');
+  rest.lastIndex = from;
+  const end = rest.exec(text);
+  return text.slice(at, end ? end.index : text.length);
+}
+
+
+/**
+ * Whether a text (of `file`) may pass something on to a request: it holds one, or calls a
+ * function it imports (`send(`, `llm.send(`) that may lead to one (textMayReach). Read before
+ * the file is parsed (the `'reaches-requests'` trigger).
+ */
+export function callsTowardRequests(ws: Workspace, file: string, text: string, language: LanguageId): boolean {
+  if (mayHoldRequests(text)) return true;
+  const imported = frontEndFor(language).modules.importedNames(text);
+  for (const [root, last] of calledChains(text)) {
+    const imp = imported.find((i) => i.local === root);
+    if (!imp) continue;
+    const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
+    if (ws.importTargets(file, language, imp).some((t) => t !== file && textMayReach(ws, t, target))) return true;
+  }
+  return false;
+}

@@ -40,6 +40,11 @@ export interface ModuleSyntax {
    * imports, never fewer of the imports written at the start of a line.
    */
   importedNames(text: string): ImportedName[];
+  /**
+   * The definitions of the functions of a module's text, read without parsing it: for a name, the
+   * text of every function (or method) of that name, or undefined. The lookup reads the text once.
+   */
+  definitions(text: string): (name: string) => string | undefined;
   /** The value of a module's default export (`export default <value>`), if it has one. */
   defaultExport?(root: Node): Node | undefined;
   /** Names a module exports from another: `export * from './x'` (no `names`), `export { a as b } from './x'`. */

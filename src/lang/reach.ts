@@ -7,9 +7,11 @@
  * that holds the request cannot see that caller; the caller's file can follow its own call:
  * each function called is entered with its parameters bound to the values passed, its calls
  * that pass on a wanted value are followed the same way, and a request call reached is read
- * with the bindings of the function around it. Only values that carry taints of the wanted
- * classes produced in the analysed file are followed, so the walk stays on the path of the
- * value; it is bounded in depth and in the functions entered, and spends the evaluator's budget.
+ * with the bindings of the function around it. Only texts that a value of the wanted taint
+ * classes produced in the analysed file is written into are followed, into functions that can
+ * lead to a request at all (read from module texts first, textReach.ts, then from their code), so
+ * the walk stays on the path of the value; it is bounded in depth, in the functions entered and
+ * read, and in the budget of its own evaluator (REACH_LIMITS).
  */
 import type { ReachedRequest } from '../core/model';
 import type { TaintClass, Value } from '../core/value';
@@ -46,7 +48,7 @@ interface Passed {
 }
 
 /**
- * The requests outside `unit` that its calls reach with a value carrying a taint of one of
+ * The requests outside `unit` that its calls reach with a text carrying a taint of one of
  * `classes` produced in `unit`. A file that calls no library source of those classes (the
  * callee names of its calls, read without other files) reaches none.
  */
@@ -272,10 +274,12 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 const MENTION_ROUNDS = 8;
 
 /**
- * Whether an expression of the file may hold a value made by one of the sources, read from the
- * code alone (no evaluation): it holds a source call, a call of a function of the file that
- * holds one (by name, a few calls up), or a name or attribute that such an expression is
- * assigned to. Calls whose arguments hold none of these pass nothing on: the walk does not
+ * Whether an expression (under `scopeNode`) may hold a value made by one of the sources or held
+ * by one of the `seeds` (parameters given one), read from the code alone (no evaluation): it holds
+ * a source call, a call of a function of the file that holds one (`holders`), or a name or
+ * attribute that such an expression is assigned to. With `textOnly`, only a text such a value is
+ * written into (an f-string, a template, `.format(...)`, a concatenation, a join) or a name it is
+ * assigned to counts. Calls whose arguments hold none of these pass nothing on: the walk does not
  * evaluate them. An over-approximation by name; the evaluation decides.
  */
 function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders: ReadonlySet<string>, seeds: string[], textOnly: boolean): (n: Node) => boolean {
@@ -292,13 +296,21 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
     for (let s = scope; s; s = s.parent) if (sets.get(s)?.has(name)) return true;
     return false;
   };
-  const isName = (n: Node) => n.type === 'identifier' || n.type === 'property_identifier' || n.type === 'shorthand_property_identifier';
+  // A name read (`x`), or an attribute read (`self.x`, `obj.x`: by the attribute's name).
+  const nameOf = (n: Node): { name: string; attribute: boolean } | undefined => {
+    const e = unit.adapter.expr(n);
+    return e.k === 'ident' ? { name: e.name, attribute: false } : e.k === 'member' ? { name: e.prop, attribute: true } : undefined;
+  };
   const holds = (node: Node, scope: Scope): boolean => {
     let hit = false;
     walk(node, (n) => {
       if (hit) return;
-      if (sourceIds.has(n.id)) hit = true;
-      else if (isName(n)) hit = holders.has(n.text) || attributes.has(n.text) || within(names, n.text, scope);
+      if (sourceIds.has(n.id)) {
+        hit = true;
+        return;
+      }
+      const r = nameOf(n);
+      if (r) hit = holders.has(r.name) || (r.attribute ? attributes.has(r.name) : within(names, r.name, scope));
     });
     return hit;
   };
@@ -307,8 +319,9 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
     let hit = false;
     walk(node, (n) => {
       if (hit) return;
-      if (isName(n)) hit = holders.has(n.text) || textAttributes.has(n.text) || within(texts, n.text, scope);
-      else if (buildsText(unit, n)) hit = holds(n, scope);
+      const r = nameOf(n);
+      if (r) hit = holders.has(r.name) || (r.attribute ? textAttributes.has(r.name) : within(texts, r.name, scope));
+      if (!hit && buildsText(unit, n)) hit = holds(n, scope);
     });
     return hit;
   };
@@ -433,7 +446,7 @@ function calleePlan(unit: FileUnit, ev: Evaluator, callee: Node, env: Env | unde
       const alias = n === callee && b.kind === 'assign' && !!b.value && ['ident', 'member'].includes(unit.adapter.expr(b.value).k);
       if (!(b.kind === 'import' || b.kind === 'function' || b.kind === 'class' || alias)) return undefined;
       // A name imported from a module that leads to no request is not read (nor parsed), nor a class.
-      if (b?.kind === 'import' && b.importFrom) {
+      if (b.kind === 'import' && b.importFrom) {
         // A method of an imported object (`app.db.save(...)` of `from core import app`) would have
         // the object built first (its module's code run): only modules and classes are read through.
         if (n !== callee && b.importFrom.name !== '*' && !namesModuleOrClass(unit, b.importFrom)) return undefined;

@@ -85,26 +85,13 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
   const known = byFile.get(file);
   if (known && known.text === text) return known;
   const definitions = new Map<string, string | undefined>();
-  // Python: where every `def` starts, found in one pass (a module is asked for many names).
-  let defs: Map<string, Array<{ at: number; indent: number; head: number }>> | undefined;
-  const pythonDefinition = (name: string): string | undefined => {
-    if (!defs) {
-      defs = new Map();
-      for (const m of text.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
-        const list = defs.get(m[2]) ?? [];
-        list.push({ at: m.index!, indent: m[1].length, head: m.index! + m[0].length });
-        defs.set(m[2], list);
-      }
-    }
-    const found = defs.get(name);
-    if (!found) return undefined;
-    return found.map((d) => pythonBody(text, d.at, d.indent, d.head)).join('\n');
-  };
+  const modules = frontEndFor(language).modules;
+  const lookup = modules.definitions(text);
   const facts: TextFacts = {
     text,
-    imported: frontEndFor(language).modules.importedNames(text),
+    imported: modules.importedNames(text),
     definition(name) {
-      if (!definitions.has(name)) definitions.set(name, language === 'python' ? pythonDefinition(name) : definitionText(text, name, language));
+      if (!definitions.has(name)) definitions.set(name, lookup(name));
       return definitions.get(name);
     },
   };
@@ -127,57 +114,6 @@ function calledChains(text: string): Array<[string, string | undefined]> {
   }
   return out;
 }
-
-/**
- * The text of the definitions of `name` in a module's text (every one: methods of several
- * classes may share it), without parsing: a Python `def` to the next line indented no deeper
- * that starts a statement; a JavaScript function, method or arrow function to its closing brace.
- * Undefined when none is found.
- */
-function definitionText(text: string, name: string, language: LanguageId): string | undefined {
-  const n = name.replace(/[$]/g, '\\$');
-  const parts: string[] = [];
-  if (language === 'python') {
-    const head = new RegExp(`^([ \\t]*)(?:async[ \\t]+)?def[ \\t]+${n}[ \\t]*\\(`, 'gm');
-    for (const m of text.matchAll(head)) parts.push(pythonBody(text, m.index!, m[1].length, m.index! + m[0].length));
-  } else {
-    const head = new RegExp(`(?:\\bfunction\\s*\\*?\\s*${n}\\s*\\(|(?<![\\w$.])${n}\\s*(?:=|:)\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*(?::[^=]*?)?=>|[\\w$]+\\s*=>)|^\\s*(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${n}\\s*(?:<[^>]*>)?\\s*\\()`, 'gm');
-    const closing = (from: number, open: string, close: string) => {
-      let depth = 0;
-      for (let i = from; i < text.length; i++) {
-        if (text[i] === open) depth++;
-        else if (text[i] === close && --depth === 0) return i;
-      }
-      return text.length - 1;
-    };
-    for (const m of text.matchAll(head)) {
-      let at = m.index! + m[0].length;
-      // Past the parameters (which may hold braces of their own: `{ prompt, system = '' }`).
-      if (m[0].endsWith('(')) at = closing(at - 1, '(', ')') + 1;
-      const arrow = m[0].includes('=>') ? at : text.indexOf('=>', at);
-      const open = text.indexOf('{', at);
-      const lineEnd = text.indexOf('\n', at);
-      if (open < 0) continue;
-      // An arrow function with an expression body: to the end of its line.
-      if (arrow >= 0 && arrow < open && lineEnd >= 0 && lineEnd < open) {
-        parts.push(text.slice(m.index!, lineEnd));
-        continue;
-      }
-      parts.push(text.slice(m.index!, closing(open, '{', '}') + 1));
-    }
-  }
-  return parts.length ? parts.join('\n') : undefined;
-}
-
-
-/** A Python `def` from `at` to the next line indented no deeper than `indent` that starts a statement (a `def`, a `class`, a decorator, code). */
-function pythonBody(text: string, at: number, indent: number, from: number): string {
-  const rest = new RegExp(`\\n[ \\t]{0,${indent}}[A-Za-z_@]`, 'g');
-  rest.lastIndex = from;
-  const end = rest.exec(text);
-  return text.slice(at, end ? end.index : text.length);
-}
-
 
 /**
  * Whether a text (of `file`) may pass something on to a request: it holds one, or calls a

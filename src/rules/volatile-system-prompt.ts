@@ -3,7 +3,7 @@ import type { Related } from '../core/diagnostic';
 import { param } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { Fix } from '../core/fix';
-import type { ReachedRequest, RequestCall } from '../core/model';
+import type { LanguageId, ReachedRequest, RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { PerLanguage } from '../core/edits';
 import type { Loc } from '../core/span';
@@ -18,10 +18,13 @@ import { basename, caches, cachesPrefix, changedDefinition, describe, fileText, 
  * `Date.now(`, `Math.random(`, `randomUUID(`): a file without any produces no such value of its
  * own, so it cannot pass one down to a request elsewhere, and `checkFile` has nothing to do there.
  */
-const SOURCE_WORDS = {
+const SOURCE_WORDS: { python: RegExp; typescript: RegExp } = {
   python: /\b(?:now|today|utcnow|time|time_ns|ctime|localtime|gmtime|asctime|monotonic|perf_counter|uuid1|uuid4|urandom)\s*\(|\bstrftime\s*\(\s*[rbuf]*["']|\b(?:random|secrets|uuid)\b/,
   typescript: /\bnew\s+Date\b|\bDate\s*\(|\b(?:now|hrtime|uptime|random|randomUUID|randomBytes|getRandomValues|nanoid|ulid|dayjs|moment|v1|v4|v7)\s*\(|\b(?:Temporal|uuid)\b/,
 };
+
+/** SOURCE_WORDS by the language of the file (TypeScript, TSX and JavaScript are read alike). */
+const SOURCE_WORD_OF: Record<LanguageId, RegExp> = { python: SOURCE_WORDS.python, typescript: SOURCE_WORDS.typescript, tsx: SOURCE_WORDS.typescript, javascript: SOURCE_WORDS.typescript };
 
 const VOLATILE: readonly ('clock' | 'random')[] = ['clock', 'random'];
 
@@ -136,7 +139,7 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
    * request as related places.
    */
   checkFile(ctx) {
-    if (!SOURCE_WORDS[ctx.language === 'python' ? 'python' : 'typescript'].test(fileText(ctx))) return;
+    if (!SOURCE_WORD_OF[ctx.language].test(fileText(ctx))) return;
     const reached = ctx.reached(VOLATILE);
     if (!reached.length) return;
     // What this file's own requests report already.

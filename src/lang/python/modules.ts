@@ -5,6 +5,14 @@ import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
 /** Folders above a file that are looked in for an absolute import. */
 const MAX_LEVELS = 6;
 
+/** A `def` from `at` to the next line indented no deeper than `indent` that starts a statement (a `def`, a `class`, a decorator, code). */
+function defBody(text: string, at: number, indent: number, from: number): string {
+  const rest = new RegExp(`\\n[ \\t]{0,${indent}}[A-Za-z_@]`, 'g');
+  rest.lastIndex = from;
+  const end = rest.exec(text);
+  return text.slice(at, end ? end.index : text.length);
+}
+
 export const pythonModules: ModuleSyntax = {
   isTestFile(file) {
     // What pytest and unittest collect: `test_*.py`, `*_test.py`, and pytest's `conftest.py`.
@@ -51,6 +59,22 @@ export const pythonModules: ModuleSyntax = {
     return undefined;
   },
   submodule: (module, name) => `${module}${module.endsWith('.') ? '' : '.'}${name}`,
+  definitions(text) {
+    // Where every `def` starts, found in one pass (a module is asked for many names).
+    let defs: Map<string, Array<{ at: number; indent: number; head: number }>> | undefined;
+    return (name) => {
+      if (!defs) {
+        defs = new Map();
+        for (const m of text.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
+          const list = defs.get(m[2]) ?? [];
+          list.push({ at: m.index!, indent: m[1].length, head: m.index! + m[0].length });
+          defs.set(m[2], list);
+        }
+      }
+      const found = defs.get(name);
+      return found ? found.map((d) => defBody(text, d.at, d.indent, d.head)).join('\n') : undefined;
+    };
+  },
   importedNames(text) {
     const out: ImportedName[] = [];
     for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm)) {

@@ -94,7 +94,41 @@ function fileFor(host: ModuleHost, target: string): string | undefined {
   return candidates.find((c) => languageForPath(c) !== undefined && host.exists(c));
 }
 
+/**
+ * The text of every function, method or arrow function named `name` in a module's text, to its
+ * closing brace (an arrow function with an expression body: to the end of its line).
+ */
+function definitionText(text: string, name: string): string | undefined {
+  const n = name.replace(/[$]/g, '\\$');
+  const parts: string[] = [];
+  const head = new RegExp(`(?:\\bfunction\\s*\\*?\\s*${n}\\s*\\(|(?<![\\w$.])${n}\\s*(?:=|:)\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*(?::[^=]*?)?=>|[\\w$]+\\s*=>)|^\\s*(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${n}\\s*(?:<[^>]*>)?\\s*\\()`, 'gm');
+  const closing = (from: number, open: string, close: string) => {
+    let depth = 0;
+    for (let i = from; i < text.length; i++) {
+      if (text[i] === open) depth++;
+      else if (text[i] === close && --depth === 0) return i;
+    }
+    return text.length - 1;
+  };
+  for (const m of text.matchAll(head)) {
+    let at = m.index! + m[0].length;
+    // Past the parameters (which may hold braces of their own: `{ prompt, system = '' }`).
+    if (m[0].endsWith('(')) at = closing(at - 1, '(', ')') + 1;
+    const arrow = m[0].includes('=>') ? at : text.indexOf('=>', at);
+    const open = text.indexOf('{', at);
+    const lineEnd = text.indexOf('\n', at);
+    if (open < 0) continue;
+    if (arrow >= 0 && arrow < open && lineEnd >= 0 && lineEnd < open) {
+      parts.push(text.slice(m.index!, lineEnd));
+      continue;
+    }
+    parts.push(text.slice(m.index!, closing(open, '{', '}') + 1));
+  }
+  return parts.length ? parts.join('\n') : undefined;
+}
+
 export const typescriptModules: ModuleSyntax = {
+  definitions: (text) => (name) => definitionText(text, name),
   importedNames(text) {
     const out: ImportedName[] = [];
     const names = (list: string, spec: string) => {

@@ -97,7 +97,7 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
   };
   byFile.set(file, facts);
   // A bound on what is kept: the facts of the most recent modules.
-  if (byFile.size > 256) byFile.delete(byFile.keys().next().value!);
+  if (byFile.size > 64) byFile.delete(byFile.keys().next().value!);
   return facts;
 }
 
@@ -122,9 +122,9 @@ function calledChains(text: string): Array<[string, string | undefined]> {
  */
 export function callsTowardRequests(ws: Workspace, file: string, text: string, language: LanguageId): boolean {
   if (mayHoldRequests(text)) return true;
-  const imported = frontEndFor(language).modules.importedNames(text);
+  const imported = new Map(frontEndFor(language).modules.importedNames(text).map((i) => [i.local, i] as const));
   for (const [root, last] of calledChains(text)) {
-    const imp = imported.find((i) => i.local === root);
+    const imp = imported.get(root);
     if (!imp) continue;
     const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
     if (ws.importTargets(file, language, imp).some((t) => t !== file && textMayReach(ws, t, target))) return true;

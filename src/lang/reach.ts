@@ -184,7 +184,7 @@ function calledName(unit: FileUnit, callee: Node): string | undefined {
 function classOnly(text: string, name: string): boolean {
   const n = name.replace(/[$]/g, '\\$');
   if (!new RegExp(`\\bclass\\s+${n}\\b`).test(text)) return false;
-  return !new RegExp(`\\b(?:def|function)\\s+${n}\\b|\\b${n}\\s*(?::[^=\\n]*)?=[^=]`).test(text);
+  return !new RegExp(`\\b(?:def|function)\\s+${n}\\b|\\b${n}[ \\t]{0,8}(?::[^=\\n]{0,200})?=[^=]`).test(text);
 }
 
 /** Functions whose calls are read for mayReachRequest in one analysis: past this, no more are. */

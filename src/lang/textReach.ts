@@ -46,7 +46,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
     // Not defined here as a function: imported (a re-export) and looked up there, or something
     // else (an object, a class, a name assigned a call's result) that is not followed.
     const imp = imported.find((i) => i.local === name);
-    found = !!imp && ws.importTargets(file, source.language, imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, reading));
+    found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, reading));
   } else if (mayHoldRequests(body)) found = true;
   else {
     found = false;
@@ -57,7 +57,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
         // `send(...)` of `from m import send`; `m.send(...)` of `import m`, of a submodule or of a
         // class imported by name: the name called, in the module it comes from.
         const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
-        found = ws.importTargets(file, source.language, imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, reading));
+        found = facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, reading));
       } else {
         // A function of the module itself (`helper(...)`, `self.helper(...)`, `this.helper(...)`).
         const own = root === 'self' || root === 'this' || root === 'cls' ? last : root;
@@ -74,6 +74,8 @@ interface TextFacts {
   text: string;
   imported: ImportedName[];
   definition(name: string): string | undefined;
+  /** The files an import of the module names (Workspace.importTargets, kept with the facts). */
+  targets(imp: ImportedName): string[];
 }
 
 /** What textMayReach reads of a module's text, kept while the text is the same (per workspace). */
@@ -87,12 +89,18 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
   const definitions = new Map<string, string | undefined>();
   const modules = frontEndFor(language).modules;
   const lookup = modules.definitions(text);
+  const targets = new Map<ImportedName, string[]>();
   const facts: TextFacts = {
     text,
     imported: modules.importedNames(text),
     definition(name) {
       if (!definitions.has(name)) definitions.set(name, lookup(name));
       return definitions.get(name);
+    },
+    targets(imp) {
+      let found = targets.get(imp);
+      if (!found) targets.set(imp, (found = ws.importTargets(file, language, imp)));
+      return found;
     },
   };
   byFile.set(file, facts);
@@ -105,7 +113,8 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
 function calledChains(text: string): Array<[string, string | undefined]> {
   const out: Array<[string, string | undefined]> = [];
   const seen = new Set<string>();
-  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(/g)) {
+  // Bounded repetitions only: each start is tried in a bounded number of steps, whatever the text.
+  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]{0,200})((?:\s{0,16}\.\s{0,16}[A-Za-z_$][\w$]{0,200}){0,8})\s{0,16}\(/g)) {
     const last = m[2] ? /([A-Za-z_$][\w$]*)\s*$/.exec(m[2])?.[1] : undefined;
     const k = `${m[1]}.${last ?? ''}`;
     if (seen.has(k)) continue;

@@ -372,7 +372,6 @@ export class Workspace {
     this.existing.clear();
     this.modulePaths.clear();
     this.imports.clear();
-    this.targets.clear();
     this.leads.clear();
     this.derived.clear();
     this.overlays.delete(file);
@@ -514,20 +513,8 @@ export class Workspace {
     return { holds: holds(text), imports: [...imports].sort() };
   }
 
-  /**
-   * The workspace files an imported name may come from: its module, and the submodule it may name
-   * (`from pkg import mod`). Kept until a file is created, deleted or changed (what exists).
-   */
+  /** The workspace files an imported name may come from: its module, and the submodule it may name (`from pkg import mod`). */
   importTargets(file: string, language: LanguageId, imp: ImportedName): string[] {
-    const key = `${language}\u0000${file}\u0000${imp.spec}\u0000${imp.name ?? ''}`;
-    let out = this.targets.get(key);
-    if (!out) this.targets.set(key, (out = this.findTargets(file, language, imp)));
-    return out;
-  }
-
-  private readonly targets = new Map<string, string[]>();
-
-  private findTargets(file: string, language: LanguageId, imp: ImportedName): string[] {
     const from = { file, language };
     const out: string[] = [];
     const module = this.modulePath(from, imp.spec);

@@ -65,7 +65,7 @@ export const pythonModules: ModuleSyntax = {
     return (name) => {
       if (!defs) {
         defs = new Map();
-        for (const m of text.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
+        for (const m of text.matchAll(/^([ \t]{0,200})(?:async[ \t]{1,8})?def[ \t]{1,8}(\w{1,200})[ \t]{0,8}\(/gm)) {
           const list = defs.get(m[2]) ?? [];
           list.push({ at: m.index!, indent: m[1].length, head: m.index! + m[0].length });
           defs.set(m[2], list);
@@ -77,13 +77,14 @@ export const pythonModules: ModuleSyntax = {
   },
   importedNames(text) {
     const out: ImportedName[] = [];
-    for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)/gm)) {
+    // Bounded repetitions only (an import statement is short): linear in the text, whatever it holds.
+    for (const m of text.matchAll(/^[ \t]{0,80}from[ \t]{1,8}(\.{0,8}[\w.]{0,300})[ \t]{1,8}import[ \t]{1,8}(\([^)]{0,4000}\)|[^\n#]{0,4000})/gm)) {
       for (const part of m[2].replace(/[()\\]/g, ' ').split(',')) {
         const n = /^\s*(\w+)(?:\s+as\s+(\w+))?/.exec(part);
         if (n && n[1] !== '*') out.push({ spec: m[1], name: n[1], local: n[2] ?? n[1] });
       }
     }
-    for (const m of text.matchAll(/^[ \t]*import[ \t]+([\w., \t]+)/gm)) {
+    for (const m of text.matchAll(/^[ \t]{0,80}import[ \t]{1,8}([\w., \t]{1,4000})/gm)) {
       for (const part of m[1].split(',')) {
         const n = /^\s*([\w.]+)(?:\s+as\s+(\w+))?/.exec(part);
         if (n) out.push({ spec: n[1], local: n[2] ?? n[1].split('.')[0] });

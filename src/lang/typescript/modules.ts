@@ -101,7 +101,8 @@ function fileFor(host: ModuleHost, target: string): string | undefined {
 function definitionText(text: string, name: string): string | undefined {
   const n = name.replace(/[$]/g, '\\$');
   const parts: string[] = [];
-  const head = new RegExp(`(?:\\bfunction\\s*\\*?\\s*${n}\\s*\\(|(?<![\\w$.])${n}\\s*(?:=|:)\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*(?::[^=]*?)?=>|[\\w$]+\\s*=>)|^\\s*(?:(?:public|private|protected|static|async|override|readonly)\\s+)*${n}\\s*(?:<[^>]*>)?\\s*\\()`, 'gm');
+  // Bounded repetitions only: each start is tried in a bounded number of steps, whatever the text.
+  const head = new RegExp(`(?:\\bfunction[ \\t]{0,8}\\*?[ \\t]{0,8}${n}[ \\t]{0,8}\\(|(?<![\\w$.])${n}[ \\t]{0,8}(?:=|:)[ \\t]{0,8}(?:async[ \\t]{0,8})?(?:function\\b|\\([^)]{0,400}\\)[ \\t]{0,8}(?::[^=\\n]{0,200})?=>|[\\w$]{1,80}[ \\t]{0,8}=>)|^[ \\t]{0,80}(?:(?:public|private|protected|static|async|override|readonly)[ \\t]{1,8}){0,6}${n}[ \\t]{0,8}(?:<[^>\\n]{0,200}>)?[ \\t]{0,8}\\()`, 'gm');
   const closing = (from: number, open: string, close: string) => {
     let depth = 0;
     for (let i = from; i < text.length; i++) {
@@ -138,7 +139,8 @@ export const typescriptModules: ModuleSyntax = {
       }
     };
     // `import a, { b as c } from 'm'`, `import * as m from 'm'`, `export { a } from 'm'`.
-    for (const m of text.matchAll(/\b(?:import|export)\s+(?:type\s+)?([^;'"]*?)\s*from\s*['"]([^'"\n]+)['"]/g)) {
+    // Bounded repetitions only (an import clause is short): linear in the text, whatever it holds.
+    for (const m of text.matchAll(/\b(?:import|export)\s{1,8}(?:type\s{1,8})?([^;'"]{0,2000}?)\s{0,8}from\s{0,8}['"]([^'"\n]{1,300})['"]/g)) {
       const clause = m[1];
       const spec = m[2];
       const star = /\*\s*as\s+([\w$]+)/.exec(clause);
@@ -150,11 +152,11 @@ export const typescriptModules: ModuleSyntax = {
       if (!star && !braces && !def) out.push({ spec, local: '' });
     }
     // `const m = require('m')`, `const { a } = require('m')`, `import('m')`, a bare `import 'm'`.
-    for (const m of text.matchAll(/(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*)?\brequire\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(/(?:\b(?:const|let|var)\s{1,8}(\{[^}]{0,400}\}|[\w$]{1,80})\s{0,8}=\s{0,8})?\brequire\s{0,8}\(\s{0,8}['"]([^'"\n]{1,300})['"]\s{0,8}\)/g)) {
       if (m[1]?.startsWith('{')) names(m[1].slice(1, -1), m[2]);
       else out.push({ spec: m[2], local: m[1] ?? '' });
     }
-    for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"\n]+)['"]|^\s*import\s*['"]([^'"\n]+)['"]/gm)) out.push({ spec: m[1] ?? m[2], local: '' });
+    for (const m of text.matchAll(/\bimport\s{0,8}\(\s{0,8}['"]([^'"\n]{1,300})['"]|^[ \t]{0,80}import[ \t]{0,8}['"]([^'"\n]{1,300})['"]/gm)) out.push({ spec: m[1] ?? m[2], local: '' });
     return out;
   },
 

@@ -733,6 +733,10 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!memory && !partialFill && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
       if (!memory && !partialFill && createsOnly(at, p)) return undefined;
       if (backedUp(at, p)) return undefined;
+      // A helper's file is the one its callers pass (`_save_config(path, data)`): when every call
+      // of it in the file copies that file to a backup first, a torn write is undone from the copy.
+      const helperCalls = callerPaths(at, p);
+      if (helperCalls.length && helperCalls.every((c) => backedUp(c.at, c.path))) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
       // A file named anew on each write loses nothing saved earlier, unless the program lists the
       // files of its name and loads them back: then a torn newest one is what the loader is offered.

@@ -1,5 +1,5 @@
 import type { ShapeArg } from '../core/edits';
-import type { CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
+import type { ArgView, CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
 import { param } from '../core/model';
 import { HOLE, allTaints } from '../core/value';
 import { defineRule } from '../core/rule';
@@ -32,6 +32,12 @@ function fixedParts(pattern: string): { prefix: string; suffix: string } | undef
 
 /** A test of whether some file exists, alone: `os.path.exists(p)`, `path.exists()`, `fs.existsSync(p)`. */
 const EXISTENCE_TEST = /^(os\.path\.(exists|isfile)\([^()]*\)|[\w.]+\.(exists|is_file)\(\)|(fs\.)?existsSync\([^()]*\))$/;
+
+/** A call that tests whether a file or folder exists (`p.exists()`, `os.path.isdir(d)`, `fs.existsSync(f)`). */
+const EXISTS_CALL = /^(exists|existsSync|isfile|is_file|isdir|is_dir|pathExists|pathExistsSync)$/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** The text reads the name (not an attribute of that name: `self.name`). */
+const mentions = (text: string, name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text);
 
 /** The script runs git: `subprocess.run(["git", ...])`, `execSync('git ...')`, `spawnSync('git', ...)`. */
 const RUNS_GIT = /\[\s*["']git["']\s*,|\b(exec|execSync|execFileSync|spawn|spawnSync|execFile|check_output|check_call|run|getoutput|system)\(\s*["'`]git\b/;
@@ -294,33 +300,57 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      * calls of the helper pass for that parameter (`self._write_file(agent_file, data)`), each at
      * its call: what a helper writes or reads is what its callers hand it.
      */
-    const callerPathsOf = new Map<string, Array<{ at: Loc; path: FilePath }>>();
-    const callerPaths = (at: Loc, p: FilePath): Array<{ at: Loc; path: FilePath }> => {
-      const fn = fnOf(at);
-      const param = p.arg.text.trim();
-      if (!fn?.name || !bare(p) || !fn.params.includes(param)) return [];
+    /**
+     * The calls of a function of the file (a plain call, or one through its object:
+     * `self._write_file(...)`, `this.writeJson(...)`) with what each passes for one of its
+     * parameters: undefined where a spread argument (`*args`, `...rest`) hides which one lands
+     * there. `complete` when every call the file makes of it is listed.
+     */
+    const argumentsOfCache = new Map<string, { calls: Array<{ at: Loc; arg?: ArgView }>; complete: boolean }>();
+    const argumentsOf = (fn: FunctionView, param: string): { calls: Array<{ at: Loc; arg?: ArgView }>; complete: boolean } => {
       const key = `${fn.at.start}:${param}`;
-      let found = callerPathsOf.get(key);
+      let found = argumentsOfCache.get(key);
       if (found) return found;
-      found = [];
-      // A method called through its object (`self._write_file(...)`, `this.writeJson(...)`) gets
-      // `self` first in Python; a plain call passes every parameter.
+      found = { calls: [], complete: true };
+      // A method called through its object gets `self` first in Python; a plain call passes every parameter.
       const skipsSelf = /^(self|cls)$/.test(fn.params[0] ?? '');
-      for (const c of view.calls) {
-        if (c.method !== fn.name || found.length >= 32) continue;
+      for (const c of fn.name ? view.calls : []) {
+        if (c.method !== fn.name) continue;
         const callee = c.calleeText.replace(/\s+/g, '');
         const throughObject = /^(self|cls|this)\.[\w$]+$/.test(callee);
         if (!throughObject && callee !== fn.name) continue;
+        if (found.calls.length >= 32) {
+          found.complete = false;
+          break;
+        }
         const index = fn.params.indexOf(param) - (throughObject && skipsSelf ? 1 : 0);
         const positional = c.args.filter((a) => !a.name);
-        // A spread argument (`*args`, `...rest`) hides which one lands on the parameter.
-        if (positional.some((a) => /^\s*(\*|\.\.\.)/.test(a.text))) continue;
-        const arg = c.args.find((a) => a.name === param) ?? (index >= 0 ? positional[index] : undefined);
-        const path = arg && view.pathAt(arg.at);
-        if (path) found.push({ at: c.at, path });
+        const named = c.args.find((a) => a.name === param);
+        const spread = positional.some((a) => /^\s*(\*|\.\.\.)/.test(a.text));
+        found.calls.push({ at: c.at, arg: named ?? (spread ? undefined : index >= 0 ? positional[index] : undefined) });
       }
-      callerPathsOf.set(key, found);
+      argumentsOfCache.set(key, found);
       return found;
+    };
+    /** The file each call of the helper passes for `p` (a parameter of it), at the call: undefined where it cannot be read. */
+    const passedPathsCache = new Map<string, { calls: Array<{ at: Loc; path?: FilePath }>; complete: boolean }>();
+    const passedPaths = (at: Loc, p: FilePath): { calls: Array<{ at: Loc; path?: FilePath }>; complete: boolean } => {
+      const fn = fnOf(at);
+      const param = p.arg.text.trim();
+      if (!fn?.name || !bare(p) || !fn.params.includes(param)) return { calls: [], complete: false };
+      const key = `${fn.at.start}:${param}`;
+      let found = passedPathsCache.get(key);
+      if (!found) {
+        const args = argumentsOf(fn, param);
+        passedPathsCache.set(key, (found = { calls: args.calls.map(({ at: call, arg }) => ({ at: call, path: arg && view.pathAt(arg.at) })), complete: args.complete }));
+      }
+      return found;
+    };
+    const callerPaths = (at: Loc, p: FilePath): Array<{ at: Loc; path: FilePath }> => passedPaths(at, p).calls.filter((c): c is { at: Loc; path: FilePath } => !!c.path);
+    /** Every call of the helper that writes `p` (a parameter of it) passes a file for which `test` holds; false when a call cannot be read or there is none. */
+    const everyCaller = (at: Loc, p: FilePath, test: (call: Loc, path: FilePath) => boolean): boolean => {
+      const { calls, complete } = passedPaths(at, p);
+      return complete && calls.length > 0 && calls.every((c) => !!c.path && test(c.at, c.path));
     };
     // A bare name (`path`, `file_path`) is a parameter or a local of its function: in another
     // function the same name is another file. Across functions only what the name stands for
@@ -499,6 +529,54 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const textBefore = (at: Loc): string => {
       const fn = fnOf(at);
       return fn ? fn.text.slice(0, Math.max(0, at.start - fn.at.start)) : ctx.textOf({ file: at.file, start: 0, end: at.start });
+    };
+    /**
+     * Loops that pick a free name: `while (SKILLS_DIR / name).exists(): name = f"{base}-{n}"`,
+     * `while (fs.existsSync(path.join(dir, name))) name = ...`. The loop ends at the first name of
+     * which nothing exists, so a file made under it is new. Per function: the loop and the names
+     * it sets that its existence test reads.
+     */
+    const probesOf = new Map<FunctionView | undefined, Array<{ at: Loc; names: Set<string> }>>();
+    const probes = (fn: FunctionView | undefined): Array<{ at: Loc; names: Set<string> }> => {
+      let found = probesOf.get(fn);
+      if (found) return found;
+      found = [];
+      for (const c of view.calls) {
+        if (!EXISTS_CALL.test(c.method) || fnOf(c.at) !== fn) continue;
+        const loop = view.enclosingLoop(c.at);
+        const test = squash(ctx.textOf(c.at));
+        if (!loop?.conditionText || ![test, `(${test})`].includes(squash(loop.conditionText))) continue;
+        const names = new Set(view.assignments.filter((a) => a.at.start >= loop.at.start && a.at.end <= loop.at.end && IDENTIFIER.test(a.targetText) && mentions(test, a.targetText)).map((a) => a.targetText));
+        if (names.size) found.push({ at: loop.at, names });
+      }
+      probesOf.set(fn, found);
+      return found;
+    };
+    /**
+     * The name holds, at `at`, a value a loop before it picked free: its last assignment there is
+     * the loop's, or comes just before the loop, or copies a name the loop picked (`name = chosen`).
+     */
+    const pickedFree = (at: Loc, name: string, depth = 0): boolean => {
+      const fn = fnOf(at);
+      const loops = probes(fn).filter((l) => l.at.end <= at.start && l.names.has(name));
+      const last = view.assignments.filter((a) => a.targetText === name && a.at.start < at.start && fnOf(a.at) === fn).pop();
+      if (loops.some((l) => !last || last.at.start < l.at.end)) return true;
+      const copied = last && !last.augmented ? ctx.textOf(last.valueAt).trim() : '';
+      return depth < 2 && IDENTIFIER.test(copied) && pickedFree(last!.at, copied, depth + 1);
+    };
+    /**
+     * The path is made from a name picked free just before: in the writing function, or, for a
+     * parameter, by every call of it in the file (`_write_skill(chosen, body)` after the loop).
+     */
+    const probedFree = (at: Loc, built: string): boolean => {
+      const fn = fnOf(at);
+      const names = new Set([...built.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$])/g)].map((m) => m[0]));
+      if ([...names].some((n) => pickedFree(at, n))) return true;
+      return !!fn && fn.params.some((param) => {
+        if (!names.has(param)) return false;
+        const { calls, complete } = argumentsOf(fn, param);
+        return complete && calls.length > 0 && calls.every((c) => !!c.arg && IDENTIFIER.test(c.arg.text.trim()) && pickedFree(c.at, c.arg.text.trim()));
+      });
     };
     /**
      * A part of the path that the same function has just set to a new name (`self.run_id =
@@ -735,12 +813,11 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (backedUp(at, p)) return undefined;
       // A helper's file is the one its callers pass (`_save_config(path, data)`): when every call
       // of it in the file copies that file to a backup first, a torn write is undone from the copy.
-      const helperCalls = callerPaths(at, p);
-      if (helperCalls.length && helperCalls.every((c) => backedUp(c.at, c.path))) return undefined;
+      if (everyCaller(at, p, backedUp)) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
       // A file named anew on each write loses nothing saved earlier, unless the program lists the
       // files of its name and loads them back: then a torn newest one is what the loader is offered.
-      const fresh = FRESH_NAME.test(built) || freshAttribute(at, built);
+      const fresh = FRESH_NAME.test(built) || freshAttribute(at, built) || probedFree(at, built);
       const family = fresh ? listedFamily(at, p) : undefined;
       if (fresh && !family) return undefined;
       if (!memory && credentials(at, p)) return undefined;

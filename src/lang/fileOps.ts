@@ -102,13 +102,21 @@ function origin(unit: FileUnit, ev: Evaluator, n: Node, depth: number): Node {
   return bound ? origin(unit, ev, bound, depth + 1) : n;
 }
 
-/** The name of a function of this file that a path is the result of (`state_path(name)` -> `state_path`). */
+/**
+ * The name of a function of this file that a path is the result of (`state_path(name)` ->
+ * `state_path`), or of a method of the class around the call, called through its object
+ * (`self._target(namespace, path)` -> `Store._target`).
+ */
 function builderOf(unit: FileUnit, ev: Evaluator, n: Node): string | undefined {
   const e = unit.adapter.expr(n);
   if (e.k !== 'call') return undefined;
   const c = unit.adapter.expr(e.callee);
-  if (c.k !== 'ident') return undefined;
-  return ev.findBinding(unit, e.callee, c.name)?.binding.kind === 'function' ? c.name : undefined;
+  if (c.k === 'ident') return ev.findBinding(unit, e.callee, c.name)?.binding.kind === 'function' ? c.name : undefined;
+  if (c.k !== 'member' || !/^(self|this)$/.test(c.object.text)) return undefined;
+  const cls = unit.enclosingClass(n);
+  const className = cls?.childForFieldName('name')?.text;
+  const method = cls && unit.classMembers(cls).get(c.prop);
+  return className && method?.some((m) => unit.adapter.isFunction(m)) ? `${className}.${c.prop}` : undefined;
 }
 
 function literalName(unit: FileUnit, ev: Evaluator, n: Node, depth: number): string | undefined {

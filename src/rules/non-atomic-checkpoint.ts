@@ -1,5 +1,5 @@
 import type { ShapeArg } from '../core/edits';
-import type { ArgView, CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
+import type { ArgView, Assignment, CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
 import { param } from '../core/model';
 import { HOLE, allTaints } from '../core/value';
 import { defineRule } from '../core/rule';
@@ -533,6 +533,28 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return fn ? fn.text.slice(0, Math.max(0, at.start - fn.at.start)) : ctx.textOf({ file: at.file, start: 0, end: at.start });
     };
     /**
+     * An attribute of the path that the writing function names only on its first call (`if not
+     * self.history_file: self.history_file = ...`, `this.file ??= ...`), before a write that every
+     * call makes: each later call rewrites the file that holds what the earlier calls saved.
+     */
+    const namedOnFirstCall = (at: Loc, built: string): Assignment | undefined => {
+      const fn = fnOf(at);
+      if (!fn) return undefined;
+      for (const m of built.matchAll(/\b(self|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g)) {
+        const target = `${m[1]}.${m[2]}`;
+        const t = target.replace(/[.$]/g, '\\$&');
+        const unset = new RegExp(`^\\(?\\s*(not\\s+${t}|${t}\\s+is\\s+None|!\\s*${t}|${t}\\s*===?\\s*(undefined|null))\\s*\\)?$`);
+        for (const a of view.assignments) {
+          if (a.at.start >= at.start || fnOf(a.at) !== fn || squash(a.targetText) !== target) continue;
+          if (/^[^=]*(\?\?|\|\|)=/.test(ctx.textOf(a.at))) return a;
+          // Set under the test, and written after the test's block: on every call, not only the first.
+          const test = view.enclosingCondition(a.at);
+          if (test && test.at.end <= at.start && unset.test(test.conditionText.trim())) return a;
+        }
+      }
+      return undefined;
+    };
+    /**
      * Loops that pick a free name: `while (SKILLS_DIR / name).exists(): name = f"{base}-{n}"`,
      * `while (fs.existsSync(path.join(dir, name))) name = ...`. The loop ends at the first name of
      * which nothing exists, so a file made under it is new. Per function: the loop and the names
@@ -870,6 +892,13 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const loop = view.enclosingLoop(at);
       // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
       if (loop && !perPass(p, loop) && !exitsAfter(at, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      const firstCall = structured ? namedOnFirstCall(at, built) : undefined;
+      if (firstCall) {
+        return {
+          why: `it is named on the first call (\`${shorten(ctx.textOf(firstCall.at))}\`, line ${lineOf(ctx, firstCall.at)}) and written again by every later one`,
+          consequence: 'what the earlier calls saved is lost',
+        };
+      }
       if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
       return undefined;
     };

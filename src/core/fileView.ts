@@ -152,6 +152,12 @@ export interface FileView {
   readonly importedReads: readonly Extract<FileOp, { kind: 'read' }>[];
   /** An expression of the file (a call's argument) read as a file path, as file operations name theirs. */
   pathAt(at: Loc): FilePath | undefined;
+  /**
+   * The folders from the root of the file's project (the nearest folder above it with a
+   * repository or a package manifest) down to the file: `['gptme', 'eval', 'swebench']`. Empty
+   * when no project root is found: folders above a project say nothing about its code.
+   */
+  readonly projectFolders: readonly string[];
   /** Every assignment statement / declarator with a value. */
   readonly assignments: readonly Assignment[];
   readonly filters: readonly FilterView[];

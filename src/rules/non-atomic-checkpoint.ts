@@ -33,6 +33,8 @@ function fixedParts(pattern: string): { prefix: string; suffix: string } | undef
 /** A test of whether some file exists, alone: `os.path.exists(p)`, `path.exists()`, `fs.existsSync(p)`. */
 const EXISTENCE_TEST = /^(os\.path\.(exists|isfile)\([^()]*\)|[\w.]+\.(exists|is_file)\(\)|(fs\.)?existsSync\([^()]*\))$/;
 
+/** The folder of a project's evaluation harness. */
+const EVAL_FOLDER = /^evals?$/i;
 /** A call that tests whether a file or folder exists (`p.exists()`, `os.path.isdir(d)`, `fs.existsSync(f)`). */
 const EXISTS_CALL = /^(exists|existsSync|isfile|is_file|isdir|is_dir|pathExists|pathExistsSync)$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -292,6 +294,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const view = ctx.view;
     const ops = view.fileOps;
     if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;
+    // A project's evaluation harness (its `eval` / `evals` folder) writes the results of a run: a
+    // crash costs running it again, not state the program keeps.
+    if (view.projectFolders.some((f) => EVAL_FOLDER.test(f))) return;
     const reads = ops.filter((o): o is Read => o.kind === 'read');
     const fnOf = (at: Loc): FunctionView | undefined => view.enclosingFunction(at);
     /**

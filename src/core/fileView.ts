@@ -152,6 +152,10 @@ export interface FileView {
   readonly importedReads: readonly Extract<FileOp, { kind: 'read' }>[];
   /** An expression of the file (a call's argument) read as a file path, as file operations name theirs. */
   pathAt(at: Loc): FilePath | undefined;
+  /** The value of an expression of the file, as the interpreter resolves it. */
+  valueAt(at: Loc): Value | undefined;
+  /** The name, read at `at`, is the error an exception handler around it caught (`except OSError as e`, `catch (err)`). */
+  caughtError(at: Loc, name: string): boolean;
   /**
    * The folders from the root of the file's project (the nearest folder above it with a
    * repository or a package manifest) down to the file: `['gptme', 'eval', 'swebench']`. Empty

@@ -304,6 +304,15 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       }
       return projectFolders;
     },
+    valueAt(at) {
+      const node = nodeAt(at);
+      return node ? ev.eval(unit, node) : undefined;
+    },
+    caughtError(at, name) {
+      const node = nodeAt(at);
+      const b = node && ev.findBinding(unit, node, name)?.binding;
+      return !!b && b.kind === 'opaque' && facts.catches(b.at);
+    },
     pathAt(at) {
       const node = nodeAt(at);
       return node ? filePath(unit, ev, node) : undefined;

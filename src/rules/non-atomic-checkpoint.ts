@@ -646,12 +646,44 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const own = indent(lines[0]);
       return lines.slice(1).every((line) => !line.trim() || indent(line) >= own);
     };
-    /** What is written is nothing (`f.write("")`: a marker whose existence is the signal) or only the clock (a stamp). */
+    /** What is written is nothing (`f.write("")`: a marker whose existence is the signal) or only the clock (a stamp), or a failure record. */
     const nothingToLose = (w: Extract<FileOp, { kind: 'write' }> | undefined): boolean => {
       if (!w || w.data.length !== 1) return false;
       const text = w.data[0].text.replace(/\s+/g, '');
       if (/^b?(""|''|``)$/.test(text)) return true;
-      return CLOCK_ONLY.test(stripWrappers(text));
+      return CLOCK_ONLY.test(stripWrappers(text)) || failureRecord(w.data[0]);
+    };
+    /**
+     * A record of a failure: the text of an error being handled, the clock and fixed labels
+     * (`{"error": str(exc), "ts": now}`, `JSON.stringify({ error: String(err), at })`). It tells
+     * of one failure, written when it happens; a torn one loses that account, nothing saved before.
+     */
+    const failureRecord = (data: ArgView): boolean => {
+      // The record itself, or what a serialiser is handed (`json.dumps({...})`, `JSON.stringify({...})`).
+      const shape = ctx.edits.shape(data.at);
+      const record = shape?.kind === 'call' && shape.args.length && SERIALISED.test(ctx.textOf(shape.callee) + '(') ? shape.args[0].at : data.at;
+      const v = view.valueAt(record);
+      if (v?.kind !== 'obj' || !v.complete || !v.entries.length) return false;
+      let error = false;
+      for (const e of v.entries) {
+        const x = e.value;
+        if (x.kind === 'str' && x.complete && !x.taints.length) continue;
+        if (x.taints.length && x.taints.every((t) => t.cls === 'clock')) continue;
+        if (!x.at || !errorText(x.at)) return false;
+        error = true;
+      }
+      return error;
+    };
+    /** `str(exc)`, `repr(err)`, `String(err)`, `err.message`: the text of a caught error, or of a parameter every call of its function in the file fills with one. */
+    const errorText = (at: Loc): boolean => {
+      const m = /^(?:str|repr|String)\(\s*([A-Za-z_$][\w$]*)\s*\)$|^([A-Za-z_$][\w$]*)\??\.message$/.exec(ctx.textOf(at).trim());
+      const name = m?.[1] ?? m?.[2];
+      if (!name) return false;
+      if (view.caughtError(at, name)) return true;
+      const fn = fnOf(at);
+      if (!fn?.params.includes(name)) return false;
+      const { calls, complete } = argumentsOf(fn, name);
+      return complete && calls.length > 0 && calls.every((c) => !!c.arg && IDENTIFIER.test(c.arg.text.trim()) && view.caughtError(c.arg.at, c.arg.text.trim()));
     };
     /**
      * A login's credentials: a file named for them, made private (mode 0o600) in the same function

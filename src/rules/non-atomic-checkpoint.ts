@@ -654,15 +654,53 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return CLOCK_ONLY.test(stripWrappers(text)) || failureRecord(w.data[0]);
     };
     /**
+     * What a write writes as a record: what a serialiser in it is handed (`json.dumps(record)`,
+     * `JSON.stringify(record, null, 2) + "\\n"`), or the data itself (`json.dump(record, f)`).
+     */
+    const recordOf = (data: ArgView): Loc => {
+      const serialiser = view.calls.find((c) => c.at.start >= data.at.start && c.at.end <= data.at.end && c.args.length > 0 && SERIALISED.test(`${c.calleeText.replace(/\s+/g, '')}(`));
+      return serialiser ? serialiser.args[0].at : data.at;
+    };
+    /**
+     * A record the module only creates: the write composes it anew (an object written in the
+     * writing function, of its arguments, constants and the clock), the module answers whether the
+     * file exists (`vm_exists(name)`: a function that returns that test, the guard its callers
+     * create behind), and no function of the file reads the record and writes it back (reading it
+     * itself, or through a function of the file that does). A creation step: a crash in it has no
+     * earlier copy to destroy.
+     */
+    const createdRecord = (at: Loc, p: FilePath, w: Extract<FileOp, { kind: 'write' }> | undefined): boolean => {
+      const fn = fnOf(at);
+      if (!fn || !w || w.data.length !== 1) return false;
+      const v = view.valueAt(recordOf(w.data[0]));
+      if (v?.kind !== 'obj' || !v.at || fnOf(v.at) !== fn) return false;
+      const mine = new Set(keysFor(p, true));
+      if (!mine.size) return false;
+      const same = (q: FilePath | undefined) => !!q && keysFor(q, true).some((k) => mine.has(k));
+      const existence = view.calls.some((c) => {
+        if (!EXISTS_CALL.test(c.method)) return false;
+        const tested = c.args[0] ?? c.receiver;
+        const holder = fnOf(c.at);
+        if (!tested || !holder || !same(view.pathAt(tested.at))) return false;
+        const call = ctx.textOf(c.at).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        return new RegExp(`\\breturn\\s+${call}\\s*(;|}|\\n|$)`).test(holder.text);
+      });
+      if (!existence) return false;
+      const readers = new Set(reads.filter((r) => same(r.path)).map((r) => fnOf(r.at)));
+      return ops.every((o) => {
+        if (o.kind !== 'write' || !same(o.path)) return true;
+        const writer = fnOf(o.at);
+        if (!writer || readers.has(writer)) return false;
+        return !view.calls.some((c) => c.at.start < o.at.start && fnOf(c.at) === writer && [...readers].some((r) => r?.name === c.method));
+      });
+    };
+    /**
      * A record of a failure: the text of an error being handled, the clock and fixed labels
      * (`{"error": str(exc), "ts": now}`, `JSON.stringify({ error: String(err), at })`). It tells
      * of one failure, written when it happens; a torn one loses that account, nothing saved before.
      */
     const failureRecord = (data: ArgView): boolean => {
-      // The record itself, or what a serialiser is handed (`json.dumps({...})`, `JSON.stringify({...})`).
-      const shape = ctx.edits.shape(data.at);
-      const record = shape?.kind === 'call' && shape.args.length && SERIALISED.test(ctx.textOf(shape.callee) + '(') ? shape.args[0].at : data.at;
-      const v = view.valueAt(record);
+      const v = view.valueAt(recordOf(data));
       if (v?.kind !== 'obj' || !v.complete || !v.entries.length) return false;
       let error = false;
       for (const e of v.entries) {
@@ -871,6 +909,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // each time (a uuid or a timestamp in its name).
       if (!memory && !partialFill && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
       if (!memory && !partialFill && createsOnly(at, p)) return undefined;
+      if (!memory && createdRecord(at, p, write)) return undefined;
       if (backedUp(at, p)) return undefined;
       // A helper's file is the one its callers pass (`_save_config(path, data)`): when every call
       // of it in the file copies that file to a backup first, a torn write is undone from the copy.

@@ -94,6 +94,11 @@ export interface PathJoin {
 export interface FilePath {
   arg: ArgView;
   name?: string;
+  /**
+   * The names the file may have when its last part is a loop's variable over written names
+   * (`for name, text in SEEDS.items(): open(folder / name, "w")`): one of these, on each pass.
+   */
+  names?: string[];
   /** The text of the expression the path comes from, when `arg` is a name bound to it (`p = state_path(n)`). */
   origin?: string;
   /** A function of the file whose result the path is (`state_path(n)`): paths it builds name files of one kind. */
@@ -116,9 +121,10 @@ export type FileOp =
    * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`). `streamed`: it
    * is filled piece by piece from a stream (a download, a copy): writes on its handle in a loop
    * (`for chunk in r.iter_content(): f.write(chunk)`), `shutil.copyfileobj(src, f)`, a write
-   * stream piped to (`pipeline(body, fs.createWriteStream(p))`, `res.pipe(out)`).
+   * stream piped to (`pipeline(body, fs.createWriteStream(p))`, `res.pipe(out)`). `appends`: what
+   * is written goes after what the file holds (`open(p, "a")`, `fs.appendFileSync(p, text)`).
    */
-  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean; streamed?: boolean }
+  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean; streamed?: boolean; appends?: boolean }
   | { kind: 'read'; at: Loc; path: FilePath }
   | { kind: 'rename'; at: Loc; from: FilePath; to: FilePath }
   | { kind: 'fsync'; at: Loc }

@@ -844,6 +844,27 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return undefined;
     };
     /**
+     * Appends to a file written only when missing (`p`, one of its names: `for name, text in
+     * SEEDS.items()`), and a read of it: in the same folder (as written), under one of its names
+     * or a pattern that one of them fits (`notes / f"{target}.md"` for `linux.md`).
+     */
+    const appendedSeed = (p: FilePath): { append: Extract<FileOp, { kind: 'write' }>; read: Read } | undefined => {
+      const seeds = p.name ? [p.name] : (p.names ?? []);
+      if (!seeds.length || p.dir === undefined) return undefined;
+      const folder = squash(p.dir);
+      const isSeed = (q: FilePath): boolean => {
+        const s = splitPath(q.arg, q.origin);
+        if ((s.folder ?? (q.dir !== undefined ? squash(q.dir) : undefined)) !== folder || s.name === undefined) return false;
+        if (!s.name.includes(HOLE)) return seeds.includes(s.name);
+        const parts = s.name.split(HOLE);
+        const pattern = new RegExp(`^${parts.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+        return /[A-Za-z]/.test(parts.join('')) && seeds.some((x) => pattern.test(x));
+      };
+      const append = ops.find((o): o is Extract<FileOp, { kind: 'write' }> => o.kind === 'write' && !!o.appends && isSeed(o.path));
+      const read = append && reads.find((r) => isSeed(r.path));
+      return append && read ? { append, read } : undefined;
+    };
+    /**
      * The write is skipped whenever the file exists: under `if not path.exists():`, after `if
      * path.exists(): return` (or `continue` in a loop over files), in a `FileNotFoundError` branch.
      */
@@ -907,8 +928,17 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // Written only when the file does not exist yet: there is no good copy for a crash to destroy
       // (but a memory file seeded once and then trusted stays truncated). So is a file named anew
       // each time (a uuid or a timestamp in its name).
-      if (!memory && !partialFill && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
-      if (!memory && !partialFill && createsOnly(at, p)) return undefined;
+      // Unless the program then only appends to it and reads it back (notes seeded once, then
+      // added to): the seed is skipped once the file exists, so a torn one stays under every append.
+      if (!memory && !partialFill && (WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '') || createsOnly(at, p))) {
+        const seed = appendedSeed(p);
+        if (!seed) return undefined;
+        return {
+          why: `it is written only when it is missing, then only appended to (\`${shorten(ctx.textOf(seed.append.at))}\`, line ${lineOf(ctx, seed.append.at)}) and read back (\`${shorten(ctx.textOf(seed.read.at))}\`, line ${lineOf(ctx, seed.read.at)})`,
+          consequence: 'a torn start is never written again: every later read gets it',
+          read: seed.read,
+        };
+      }
       if (!memory && createdRecord(at, p, write)) return undefined;
       if (backedUp(at, p)) return undefined;
       // A helper's file is the one its callers pass (`_save_config(path, data)`): when every call

@@ -101,7 +101,11 @@ export interface FilePath {
   names?: string[];
   /** The text of the expression the path comes from, when `arg` is a name bound to it (`p = state_path(n)`). */
   origin?: string;
-  /** A function of the file whose result the path is (`state_path(n)`): paths it builds name files of one kind. */
+  /**
+   * A function of the file whose result the path is (`state_path(n)`), or a method of the class
+   * around it called through its object (`self._note_path(ns, name)`, named with where its class
+   * starts: `class@120._note_path`): paths it builds name files of one kind.
+   */
   builder?: string;
   /** The folder part of a join ending in `name`, as written; `dirIsParam` when it is a parameter of the function. */
   dir?: string;

@@ -107,7 +107,8 @@ function origin(unit: FileUnit, ev: Evaluator, n: Node, depth: number): Node {
 /**
  * The name of a function of this file that a path is the result of (`state_path(name)` ->
  * `state_path`), or of a method of the class around the call, called through its object
- * (`self._target(namespace, path)` -> `Store._target`).
+ * (`self._target(namespace, path)` -> `_target`, qualified by where its class starts: a method of
+ * another class of the file is another builder).
  */
 function builderOf(unit: FileUnit, ev: Evaluator, n: Node): string | undefined {
   const e = unit.adapter.expr(n);
@@ -116,9 +117,8 @@ function builderOf(unit: FileUnit, ev: Evaluator, n: Node): string | undefined {
   if (c.k === 'ident') return ev.findBinding(unit, e.callee, c.name)?.binding.kind === 'function' ? c.name : undefined;
   if (c.k !== 'member' || !/^(self|this)$/.test(c.object.text)) return undefined;
   const cls = unit.enclosingClass(n);
-  const className = cls?.childForFieldName('name')?.text;
   const method = cls && unit.classMembers(cls).get(c.prop);
-  return className && method?.some((m) => unit.adapter.isFunction(m)) ? `${className}.${c.prop}` : undefined;
+  return cls && method?.some((m) => unit.adapter.isFunction(m)) ? `class@${cls.startIndex}.${c.prop}` : undefined;
 }
 
 /** The last part of a path as written: through names bound once, `/` joins and path-joining calls (`os.path.join(d, name)` -> `name`). */

@@ -383,7 +383,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // extension: `STATE_DIR / f"{name}.json"`) names the program's own place for the file; one
       // that only joins and checks its arguments (`_inside(root, name)`) names the caller's.
       if (p.builder) {
-        // A method builder is named with its class (`Store._target`); the file's functions by their own names.
+        // A method builder is qualified by its class (`class@120._target`); the file's functions go by their own names.
         const builderName = p.builder.slice(p.builder.lastIndexOf('.') + 1);
         const fn = view.functions.find((f) => f.name === builderName);
         const body = (fn?.text ?? '').replace(/("{3}|'{3})[\s\S]*?\1/g, '').replace(/(^|\n)\s*(#|\/\/)[^\n]*/g, '');

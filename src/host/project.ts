@@ -5,10 +5,10 @@
  * definition's every use in the project can be searched for.
  */
 import * as path from 'node:path';
+import { PROJECT_MARKERS } from '../core/project';
 import { discoverFiles, isInside } from './files';
 
-/** What marks the root of a project: a repository, or a Python or Node package manifest. */
-export const PROJECT_MARKERS = ['.git', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json'];
+export { PROJECT_MARKERS };
 
 export interface WalkedFiles {
   /** Folders walked whole (absolute paths). */

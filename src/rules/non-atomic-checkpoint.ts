@@ -651,7 +651,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!w || w.data.length !== 1) return false;
       const text = w.data[0].text.replace(/\s+/g, '');
       if (/^b?(""|''|``)$/.test(text)) return true;
-      return CLOCK_ONLY.test(stripWrappers(text)) || failureRecord(w.data[0]);
+      return CLOCK_ONLY.test(stripWrappers(text));
     };
     /**
      * What a write writes as a record: what a serialiser in it is handed (`json.dumps(record)`,
@@ -908,14 +908,31 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      */
     const repositoryFile = (p: FilePath): boolean =>
       RUNS_GIT.test(fileText(ctx)) && /\b__file__\b|\b__dirname\b|\bimport\.meta\.(url|dirname)\b/.test(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
-    /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
-    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>, throughCaller = false): { why: string; consequence: string; read?: Read } | undefined => {
+    /** `seeded`: a file written only when missing, then appended to (no created record spares it). */
+    type Evidence = { why: string; consequence: string; read?: Read; seeded?: true };
+    /**
+     * Why a file written here is state a crash must not truncate; undefined when nothing says so.
+     * The exemptions that evaluate what is written (a failure record, a record the module only
+     * creates) are asked last, and only of a write that would otherwise be reported: evaluating a
+     * record can read other modules, and most writes are settled by cheaper tests.
+     */
+    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>, throughCaller = false): Evidence | undefined => {
+      const found = evidenceBeforeRecords(at, p, structured, write, throughCaller);
+      if (!found || (write?.data.length === 1 && failureRecord(write.data[0]))) return undefined;
+      if (!found.seeded && !memory && createdRecord(at, p, write)) return undefined;
+      return found;
+    };
+    const evidenceBeforeRecords = (at: Loc, p: FilePath, structured: boolean, write: Extract<FileOp, { kind: 'write' }> | undefined, throughCaller: boolean): Evidence | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
       if (repositoryFile(p)) return undefined;
       // An empty marker or a clock stamp: a torn one holds nothing that was not there a moment ago.
       if (nothingToLose(write)) return undefined;
       const named = words(`${p.arg.text} ${p.origin ?? ''}`);
-      const known = p.arg.value();
+      // The path's value, evaluated only for the tests that need it (after the cheaper ones).
+      const knownText = () => {
+        const v = p.arg.value();
+        return v.kind === 'str' ? v.text : '';
+      };
       // A package manifest, by the path's name or by what is written (`JSON.stringify(packageJson)`).
       const written = words(write?.data.map((d) => d.text).join(' ') ?? '');
       if ([named, written].some((ws) => ws.some((w, i) => w === 'package' && ws[i + 1] === 'json'))) return undefined;
@@ -934,12 +951,12 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         const seed = appendedSeed(p);
         if (!seed) return undefined;
         return {
+          seeded: true,
           why: `it is written only when it is missing, then only appended to (\`${shorten(ctx.textOf(seed.append.at))}\`, line ${lineOf(ctx, seed.append.at)}) and read back (\`${shorten(ctx.textOf(seed.read.at))}\`, line ${lineOf(ctx, seed.read.at)})`,
           consequence: 'a torn start is never written again: every later read gets it',
           read: seed.read,
         };
       }
-      if (!memory && createdRecord(at, p, write)) return undefined;
       if (backedUp(at, p)) return undefined;
       // A helper's file is the one its callers pass (`_save_config(path, data)`): when every call
       // of it in the file copies that file to a backup first, a torn write is undone from the copy.
@@ -953,12 +970,12 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (!memory && credentials(at, p)) return undefined;
       if (named.some((w) => PROCESS_FILE_WORDS.has(w))) return undefined;
       // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
-      if (FOREIGN_TOOL_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
+      if (FOREIGN_TOOL_DIR.test(`${built} ${knownText()}`)) return undefined;
       const r = family ? undefined : readBack(at, p, structured);
       // A scratch file in the system's temp folder (and a PID file: it describes a process that a
       // crash of its writer ends too). Not when another run of the program loads it: the files it
       // lists back, or a read in another mode of the writing function (`--resume`, `--delete`).
-      if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`) && !family && !(r && otherRunReads.has(r))) return undefined;
+      if (TEMP_DIR.test(`${built} ${knownText()}`) && !family && !(r && otherRunReads.has(r))) return undefined;
       if (partialFill) {
         return {
           why: 'it is filled from a stream and the fill is skipped whenever the file exists',

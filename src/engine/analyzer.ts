@@ -238,7 +238,7 @@ export class Analyzer implements AnalysisEngine {
             // builds an instance but names no request is not read for requests at all). Its own
             // evaluator and budget: reading a class again per instance must not use up what the
             // file's own requests may spend (past its bound, its values are unknown).
-            return (constructedCalls ??= mayHoldRequests(text) ? constructedRequests(unit, new Evaluator(new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS) }))) : []);
+            return (constructedCalls ??= mayHoldRequests(text) ? constructedRequests(unit, new Evaluator(new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 2 }))) : []);
           },
           testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,
@@ -288,7 +288,7 @@ export class Analyzer implements AnalysisEngine {
 
 /**
  * Evaluation steps that reading the requests of the classes a file builds, once per instance,
- * may spend (RuleContext.constructedCalls): a share of a file's own bound.
+ * may spend (RuleContext.constructedCalls): a share of a file's own bound (and half its time).
  */
 const CONSTRUCTED_STEPS = 20_000;
 

@@ -238,7 +238,10 @@ export class Analyzer implements AnalysisEngine {
             // builds an instance but names no request is not read for requests at all). Its own
             // evaluator and budget: reading a class again per instance must not use up what the
             // file's own requests may spend (past its bound, its values are unknown).
-            return (constructedCalls ??= mayHoldRequests(text) ? constructedRequests(unit, new Evaluator(new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 2 }))) : []);
+            if (constructedCalls) return constructedCalls;
+            if (!mayHoldRequests(text)) return (constructedCalls = []);
+            const share = () => new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 4 });
+            return (constructedCalls = constructedRequests(unit, new Evaluator(share()), new Evaluator(share(), true)));
           },
           testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,
@@ -288,7 +291,8 @@ export class Analyzer implements AnalysisEngine {
 
 /**
  * Evaluation steps that reading the requests of the classes a file builds, once per instance,
- * may spend (RuleContext.constructedCalls): a share of a file's own bound (and half its time).
+ * may spend (RuleContext.constructedCalls), for each of its two readings: a share of a file's
+ * own bound (and a quarter of its time).
  */
 const CONSTRUCTED_STEPS = 20_000;
 

@@ -26,8 +26,11 @@ const MAX_METHOD_HOPS = 4;
 /**
  * The requests of the workspace classes that this file builds instances of, each read for the
  * instance built (RequestCall.instance says where, and what the request is for any instance).
+ * `ev` reads what a request is for any instance, as the request's own file reads it; `certain`
+ * (an Evaluator with certainChangesOnly) reads it for one instance, applying only the changes
+ * that certainly run for it: what differs then holds for that instance whatever else the data.
  */
-export function constructedRequests(unit: FileUnit, ev: Evaluator): RequestCall[] {
+export function constructedRequests(unit: FileUnit, ev: Evaluator, certain: Evaluator): RequestCall[] {
   const out: RequestCall[] = [];
   let constructions = 0;
   // Per class (a file builds the same class many times): its request calls, and the methods that lead to them.
@@ -52,7 +55,7 @@ export function constructedRequests(unit: FileUnit, ev: Evaluator): RequestCall[
     const generals = (found.general ??= found.requests.map((r) => sdkRequests(ref.unit, ev, r)));
     found.requests.forEach((r, k) => {
       const general = generals[k];
-      const mine = sdkRequests(ref.unit, ev, r, new Map([['<self>', self]]));
+      const mine = sdkRequests(ref.unit, certain, r, new Map([['<self>', certain.eval(unit, node)]]));
       mine.forEach((call, i) => {
         const g = general[i];
         if (g) out.push({ ...call, instance: { at: unit.loc(node), callee: unit.loc(e.callee), className, general: g.params } });

@@ -158,7 +158,16 @@ export class Evaluator {
   /** The Refs of the values this evaluator made, by number (see Ref). */
   private readonly refs: Ref[] = [];
 
-  constructor(readonly budget: EvalBudget = new EvalBudget()) {}
+  /**
+   * `certainChangesOnly`: in-place changes are applied only where they certainly run (no test
+   * left undecided, no loop or `try` around them), for a reading whose findings must hold
+   * whatever the data the code was not given (one instance of a class, Evaluator users in
+   * constructed.ts). By default a change under an undecided test is applied.
+   */
+  constructor(
+    readonly budget: EvalBudget = new EvalBudget(),
+    readonly certainChangesOnly = false,
+  ) {}
 
   /** What a value made by this evaluator refers to, if anything. */
   refOf(v: Value | undefined): Ref | undefined {
@@ -1205,7 +1214,23 @@ export class Evaluator {
     // on an instance built without it). A test that reads the value being changed is about its
     // contents, not about how the code is configured: it is not decided (reading it would
     // replay these very changes).
-    const mutations = all.filter((m) => this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, '')) !== false);
+    const mutations: import('./syntax').Mutation[] = [];
+    let unsure = false;
+    for (const m of all) {
+      const runs = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
+      if (runs === false) continue;
+      // Reading only what certainly runs: a change that may not run leaves the value not known in full.
+      if (this.certainChangesOnly && runs !== true) unsure = true;
+      else mutations.push(m);
+    }
+    const v = this.applyChanges(unit, scopeNode, base, mutations, env);
+    if (!unsure) return v;
+    if (v.kind === 'obj') return { ...v, complete: false };
+    if (v.kind === 'list') return { ...v, complete: false, tailKnown: false };
+    return v;
+  }
+
+  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
     if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     for (const m of mutations) {

@@ -160,9 +160,10 @@ export class Evaluator {
 
   /**
    * `certainChangesOnly`: in-place changes are applied only where they certainly run (no test
-   * left undecided, no loop or `try` around them), for a reading whose findings must hold
-   * whatever the data the code was not given (one instance of a class, Evaluator users in
-   * constructed.ts). By default a change under an undecided test is applied.
+   * left undecided, no loop or `try` around them; a value with a change that may run is not
+   * known in full), for a reading whose findings must hold whatever the data the code is not
+   * given (one instance of a class: constructed.ts). By default a change under an undecided
+   * test is applied.
    */
   constructor(
     readonly budget: EvalBudget = new EvalBudget(),
@@ -1637,9 +1638,10 @@ function namesIn(unit: FileUnit, node: Node): Set<string> {
 }
 
 /**
- * Whether a value known in full counts as true in a test: a boolean, a number, a string or (in
- * Python) a list or dict by its emptiness; JavaScript objects and arrays are always true.
- * Undefined when any part is unknown or may differ between calls.
+ * Whether a value counts as true in a test, when that is known: a boolean or a number without
+ * taints, a string by its written text, a Python list or dict by whether it has an item (one
+ * that stands for each iteration may stand for none); JavaScript objects and arrays are always
+ * true. Undefined otherwise.
  */
 function truthy(v: Value, family: Adapter['family']): boolean | undefined {
   switch (v.kind) {

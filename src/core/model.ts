@@ -72,7 +72,7 @@ export interface InstanceContext {
   callee: Loc;
   /** The class's name as the call writes it. */
   className: string;
-  /** The request's parameters read without knowing the instance (as the request's own file reads them). */
+  /** The request's parameters read without knowing the instance (as the request's own file reads them); read when first asked for. */
   general: ObjValue;
 }
 

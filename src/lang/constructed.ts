@@ -9,6 +9,7 @@
  * on them decide which branches run (Evaluator.reached).
  */
 import type { RequestCall } from '../core/model';
+import type { ObjValue } from '../core/value';
 import type { Evaluator } from './evaluate';
 import { argumentOf } from './frameworks';
 import type { Node } from './parsers';
@@ -18,6 +19,8 @@ import type { FileUnit } from './workspace';
 
 /** Constructions of one file read per instance, at most. */
 const MAX_CONSTRUCTIONS = 8;
+/** Instances of one class read per file, at most (a test file builds the same class again and again). */
+const MAX_INSTANCES_PER_CLASS = 4;
 /** Request calls of one class read per instance, at most. */
 const MAX_REQUESTS_PER_CLASS = 12;
 /** Calls followed from the method an instance is used through to the one that makes a request. */
@@ -33,32 +36,41 @@ const MAX_METHOD_HOPS = 4;
 export function constructedRequests(unit: FileUnit, ev: Evaluator, certain: Evaluator): RequestCall[] {
   const out: RequestCall[] = [];
   let constructions = 0;
-  // Per class (a file builds the same class many times): its request calls, and the methods that lead to them.
-  const classes = new Map<string, { requests: Node[]; leading?: Set<string>; general?: RequestCall[][] }>();
+  // Per class (a file builds the same class many times): its request calls, the methods that
+  // lead to them, what each request is for any instance (read only when a rule asks), and how
+  // many of its instances were read.
+  const classes = new Map<string, { requests: Node[]; leading?: Set<string>; general: RequestCall[][]; read: number }>();
   const modules = new Map<string, boolean>();
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
     // A test that replaces the client sends nothing, as the request finder reads it.
     if ((e.k !== 'call' && e.k !== 'new') || !mayNameWorkspaceClass(unit, ev, e.callee, modules) || inMockedTest(unit, node)) continue;
-    const self = ev.eval(unit, node);
-    const ref = ev.refOf(self);
+    const ref = ev.refOf(ev.eval(unit, node));
     if (ref?.kind !== 'instance' || !ref.made || ref.made.call.id !== node.id) continue;
     const key = `${ref.unit.file}\u0000${ref.cls.id}`;
     let cls = classes.get(key);
-    if (!cls) classes.set(key, (cls = { requests: classRequests(ref.unit, ref.cls) }));
-    if (!cls.requests.length) continue;
+    if (!cls) classes.set(key, (cls = { requests: classRequests(ref.unit, ref.cls), general: [], read: 0 }));
     const found = cls;
+    if (!found.requests.length || found.read >= MAX_INSTANCES_PER_CLASS) continue;
     if (!sends(unit, ev, node, () => (found.leading ??= methodsLeadingTo(ref.unit, ref.cls, found.requests)))) continue;
     if (++constructions > MAX_CONSTRUCTIONS) break;
+    found.read++;
     const className = e.callee.text.replace(/\s+/g, '');
-    // What each request is for any instance: read once per class.
-    const generals = (found.general ??= found.requests.map((r) => sdkRequests(ref.unit, ev, r)));
+    const self = certain.eval(unit, node);
     found.requests.forEach((r, k) => {
-      const general = generals[k];
-      const mine = sdkRequests(ref.unit, certain, r, new Map([['<self>', certain.eval(unit, node)]]));
-      mine.forEach((call, i) => {
-        const g = general[i];
-        if (g) out.push({ ...call, instance: { at: unit.loc(node), callee: unit.loc(e.callee), className, general: g.params } });
+      const general = (i: number): ObjValue => (found.general[k] ??= sdkRequests(ref.unit, ev, r))[i]?.params ?? { kind: 'obj', entries: [], complete: false, taints: [] };
+      sdkRequests(ref.unit, certain, r, new Map([['<self>', self]])).forEach((call, i) => {
+        out.push({
+          ...call,
+          instance: {
+            at: unit.loc(node),
+            callee: unit.loc(e.callee),
+            className,
+            get general() {
+              return general(i);
+            },
+          },
+        });
       });
     });
   }

@@ -128,8 +128,10 @@ export async function answer(question: string) {
     for (const call of ctx.constructedCalls) {
       const instance = call.instance;
       if (!instance || !caches(call)) continue;
+      const mine = conflicts(call);
+      if (!mine.length) continue;
       const anyInstance = conflicts({ ...call, params: instance.general });
-      for (const { long, short } of conflicts(call)) {
+      for (const { long, short } of mine) {
         // What the request sends for any instance is reported at the request itself.
         if (anyInstance.some((c) => c.long.path === long.path && c.short.path === short.path)) continue;
         const related = [

@@ -25,7 +25,16 @@ export type Ref =
   | { kind: 'module'; unit: FileUnit }
   | { kind: 'function'; unit: FileUnit; node: Node; self?: Ref }
   | { kind: 'class'; unit: FileUnit; node: Node }
-  | { kind: 'instance'; unit: FileUnit; cls: Node };
+  /** `made`: the construction (`Assistant(cache_tools=True)`) when the instance is one built at a known call. */
+  | { kind: 'instance'; unit: FileUnit; cls: Node; made?: Construction };
+
+/** A call that builds an instance of a workspace class: where it is, its arguments, and the names bound where it runs. */
+export interface Construction {
+  unit: FileUnit;
+  call: Node;
+  args: Arg[];
+  env?: Env;
+}
 
 /** Values bound to names while a function is inlined (its parameters). */
 export type Env = Map<string, Value>;
@@ -135,6 +144,8 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
 
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
+  /** Values read under one set of bound names (an inlined call, an instance's constructor), by that set. */
+  private readonly envMemo = new WeakMap<Env, Map<string, Value>>();
   private readonly inProgress = new Set<string>();
   /** Parameters resolved from their callers (`file\0name node`); PENDING while one is being resolved (recursion). */
   private readonly params = new Map<string, Value | undefined | typeof PENDING>();
@@ -147,7 +158,17 @@ export class Evaluator {
   /** The Refs of the values this evaluator made, by number (see Ref). */
   private readonly refs: Ref[] = [];
 
-  constructor(readonly budget: EvalBudget = new EvalBudget()) {}
+  /**
+   * `certainChangesOnly`: in-place changes are applied only where they certainly run (no test
+   * left undecided, no loop or `try` around them; a value with a change that may run is not
+   * known in full), for a reading whose findings must hold whatever the data the code is not
+   * given (one instance of a class: constructed.ts). By default a change under an undecided
+   * test is applied.
+   */
+  constructor(
+    readonly budget: EvalBudget = new EvalBudget(),
+    readonly certainChangesOnly = false,
+  ) {}
 
   /** What a value made by this evaluator refers to, if anything. */
   refOf(v: Value | undefined): Ref | undefined {
@@ -162,17 +183,22 @@ export class Evaluator {
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
     const key = `${unit.file}\u0000${node.id}`;
-    if (!env) {
-      const hit = this.memo.get(key);
-      if (hit) return hit;
+    // Values read with the same bound names (one inlined call) are kept for that call.
+    let memo = this.memo;
+    if (env) {
+      let perEnv = this.envMemo.get(env);
+      if (!perEnv) this.envMemo.set(env, (perEnv = new Map()));
+      memo = perEnv;
     }
+    const hit = memo.get(key);
+    if (hit) return hit;
     if (this.inProgress.has(key)) return unknown(unit.loc(node), 'recursive');
     const budget = this.budget;
     if (!budget.spend() || !budget.enter()) return unknown(unit.loc(node), 'analysis limit');
     this.inProgress.add(key);
     try {
       const v = bounded(this.evalUncached(unit, node, env));
-      if (!env) this.memo.set(key, v);
+      memo.set(key, v);
       return v;
     } finally {
       budget.leave();
@@ -219,6 +245,13 @@ export class Evaluator {
       case 'binary':
         return this.binary(unit, e.op, e.left, e.right, at, env);
       case 'cond': {
+        // `A if test else B`, `test ? A : B` with a test decided from values known in full: the alternative it picks.
+        const decided = e.test && e.options.length === 2 ? this.decide(unit, e.test, env) : undefined;
+        if (decided !== undefined) return this.eval(unit, e.options[decided ? 0 : 1], env);
+        // `options.cacheTools ?? this.cacheTools`, `given or DEFAULT`: a first value known to be there (and true) is the value; one known to be absent leaves the default.
+        const given = e.fallback && e.options.length === 2 ? this.givenOrAbsent(unit, e.options[0], env) : undefined;
+        if (given === 'absent') return this.eval(unit, e.options[1], env);
+        if (given) return given;
         const options = e.options.map((o) => this.eval(unit, o, env));
         const v = options.reduce((a, b) => union(a, b, at));
         // `options.model ?? "claude-…"`, `model or DEFAULT_MODEL`: the written default, when what comes before it is not known.
@@ -249,6 +282,24 @@ export class Evaluator {
       default:
         return unknown(at);
     }
+  }
+
+  /**
+   * The first operand of `a ?? b` / `a || b` / `a or b` when it decides the result: its value
+   * when that is known to be true in a test (both operators then give it), 'absent' when it is
+   * null or a key that a JavaScript object known in full does not have (both give `b`),
+   * undefined otherwise (a false value is kept by `??` and dropped by `||`).
+   */
+  private givenOrAbsent(unit: FileUnit, node: Node, env?: Env): Value | 'absent' | undefined {
+    const v = this.eval(unit, node, env);
+    if (truthy(v, unit.adapter.family) === true) return v;
+    if (v.kind === 'null') return 'absent';
+    const e = unit.adapter.expr(node);
+    if (unit.adapter.family === 'js' && v.kind === 'unknown' && e.k === 'member') {
+      const obj = this.eval(unit, e.object, env);
+      if (obj.kind === 'obj' && obj.complete && !obj.entries.some((x) => x.key === e.prop)) return 'absent';
+    }
+    return undefined;
   }
 
   /** A value interpolated into a string: its taints remember the interpolation site. */
@@ -400,7 +451,8 @@ export class Evaluator {
     if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1);
     if (e.k === 'bool') return e.value;
     const c = unit.adapter.condition(test);
-    if (!c) return undefined;
+    // `if self.cache_tools:`, `if (this.options.longCache)`: the truth of a value known in full.
+    if (!c) return e.k === 'ident' || e.k === 'member' || e.k === 'self' ? truthy(this.eval(unit, test, env), unit.adapter.family) : undefined;
     if (c.op === 'not') {
       const d = this.decide(unit, c.operands[0], env, depth + 1);
       return d === undefined ? undefined : !d;
@@ -502,7 +554,7 @@ export class Evaluator {
       const current = mutations.filter((m) => m.node.startIndex >= loop.startIndex);
       mutations = [...before, ...earlier, ...current];
     }
-    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations);
+    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations, scope.parent ? env : undefined);
     return b.kind === 'param' ? v : withChainStep(v, step);
   }
 
@@ -726,6 +778,9 @@ export class Evaluator {
         case 'class': {
           const members = ref.unit.classMembers(ref.kind === 'instance' ? ref.cls : ref.node);
           const defs = members.get(prop);
+          const made = ref.kind === 'instance' ? ref.made : undefined;
+          const given = made && !defs?.some((d) => ref.unit.adapter.isFunction(d)) ? this.keywordField(ref.unit, ref.kind === 'instance' ? ref.cls : ref.node, members, made, prop, at) : undefined;
+          if (given) return given;
           if (!defs || !defs.length) return unknown(at, `attribute ${prop}`);
           const fn = defs.find((d) => ref.unit.adapter.isFunction(d));
           if (fn) {
@@ -737,7 +792,10 @@ export class Evaluator {
           const cls = ref.kind === 'instance' ? ref.cls : ref.node;
           const seen = this.visibleDefs(ref.unit, cls, members, defs, unit === ref.unit ? node : undefined);
           if (!seen.length) return unknown(at, `attribute ${prop}`);
-          const values = seen.map((d) => this.eval(ref.unit, d));
+          // Built at a known call: what the constructor stores is read with its parameters bound to that call's arguments.
+          const ctor = made ? this.constructorOf(ref.unit, members) : undefined;
+          const ctorEnv = ctor && made && ref.kind === 'instance' ? this.constructorEnv(ref.unit, ctor, made, ref) : undefined;
+          const values = seen.map((d) => this.eval(ref.unit, d, ctor && ctorEnv && d.startIndex >= ctor.startIndex && d.endIndex <= ctor.endIndex ? ctorEnv : undefined));
           const v = values.reduce((a, b) => union(a, b, at));
           // In-place changes anywhere in the class (`self.messages.pop(0)` in another method).
           const changes = ref.unit.memberMutations.get(cls.id)?.get(prop);
@@ -755,6 +813,60 @@ export class Evaluator {
     if (obj.kind === 'list' && prop === 'length') return unknown(at, 'length', []);
     if (obj.kind === 'unknown' && obj.origin) return { ...unknown(at, `attribute ${prop}`, allTaints(obj)), origin: this.readFrom(obj.origin, `.${prop}`, unit, node) };
     return unknown(at, `attribute ${prop}`, allTaints(obj));
+  }
+
+  /** The constructor of a class (`__init__`, `constructor`), if it defines one. */
+  private constructorOf(unit: FileUnit, members: Map<string, Node[]>): Node | undefined {
+    return (members.get('__init__') ?? members.get('constructor'))?.find((n) => unit.adapter.isFunction(n));
+  }
+
+  /**
+   * The names a constructor's body sees when it runs for `made`: its parameters bound to the
+   * call's arguments (or their defaults) and `self` / `this` to the instance. A parameter the
+   * call may pass through a spread it does not show is unknown, not its default.
+   */
+  private constructorEnv(unit: FileUnit, ctor: Node, made: Construction, self: Extract<Ref, { kind: 'instance' }>): Env {
+    const info = unit.adapter.functionInfo(ctor);
+    const shift = info.receiver ? 1 : 0;
+    const positional = made.args.filter((a) => !a.name && !a.spread);
+    const listSpread = made.args.some((a) => a.spread === 'list');
+    const spreads = made.args.filter((a) => a.spread === 'dict').map((a) => this.eval(made.unit, a.value, made.env));
+    const spreadsKnown = spreads.every((v) => v.kind === 'obj' && v.complete);
+    const env: Env = new Map([['<self>', this.withRef(self, unit.loc(made.call))]]);
+    for (const p of info.params) {
+      if (p.rest || p.kwrest) continue;
+      const named = made.args.find((a) => a.name === p.name);
+      const byPosition = !listSpread && p.index >= shift ? positional[p.index - shift] : undefined;
+      const arg = named ?? byPosition;
+      const spread = arg ? undefined : spreads.map((v) => getEntry(v, p.name)).filter((v): v is Value => !!v).pop();
+      if (arg) env.set(p.name, this.eval(made.unit, arg.value, made.env));
+      else if (spread) env.set(p.name, spread);
+      else if (listSpread || !spreadsKnown) env.set(p.name, unknown(unit.loc(made.call), `argument ${p.name} (not seen)`));
+      else if (p.default) env.set(p.name, this.eval(unit, p.default));
+    }
+    return env;
+  }
+
+  /**
+   * A field of an instance built at a known call of a class whose constructor takes its fields
+   * as keyword arguments (a dataclass, a pydantic model; Adapter.keywordFields): the argument
+   * passed for it. Unknown when the call passes positional arguments or a spread it does not
+   * show (which field they set is not read here); undefined when the call leaves the field to
+   * its default, or the class writes its own constructor.
+   */
+  private keywordField(unit: FileUnit, cls: Node, members: Map<string, Node[]>, made: Construction, prop: string, at: Loc): Value | undefined {
+    if (this.constructorOf(unit, members) || !unit.adapter.keywordFields?.(cls)) return undefined;
+    const named = made.args.find((a) => a.name === prop);
+    if (named) return this.eval(made.unit, named.value, made.env);
+    for (const a of made.args) {
+      if (a.spread !== 'dict') continue;
+      const v = this.eval(made.unit, a.value, made.env);
+      const e = v.kind === 'obj' ? getEntry(v, prop) : undefined;
+      if (e) return e;
+      if (v.kind !== 'obj' || !v.complete) return unknown(at, `field ${prop} (not seen)`, allTaints(v));
+    }
+    if (made.args.some((a) => !a.name && a.spread !== 'dict')) return unknown(at, `field ${prop} (not seen)`);
+    return undefined;
   }
 
   /**
@@ -784,6 +896,56 @@ export class Evaluator {
       return i >= 0 ? before.slice(i) : [...defs.filter(classLevel), ...before];
     }
     return lastAlways(inCtor) >= 0 ? defs.filter((d) => !classLevel(d)) : defs;
+  }
+
+  /**
+   * Whether the statement at `node` runs when the code of `stop` (its function or module) runs,
+   * as far as the tests of the `if` chains around it are decided by values known in full: false
+   * when one decides against it (an earlier branch of its chain is taken, or its own test
+   * fails); true when every construct between them is an `if` branch decided for it; undefined
+   * otherwise (a loop, a `try`, a test that is not known).
+   */
+  reached(unit: FileUnit, node: Node, stop: Node, env?: Env, unread?: string, settingsOnly = false): boolean | undefined {
+    let certain = true;
+    const reads = unread ? new RegExp(`(?<![\\w$])${unread.replace(/[$]/g, '\\$')}(?![\\w$])`) : undefined;
+    for (let n = node.parent; n && n.id !== stop.id; n = n.parent) {
+      if (unit.adapter.isScope(n)) return undefined;
+      const branches = unit.adapter.ifBranches(n);
+      if (!branches) {
+        if (unit.adapter.runsConditionally(n)) certain = false;
+        continue;
+      }
+      const i = branches.findIndex((b) => node.startIndex >= b.body.startIndex && node.endIndex <= b.body.endIndex);
+      if (i < 0) {
+        certain = false;
+        continue;
+      }
+      for (let j = 0; j <= i; j++) {
+        const test = branches[j].test;
+        if (!test) continue;
+        const holds = reads?.test(test.text) || (settingsOnly && !this.readsSettings(unit, test, stop, env)) ? undefined : this.decide(unit, test, env);
+        if (holds === undefined) certain = false;
+        else if (j < i ? holds : !holds) return false;
+      }
+    }
+    return certain ? true : undefined;
+  }
+
+  /**
+   * A test that reads only what configures the call, cheap to decide: the call's parameters,
+   * the instance (`self.cache_tools`), module-level names, and locals of `fn` computed from
+   * those alone (`ttl = self.options.ttl`). A test on other locals is about data the function
+   * computes; deciding it would read that data again for each call.
+   */
+  private readsSettings(unit: FileUnit, test: Node, fn: Node, env?: Env, depth = 0): boolean {
+    for (const name of namesIn(unit, test)) {
+      if (env?.has(name)) continue;
+      const found = this.findBinding(unit, test, name);
+      if (!found || found.scope === unit.module) continue;
+      const b = found.binding;
+      if (depth > 0 || found.scope.node.id !== fn.id || b.kind !== 'assign' || !b.value || !this.readsSettings(unit, b.value, fn, env, depth + 1)) return false;
+    }
+    return true;
   }
 
   /** The statement around `node` runs whenever `fn` runs: no branch, loop, `try` or nested function between them. */
@@ -1048,8 +1210,29 @@ export class Evaluator {
     return unknown(at, 'loop item', taints);
   }
 
-  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[]): Value {
-    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations);
+  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: import('./syntax').Mutation[], env?: Env): Value {
+    // A change under an `if` whose test is decided against it never runs (`if self.cache_tools:`
+    // on an instance built without it). A test that reads the value being changed is about its
+    // contents, not about how the code is configured: it is not decided (reading it would
+    // replay these very changes).
+    const mutations: import('./syntax').Mutation[] = [];
+    let unsure = false;
+    for (const m of all) {
+      const runs = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
+      if (runs === false) continue;
+      // Reading only what certainly runs: a change that may not run leaves the value not known in full.
+      if (this.certainChangesOnly && runs !== true) unsure = true;
+      else mutations.push(m);
+    }
+    const v = this.applyChanges(unit, scopeNode, base, mutations, env);
+    if (!unsure) return v;
+    if (v.kind === 'obj') return { ...v, complete: false };
+    if (v.kind === 'list') return { ...v, complete: false, tailKnown: false };
+    return v;
+  }
+
+  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
+    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     for (const m of mutations) {
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
@@ -1059,7 +1242,7 @@ export class Evaluator {
         case 'insert':
         case 'unshift': {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
-          const vals = argNodes.map((a) => this.eval(unit, a));
+          const vals = argNodes.map((a) => this.eval(unit, a, env));
           // Also `while` loops and `for (;;)`: an append there runs once per iteration too.
           const repeat = loop?.loop ?? loopAround(unit.adapter, m.node, scopeNode, scopeNode);
           const added = repeat ? vals.map((x) => ({ ...x, repeated: unit.loc(repeat) }) as Value) : vals;
@@ -1079,7 +1262,7 @@ export class Evaluator {
         case 'extend': {
           const arg = m.args[0];
           if (!arg) break;
-          const o = this.ordered(unit, this.eval(unit, arg), arg);
+          const o = this.ordered(unit, this.eval(unit, arg, env), arg);
           if (o.kind === 'list') {
             v.items.push(...o.items);
             v.complete &&= o.complete && !loop;
@@ -1132,13 +1315,13 @@ export class Evaluator {
    * Keys written into an object after it was built (`d["k"] = v`). Keys computed in a loop over
    * an unordered source (a directory listing, a set) make the key order unordered too.
    */
-  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[]): Value {
+  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[], env?: Env): Value {
     const v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
     for (const m of mutations) {
       if (m.method !== 'set-key' || m.args.length < 2) continue;
       const [keyNode, valueNode] = m.args;
       const key = unit.adapter.expr(keyNode);
-      const value = this.eval(unit, valueNode);
+      const value = this.eval(unit, valueNode, env);
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
       const staticKey = key.k === 'str' ? key.value : unit.adapter.propertyName(keyNode);
       if (staticKey !== undefined && !loop) {
@@ -1190,7 +1373,7 @@ export class Evaluator {
       return this.withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
     }
     if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
-    if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
+    if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node, made: { unit, call: node, args, env } }, at);
     if (shortName && RETRIEVAL_NAME.test(shortName)) {
       return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
     }
@@ -1389,6 +1572,22 @@ export class Evaluator {
     return this.invoke(ref, positional, unit.loc(node), named);
   }
 
+  /**
+   * The returns of a function that can run with these parameters: not under a test decided
+   * against them, and none written after a return that certainly runs
+   * (`if not self.cache_tools: return TOOLS` on an instance built without tool caching).
+   */
+  private liveReturns(unit: FileUnit, fn: Node, returns: readonly Node[], env: Env): Node[] {
+    const live: Node[] = [];
+    for (const r of [...returns].sort((a, b) => a.startIndex - b.startIndex)) {
+      const runs = this.reached(unit, r, fn, env, undefined, true);
+      if (runs === false) continue;
+      live.push(r);
+      if (runs) break;
+    }
+    return live;
+  }
+
   /** Evaluates a function's return values with its parameters bound to argument values. */
   invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
     if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
@@ -1406,7 +1605,9 @@ export class Evaluator {
     }
     this.inlineDepth++;
     try {
-      const values = info.returns.map((r) => this.eval(ref.unit, r, inner));
+      const live = this.liveReturns(ref.unit, ref.node, info.returns, inner);
+      if (!live.length) return unknown(at, 'no return reached');
+      const values = live.map((r) => this.eval(ref.unit, r, inner));
       const v = values.length === 1 ? values[0] : values.reduce((a, b) => union(a, b, at));
       return withChainStep({ ...v, at: v.at ?? at } as Value, at);
     } finally {
@@ -1434,6 +1635,36 @@ function namesIn(unit: FileUnit, node: Node): Set<string> {
     out.add(n.text);
   });
   return out;
+}
+
+/**
+ * Whether a value counts as true in a test, when that is known: a boolean or a number without
+ * taints, a string by its written text, a Python list or dict by whether it has an item (one
+ * that stands for each iteration may stand for none); JavaScript objects and arrays are always
+ * true. Undefined otherwise.
+ */
+function truthy(v: Value, family: Adapter['family']): boolean | undefined {
+  switch (v.kind) {
+    case 'bool':
+    case 'num':
+    case 'null':
+      return v.taints.length ? undefined : v.kind === 'bool' ? (v.value as boolean) : v.kind === 'num' ? v.value !== 0 : false;
+    case 'str': {
+      // The written part decides: text around an unknown part is not empty.
+      if (v.text.split(HOLE).join('') !== '') return true;
+      return v.complete ? false : undefined;
+    }
+    case 'list':
+    case 'obj': {
+      if (family === 'js') return true;
+      // An item that stands for one per iteration may stand for none.
+      const sure = v.kind === 'list' ? v.items.some((i) => !i.repeated) : v.entries.length > 0;
+      if (sure) return true;
+      return v.complete && (v.kind === 'list' ? v.items.length === 0 : true) ? false : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** A value known in full as a comparable key (`s:text`, `n:1`, `b:true`, `z:null`); undefined when any part may differ or is not known. */

@@ -66,9 +66,9 @@ export interface CallConventions {
    * The options of a call as one object: Python's keyword arguments (with `**spread`s), the
    * first object argument in JavaScript; `at` is where they are written, for fixes that add one.
    */
-  options(unit: FileUnit, ev: Evaluator, args: Arg[]): { value: ObjValue; at?: Loc };
+  options(unit: FileUnit, ev: Evaluator, args: Arg[], env?: Env): { value: ObjValue; at?: Loc };
   /** A second argument of per-request options (`create(params, { headers })` in the TypeScript SDK). */
-  requestOptions?(unit: FileUnit, ev: Evaluator, args: Arg[]): Value | undefined;
+  requestOptions?(unit: FileUnit, ev: Evaluator, args: Arg[], env?: Env): Value | undefined;
 }
 
 /** The language's suppression comments (see src/lang/comments.ts). */

@@ -6,7 +6,7 @@
 import type { RequestCall, RequestMethod } from '../core/model';
 import type { ObjValue, Value } from '../core/value';
 import { getEntry } from '../core/value';
-import type { Evaluator } from './evaluate';
+import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
 import { findFrameworkCalls } from './frameworks';
 import type { FileUnit } from './workspace';
@@ -28,6 +28,11 @@ interface CalleeShape {
   beta: boolean;
   /** The expression the `.messages` (or `.beta`) chain hangs off: the client. */
   receiver?: Node;
+}
+
+/** Whether a callee has the shape of an SDK request method (`client.messages.create`, `client.beta.messages.stream`). */
+export function isRequestCallee(unit: FileUnit, callee: Node): boolean {
+  return !!calleeShape(unit, callee);
 }
 
 /** `client.beta.messages.with_raw_response.create` -> create, beta, receiver `client`. */
@@ -120,90 +125,101 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const out: RequestCall[] = findFrameworkCalls(unit, ev);
   // A call a framework adapter read (`client.messages.create` on an instructor client) is that framework's request.
   const framed = new Set(out.map((c) => `${c.at.start}:${c.at.end}`));
-  const importsAnthropic = unit.importsAnthropic;
   for (const node of unit.calls) {
-    const e = unit.adapter.expr(node);
-    if (e.k !== 'call' || framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
-    const shape = calleeShape(unit, e.callee);
-    if (!shape) continue;
-    const client = shape.receiver ? ev.eval(unit, shape.receiver) : undefined;
-    const cref = ev.refOf(client);
-    const clientName = cref?.kind === 'external-instance' ? cref.name : undefined;
-    if (clientName && !isAnthropicName(clientName)) continue;
-    if (!clientName && !importsAnthropic) continue;
-
-    const { value: params, at: argsAt } = unit.frontEnd.calls.options(unit, ev, e.args);
-    if (shape.method !== 'batch' && !looksLikeMessagesParams(params)) continue;
-
-    const headerBetas: Value[] = [];
-    let clientHeadersKnown = false;
-    let apiVersionHeader: { value: Value; on: 'client' | 'call' } | undefined;
-    let headersKnown = true;
-    if (cref?.kind === 'external-instance') {
-      clientHeadersKnown = true;
-      const opts = cref.unit.frontEnd.calls.options(cref.unit, ev, cref.args).value;
-      const headers = getEntry(opts, 'default_headers') ?? getEntry(opts, 'defaultHeaders');
-      if (headers) {
-        const h = getEntry(headers, 'anthropic-beta');
-        if (h) headerBetas.push(h);
-        else if (headers.kind !== 'obj' || !headers.complete) clientHeadersKnown = false;
-        const v = headerValue(headers, 'anthropic-version');
-        if (v) apiVersionHeader = { value: v, on: 'client' };
-        if (headers.kind !== 'obj' || !headers.complete) headersKnown = false;
-      }
-      if (opts.kind === 'obj' && !opts.complete) clientHeadersKnown = false;
-    }
-    if (!clientHeadersKnown) headersKnown = false;
-    // Per-call headers: Python `extra_headers=`, TS second argument `{ headers: {...} }`.
-    const extra = getEntry(params, 'extra_headers');
-    if (extra) {
-      const h = getEntry(extra, 'anthropic-beta');
-      if (h) headerBetas.push(h);
-      const v = headerValue(extra, 'anthropic-version');
-      if (v) apiVersionHeader = { value: v, on: 'call' };
-      if (extra.kind !== 'obj' || !extra.complete) headersKnown = false;
-    }
-    if (!params.complete) headersKnown = false;
-    const callOptions = unit.frontEnd.calls.requestOptions?.(unit, ev, e.args);
-    if (callOptions) {
-      const callHeaders = getEntry(callOptions, 'headers');
-      const h = getEntry(callHeaders, 'anthropic-beta');
-      if (h) headerBetas.push(h);
-      const v = headerValue(callHeaders, 'anthropic-version');
-      if (v) apiVersionHeader = { value: v, on: 'call' };
-      if (callOptions.kind !== 'obj' || !callOptions.complete || (callHeaders && (callHeaders.kind !== 'obj' || !callHeaders.complete))) headersKnown = false;
-    }
-
-    const base = {
-      file: unit.file,
-      language: unit.language,
-      sdk: unit.frontEnd.sdk,
-      at: unit.loc(node),
-      callee: unit.loc(e.callee),
-      calleeText: e.callee.text.replace(/\s+/g, ''),
-      method: shape.method,
-      beta: shape.beta,
-      argsAt,
-      headerBetas,
-      clientHeadersKnown,
-      ...(apiVersionHeader ? { apiVersionHeader } : {}),
-      headersKnown,
-      ...(clientName ? { client: clientName } : {}),
-    };
-    if (shape.method === 'batch') {
-      const requests = getEntry(params, 'requests');
-      if (requests?.kind === 'list') {
-        requests.items.forEach((r, batchIndex) => {
-          const p = getEntry(r, 'params');
-          if (p?.kind === 'obj') out.push({ ...base, params: p, batchIndex, argsAt: p.at });
-        });
-      }
-      continue;
-    }
-    out.push({ ...base, params });
+    if (framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
+    out.push(...sdkRequests(unit, ev, node));
   }
-  if (!unit.frontEnd.modules.isTestFile(unit.file) || !MOCK_WORD.test(unit.text)) return out;
-  return out.filter((c) => !replacesClient(unit, unit.tree.rootNode.descendantForIndex(c.at.start, Math.max(c.at.start, c.at.end - 1))));
+  return out.filter((c) => !inMockedTest(unit, unit.tree.rootNode.descendantForIndex(c.at.start, Math.max(c.at.start, c.at.end - 1))));
+}
+
+/** Code of a test function that replaces the client (see replacesClient): what it sends never reaches the API. */
+export function inMockedTest(unit: FileUnit, node: Node | null): boolean {
+  return unit.frontEnd.modules.isTestFile(unit.file) && MOCK_WORD.test(unit.text) && replacesClient(unit, node);
+}
+
+/**
+ * The request (or, for a batch, the requests) an SDK call at `node` makes; none when it is not
+ * one. `env`: the names bound where the call runs, when it is read for one instance of the
+ * class whose method makes it (see constructedRequests).
+ */
+export function sdkRequests(unit: FileUnit, ev: Evaluator, node: Node, env?: Env): RequestCall[] {
+  const e = unit.adapter.expr(node);
+  if (e.k !== 'call') return [];
+  const shape = calleeShape(unit, e.callee);
+  if (!shape) return [];
+  const client = shape.receiver ? ev.eval(unit, shape.receiver, env) : undefined;
+  const cref = ev.refOf(client);
+  const clientName = cref?.kind === 'external-instance' ? cref.name : undefined;
+  if (clientName && !isAnthropicName(clientName)) return [];
+  if (!clientName && !unit.importsAnthropic) return [];
+
+  const { value: params, at: argsAt } = unit.frontEnd.calls.options(unit, ev, e.args, env);
+  if (shape.method !== 'batch' && !looksLikeMessagesParams(params)) return [];
+
+  const headerBetas: Value[] = [];
+  let clientHeadersKnown = false;
+  let apiVersionHeader: { value: Value; on: 'client' | 'call' } | undefined;
+  let headersKnown = true;
+  if (cref?.kind === 'external-instance') {
+    clientHeadersKnown = true;
+    const opts = cref.unit.frontEnd.calls.options(cref.unit, ev, cref.args).value;
+    const headers = getEntry(opts, 'default_headers') ?? getEntry(opts, 'defaultHeaders');
+    if (headers) {
+      const h = getEntry(headers, 'anthropic-beta');
+      if (h) headerBetas.push(h);
+      else if (headers.kind !== 'obj' || !headers.complete) clientHeadersKnown = false;
+      const v = headerValue(headers, 'anthropic-version');
+      if (v) apiVersionHeader = { value: v, on: 'client' };
+      if (headers.kind !== 'obj' || !headers.complete) headersKnown = false;
+    }
+    if (opts.kind === 'obj' && !opts.complete) clientHeadersKnown = false;
+  }
+  if (!clientHeadersKnown) headersKnown = false;
+  // Per-call headers: Python `extra_headers=`, TS second argument `{ headers: {...} }`.
+  const extra = getEntry(params, 'extra_headers');
+  if (extra) {
+    const h = getEntry(extra, 'anthropic-beta');
+    if (h) headerBetas.push(h);
+    const v = headerValue(extra, 'anthropic-version');
+    if (v) apiVersionHeader = { value: v, on: 'call' };
+    if (extra.kind !== 'obj' || !extra.complete) headersKnown = false;
+  }
+  if (!params.complete) headersKnown = false;
+  const callOptions = unit.frontEnd.calls.requestOptions?.(unit, ev, e.args, env);
+  if (callOptions) {
+    const callHeaders = getEntry(callOptions, 'headers');
+    const h = getEntry(callHeaders, 'anthropic-beta');
+    if (h) headerBetas.push(h);
+    const v = headerValue(callHeaders, 'anthropic-version');
+    if (v) apiVersionHeader = { value: v, on: 'call' };
+    if (callOptions.kind !== 'obj' || !callOptions.complete || (callHeaders && (callHeaders.kind !== 'obj' || !callHeaders.complete))) headersKnown = false;
+  }
+
+  const base = {
+    file: unit.file,
+    language: unit.language,
+    sdk: unit.frontEnd.sdk,
+    at: unit.loc(node),
+    callee: unit.loc(e.callee),
+    calleeText: e.callee.text.replace(/\s+/g, ''),
+    method: shape.method,
+    beta: shape.beta,
+    argsAt,
+    headerBetas,
+    clientHeadersKnown,
+    ...(apiVersionHeader ? { apiVersionHeader } : {}),
+    headersKnown,
+    ...(clientName ? { client: clientName } : {}),
+  };
+  if (shape.method !== 'batch') return [{ ...base, params }];
+  const requests = getEntry(params, 'requests');
+  if (requests?.kind !== 'list') return [];
+  const out: RequestCall[] = [];
+  requests.items.forEach((r, batchIndex) => {
+    const p = getEntry(r, 'params');
+    if (p?.kind === 'obj') out.push({ ...base, params: p, batchIndex, argsAt: p.at });
+  });
+  return out;
 }
 
 const MOCK_WORD = /mock|patch/i;

@@ -120,6 +120,11 @@ export interface Adapter {
   functionInfo(fn: Node): FunctionInfo;
   /** Class-level names: fields, class attributes, `self.x = ...` / `this.x = ...`, methods. */
   classMembers(cls: Node): Map<string, Node[]>;
+  /**
+   * The class's generated constructor takes its fields as keyword arguments of the same names
+   * (a dataclass, a pydantic model): `Config(ttl="1h")` sets the field `ttl`.
+   */
+  keywordFields?(cls: Node): boolean;
   /** A class's name and the source text of what it extends (`(LiteLLMModel)`, `extends Base`), empty when it extends nothing. */
   classHeader(cls: Node): { name?: string; bases: string };
   /** Call nodes (including `new`) anywhere under root. */

@@ -4,13 +4,13 @@ import { allTaints } from '../../core/value';
 import type { CallConventions } from '../frontEnd';
 
 export const pythonCalls: CallConventions = {
-  options(unit, ev, args) {
+  options(unit, ev, args, env) {
     const value: ObjValue = { kind: 'obj', entries: [], complete: true, taints: [] };
     for (const a of args) {
       if (a.name) {
-        value.entries.push({ key: a.name, keyAt: a.nameNode ? unit.loc(a.nameNode) : undefined, valueAt: unit.loc(a.value), value: ev.eval(unit, a.value) });
+        value.entries.push({ key: a.name, keyAt: a.nameNode ? unit.loc(a.nameNode) : undefined, valueAt: unit.loc(a.value), value: ev.eval(unit, a.value, env) });
       } else if (a.spread === 'dict') {
-        const v = ev.eval(unit, a.value);
+        const v = ev.eval(unit, a.value, env);
         if (v.kind === 'obj') {
           value.entries.push(...v.entries);
           value.complete &&= v.complete;

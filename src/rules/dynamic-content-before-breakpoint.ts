@@ -1,4 +1,4 @@
-import { explicitMarkers, keyedMarkers, messageList, topLevelMarker } from '../core/breakpoints';
+import { messageList } from '../core/breakpoints';
 import { hasFixedText, perRequestStrength, systemRebuilt } from '../core/evidence';
 import type { Fix } from '../core/fix';
 import type { PrefixBlock, RequestCall } from '../core/model';
@@ -9,7 +9,7 @@ import type { PerLanguage } from '../core/edits';
 import type { Loc } from '../core/span';
 import type { Taint, Value } from '../core/value';
 import { allTaints, stabilityOf } from '../core/value';
-import { basename, caches, changedDefinition, fileText, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints, usedAlsoBy } from './util';
+import { basename, changedDefinition, lastCachedBlock, fileText, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints, usedAlsoBy } from './util';
 
 export default defineRule({
   meta: {
@@ -110,16 +110,9 @@ When the interpolation is in a prompt helper of another module the request impor
   },
 
   check(call, ctx) {
-    if (!caches(call)) return;
+    const last = lastCachedBlock(call, ctx);
+    if (last < 0) return;
     const blocks = prefixBlocks(call);
-    const explicit = explicitMarkers(call);
-    const wholeRequest = !!topLevelMarker(call) || keyedMarkers(call, ctx.view, ctx.textOf).length > 0;
-    if (!explicit.length && !wholeRequest) return;
-    let last = -1;
-    blocks.forEach((b, i) => {
-      if (b.cacheControl) last = i;
-    });
-    if (wholeRequest) last = blocks.length - 1;
 
     const list = messageList(call);
     const newest = list && (list.complete || list.tailKnown) ? list.items.length - 1 : -1;

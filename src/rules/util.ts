@@ -5,9 +5,9 @@ import type { CallSite, FileView } from '../core/fileView';
 import type { Platform } from '../core/knownNames';
 import { betaToTypeSpelling, platformOfClient, typeToBetaSpelling } from '../core/knownNames';
 import { judgeUnknownName } from '../core/namePolicy';
-import { hasBreakpoint } from '../core/breakpoints';
+import { explicitMarkers, hasBreakpoint, keyedMarkers, topLevelMarker } from '../core/breakpoints';
 import type { LanguageId, RequestCall } from '../core/model';
-import { param } from '../core/model';
+import { param, prefixBlocks } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import type { Entry, Taint, Value } from '../core/value';
@@ -76,6 +76,24 @@ export function caches(call: RequestCall): boolean {
  * it — as the token lens says "no cache breakpoint". The sentence each cache rule's docs carry.
  */
 export const UNCACHED_POLICY = 'A request without a cache breakpoint caches nothing, so it is not reported; once it has one (a `cache_control` on a block, or at the top level), it is.';
+
+/**
+ * How far the cache reaches, as an index into prefixBlocks(call): the last block with a marker,
+ * or the request's last block when a marker covers the whole request (the top-level one, or one
+ * set by assignment, whose block is not seen); -1 when the request caches nothing. A block after
+ * it is not part of any cached prefix: what changes there costs no cache write.
+ */
+export function lastCachedBlock(call: RequestCall, ctx: RuleContext): number {
+  if (!caches(call)) return -1;
+  const blocks = prefixBlocks(call);
+  if (topLevelMarker(call) || keyedMarkers(call, ctx.view, ctx.textOf).length) return blocks.length - 1;
+  if (!explicitMarkers(call).length) return -1;
+  let last = -1;
+  blocks.forEach((b, i) => {
+    if (b.cacheControl) last = i;
+  });
+  return last;
+}
 
 /** A request that caches its prefix: it can and it has a breakpoint (see UNCACHED_POLICY). */
 export function cachesPrefix(call: RequestCall, ctx: RuleContext): boolean {

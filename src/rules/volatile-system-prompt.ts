@@ -1,4 +1,4 @@
-import { param } from '../core/model';
+import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { Fix } from '../core/fix';
 import type { RequestCall } from '../core/model';
@@ -8,7 +8,7 @@ import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, cachesPrefix, changedDefinition, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+import { basename, changedDefinition, lastCachedBlock, describe, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
 
 export default defineRule({
   meta: {
@@ -18,7 +18,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'A clock or random value inside the system prompt rewrites the cached prefix on every call.',
     docs: `## What it does
-Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
+Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix, where the cache covers them: in a system block up to the last cache breakpoint, in the order tools → system → messages. A block after the last breakpoint (a dated block after the marked handbook block, or any system text when only the tools are marked) is in no cached prefix, and is where text that changes belongs. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 Prompt caching reuses a prefix only when every byte before the breakpoint is identical, in the order tools → system → messages. A timestamp in the system prompt changes those bytes on every call, so every request pays full price (and a cache write) and nothing is ever read back. There is no error: the bill just stays high.
@@ -96,10 +96,11 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
   },
 
   check(call, ctx) {
-    if (!cachesPrefix(call, ctx)) return;
-    const system = param(call, 'system');
-    if (!system) return;
-    const taints = uniqueTaints(allTaints(system).filter((t) => t.cls === 'clock' || t.cls === 'random'));
+    // Only the system blocks up to the last breakpoint are in a cached prefix: a time in a block
+    // after it (`[{..., cache_control}, {"text": f"Now: {now}"}]`) is where it belongs.
+    const last = lastCachedBlock(call, ctx);
+    const cached = prefixBlocks(call).filter((b, i) => i <= last && b.section === 'system');
+    const taints = uniqueTaints(cached.flatMap((b) => allTaints(b.value)).filter((t) => t.cls === 'clock' || t.cls === 'random'));
     for (const t of taints) {
       const at = inFile(ctx, t.at, paramSite(call, 'system'));
       if (!at) continue;

@@ -6,11 +6,13 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered } from '../core/value';
+import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, knownHead, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, withoutFirst } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
+import { mayHoldRequests } from './requests';
+import { languageForPath } from './parsers';
 import type { SourceKind } from './sources';
-import type { Adapter, Arg, Binding, Expr } from './syntax';
+import type { Adapter, Arg, Binding, Expr, FunctionInfo } from './syntax';
 import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
 
@@ -39,9 +41,39 @@ export interface Construction {
 /** Values bound to names while a function is inlined (its parameters). */
 export type Env = Map<string, Value>;
 
+/** A call of a function, whose arguments its parameters take (see Evaluator.callersOf). */
+interface Caller {
+  /** The file the call is in. */
+  unit: FileUnit;
+  node: Node;
+  args: Arg[];
+  /** Called as a method (`obj.name(...)`): Python's receiver parameter is not passed. */
+  method: boolean;
+  /** In another file, or on a receiver nothing resolves: other calls may exist that are not seen. */
+  other?: boolean;
+  /** Names read differently in the arguments: the receiver of such a call, as an instance of the class. */
+  env?: Env;
+}
+
 const MAX_INLINE_DEPTH = 6;
 /** More calls of a function than this and its parameters are not followed to them (a helper used everywhere). */
 const MAX_CALLERS = 8;
+/** Evaluation steps for what one call in another file (or on a receiver nothing resolves) passes to a parameter. */
+const CALLER_STEPS = 1500;
+/**
+ * Evaluation steps for telling what the receiver of a call of a method's name is (an instance of
+ * the class, or a value nothing resolves). Past them it is taken for one that nothing resolves.
+ */
+const RECEIVER_STEPS = 60;
+/** Evaluation steps for all such calls of one analysis (see Evaluator.callerPart). */
+const ALL_CALLER_STEPS = 8000;
+/** Characters of other files that one analysis reads to look for the calls of its methods. */
+const CALLER_CHARS = 400_000;
+/**
+ * Characters of the other files one analysis keeps parsed to its end (see Evaluator.parsed):
+ * about 16 MB of trees. Past them a file is read as the workspace keeps it.
+ */
+const MAX_ANALYSIS_CHARS = 1_500_000;
 
 /**
  * What one file's analysis may spend, whatever the code contains: evaluation steps (each
@@ -69,15 +101,43 @@ export class EvalBudget {
   hit?: LimitHit;
   /** Imported files whose analysis failed: their values were taken as unknown. */
   readonly failedImports = new Set<string>();
-  private readonly deadline: number;
+  private deadline: number;
 
   constructor(readonly limits: EvalLimits = DEFAULT_LIMITS) {
     this.deadline = performance.now() + limits.timeMs;
   }
 
+  /** A bound on the steps of one part of the analysis (see within); undefined outside such a part. */
+  private cap?: number;
+  /** How many times a part ran out of its steps: what was evaluated since is incomplete, and not kept. */
+  cuts = 0;
+
+  /**
+   * Runs `part` with at most `steps` more steps (within any bound already set). Past them its
+   * values are unknown, as past the file's own bound, but the rest of the analysis goes on.
+   */
+  within<T>(steps: number, part: () => T): T {
+    const saved = this.cap;
+    this.cap = Math.min(saved ?? Infinity, this.steps + steps);
+    try {
+      return part();
+    } finally {
+      this.cap = saved;
+    }
+  }
+
+  /** Time spent on work shared by every analysis (an index of the project read once), which is not this file's. */
+  exclude(ms: number): void {
+    this.deadline += ms;
+  }
+
   /** Counts `n` steps; false once the step or time bound is reached. */
   spend(n = 1): boolean {
     if (this.hit === 'steps' || this.hit === 'time') return false;
+    if (this.cap !== undefined && this.steps >= this.cap) {
+      this.cuts++;
+      return false;
+    }
     const before = this.steps;
     this.steps += n;
     if (this.steps > this.limits.steps) {
@@ -149,8 +209,8 @@ export class Evaluator {
   private readonly inProgress = new Set<string>();
   /** Parameters resolved from their callers (`file\0name node`); PENDING while one is being resolved (recursion). */
   private readonly params = new Map<string, Value | undefined | typeof PENDING>();
-  /** Same-file calls of a function, by the function's node. */
-  private readonly callers = new Map<number, Array<{ node: Node; args: Arg[]; method: boolean }>>();
+  /** The calls of a function whose arguments its parameters take (see callersOf), by the function's file and node. */
+  private readonly callers = new Map<string, Caller[]>();
   /** Module exports resolved so far (`file\0name`); PENDING while one is being resolved (an import cycle). */
   private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
@@ -183,12 +243,13 @@ export class Evaluator {
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
     const key = `${unit.file}\u0000${node.id}`;
-    // Values read with the same bound names (one inlined call) are kept for that call.
+    // Values bound while a function is inlined are fixed for that call: what is evaluated with
+    // them is kept for that call (a local read in many places is evaluated once).
     let memo = this.memo;
     if (env) {
-      let perEnv = this.envMemo.get(env);
-      if (!perEnv) this.envMemo.set(env, (perEnv = new Map()));
-      memo = perEnv;
+      let own = this.envMemo.get(env);
+      if (!own) this.envMemo.set(env, (own = new Map()));
+      memo = own;
     }
     const hit = memo.get(key);
     if (hit) return hit;
@@ -196,9 +257,11 @@ export class Evaluator {
     const budget = this.budget;
     if (!budget.spend() || !budget.enter()) return unknown(unit.loc(node), 'analysis limit');
     this.inProgress.add(key);
+    const cuts = budget.cuts;
     try {
       const v = bounded(this.evalUncached(unit, node, env));
-      memo.set(key, v);
+      // Cut short by a part's bound (Evaluator.paramFromCallers): another read may get further.
+      if (budget.cuts === cuts) memo.set(key, v);
       return v;
     } finally {
       budget.leave();
@@ -306,7 +369,11 @@ export class Evaluator {
   private embed(unit: FileUnit, expr: Node, whole: Node, env?: Env): Value {
     const v = this.eval(unit, expr, env);
     const embedAt = unit.loc(whole);
-    const mark = (t: Taint): Taint => ({ ...t, embed: embedAt });
+    // A text interpolated again: the earlier interpolation is kept as a step, for the user to follow.
+    const mark = (t: Taint): Taint => {
+      const inner = t.embed && !(t.embed.file === embedAt.file && t.embed.start === embedAt.start && t.embed.end === embedAt.end) ? [t.embed, ...(t.innerEmbeds ?? [])].slice(0, VALUE_LIMITS.chain) : t.innerEmbeds;
+      return { ...t, embed: embedAt, ...(inner ? { innerEmbeds: inner } : {}) };
+    };
     const taints = allTaints(v).map(mark);
     if (v.kind === 'str') return { ...v, taints };
     if (v.kind === 'num' || v.kind === 'bool') return { ...v, taints };
@@ -572,10 +639,12 @@ export class Evaluator {
     if (this.params.has(key)) return known;
     this.params.set(key, PENDING);
     let v: Value | undefined;
+    const cuts = this.budget.cuts;
     try {
       v = this.paramFromCallersUncached(unit, fn, b, taint);
     } finally {
-      this.params.set(key, v);
+      if (this.budget.cuts === cuts) this.params.set(key, v);
+      else this.params.delete(key);
     }
     return v;
   }
@@ -587,17 +656,36 @@ export class Evaluator {
     const p = info.params.find((x) => x.name === b.name);
     if (!p || p.rest || p.kwrest) return undefined;
     const values: Value[] = [];
+    /** For each value: passed by a call the file cannot vouch for. */
+    const fromOther: boolean[] = [];
     let unseen = false;
     for (const c of callers) {
       const shift = c.method && info.receiver ? 1 : 0;
       const positional = c.args.filter((a) => !a.name && !a.spread);
-      const arg = c.args.find((a) => a.name === p.name) ?? (p.index >= shift && !c.args.some((a) => a.spread && a.spread !== 'dict') ? positional[p.index - shift] : undefined);
-      if (arg) values.push(withChainStep(this.eval(unit, arg.value), unit.loc(arg.value)));
-      else if (p.default && !c.args.some((a) => a.spread)) values.push(this.eval(unit, p.default));
+      const arg = c.args.find((a) => a.name === p.name && p.key === undefined) ?? (p.index >= shift && !c.args.some((a) => a.spread && a.spread !== 'dict') ? positional[p.index - shift] : undefined);
+      // What a call the file cannot vouch for passes is read within a bound of its own: a caller's
+      // argument may be built by much code of its own file, which this file's analysis should not pay for.
+      const read = (n: Node) => (c.other ? this.callerPart(CALLER_STEPS, () => this.eval(c.unit, n, c.env), () => unknown(c.unit.loc(n), 'analysis limit')) : this.eval(c.unit, n, c.env));
+      const before = values.length;
+      if (arg) values.push(withChainStep(this.paramPart(unit, p, read(arg.value), b.nameNode), c.unit.loc(arg.value)));
+      else if (p.default && !c.args.some((a) => a.spread)) values.push(this.paramPart(unit, p, this.eval(unit, p.default), b.nameNode));
       else unseen = true;
+      if (values.length > before) fromOther.push(!!c.other);
+      // Called from another file or on a receiver nothing resolves: other calls may exist that are not seen.
+      if (c.other) unseen = true;
     }
     if (!values.length) return undefined;
     const at = unit.loc(b.nameNode);
+    // A call elsewhere whose argument is not known says no more than a call not seen: its taints
+    // stay, on the whole value, and the others' lists and objects keep their items (its unknown
+    // would otherwise stand for any item, and put what one caller sends in its newest turn at `[0]`).
+    const opaque = values.filter((x, i) => x.kind === 'unknown' && fromOther[i]);
+    if (opaque.length && opaque.length < values.length) {
+      const known = values.filter((x) => !opaque.includes(x));
+      const merged = known.length === 1 ? { ...known[0], at } : known.reduce((x, y) => union(x, y, at));
+      values.splice(0, values.length, { ...merged, taints: [...merged.taints, ...opaque.flatMap(allTaints)] } as Value);
+      unseen = true;
+    }
     let v = values.length === 1 ? { ...values[0], at } : values.reduce((x, y) => union(x, y, at));
     const written = values[0].at;
     if (written && values.every((x) => x.at && x.at.file === written.file && x.at.start === written.start && x.at.end === written.end)) v = { ...v, passedFrom: written };
@@ -610,37 +698,260 @@ export class Evaluator {
   private paramDefault(unit: FileUnit, fn: Node, b: Binding, v: Value): Value {
     if (v.kind !== 'unknown' || v.fallback) return v;
     const p = unit.adapter.functionInfo(fn).params.find((x) => x.name === b.name);
-    const d = p?.default && !p.rest && !p.kwrest ? defaultOf(this.eval(unit, p.default)) : undefined;
+    const written = p && (p.key !== undefined ? p.keyDefault : p.default);
+    const d = written && !p.rest && !p.kwrest && !p.without ? defaultOf(this.eval(unit, written)) : undefined;
     return d ? { ...v, fallback: d } : v;
   }
 
   /**
-   * The calls in the same file of a function: by its name where that name is bound to it, and
-   * `self.name(...)` / `this.name(...)` in its class. Calls inside the function itself are left out.
+   * What a parameter holds of the argument passed for it: the argument itself, or for a
+   * destructured parameter (`{ system, docs = [] }`) its key, the key's default when an object
+   * known in full has no such key, or the argument without the keys taken before a rest element.
+   * `unit` is the function's file (where the defaults are written).
    */
-  private callersOf(unit: FileUnit, fn: Node): Array<{ node: Node; args: Arg[]; method: boolean }> {
-    const known = this.callers.get(fn.id);
+  private paramPart(unit: FileUnit, p: FunctionInfo['params'][number], arg: Value, at: Node): Value {
+    if (p.without) return withoutKeys(arg, p.without, unit.loc(at));
+    if (p.key === undefined) return arg;
+    if (arg.kind === 'obj' && arg.complete && !arg.entries.some((e) => e.key === p.key)) return p.keyDefault ? this.eval(unit, p.keyDefault) : unknown(unit.loc(at), `key ${p.key}`);
+    const v = this.member(unit, arg, p.key, at);
+    // A default replaces only what may be `undefined`: a value that is not known.
+    return p.keyDefault && v.kind === 'unknown' ? withFallback(v, this.eval(unit, p.keyDefault), unit.loc(at)) : v;
+  }
+
+  /**
+   * The calls of a function whose arguments its parameters take: in the same file, by its name
+   * where that name is bound to it; for a method of a class, `self.name(...)` / `this.name(...)`
+   * in its class, and `x.name(...)` on a value that is an instance of the class. A method of a
+   * class in a file that sends requests is also called from the other files of the project
+   * (when all of them are seen): on an instance of the class, or on a receiver that nothing
+   * resolves (`llm.reply(messages)` with `llm` passed in, chosen among several classes, built by
+   * a factory). Such a call reaches the method only when its receiver is an instance of the
+   * class, so its arguments are read with that receiver standing for one (`llm.build(...)` in
+   * them is this class's `build`). Calls inside the function itself are left out; a kind of
+   * caller with more calls than MAX_CALLERS (a name that many classes use) is not followed.
+   */
+  private callersOf(unit: FileUnit, fn: Node): Caller[] {
+    const key = `${unit.file}\u0000${fn.id}`;
+    const known = this.callers.get(key);
     if (known) return known;
-    const out: Array<{ node: Node; args: Arg[]; method: boolean }> = [];
-    const name = unit.frontEnd.facts.functionName(fn);
-    if (name) {
-      const cls = unit.enclosingClass(fn);
-      for (const node of unit.callsNamed(name)) {
-        if (node.startIndex >= fn.startIndex && node.endIndex <= fn.endIndex) continue;
-        const e = unit.adapter.expr(node);
-        if (e.k !== 'call') continue;
-        const c = unit.adapter.expr(e.callee);
-        if (c.k === 'ident' && c.name === name) {
-          const found = this.findBinding(unit, e.callee, name)?.binding;
-          if (found?.kind === 'function' && found.value?.id === fn.id) out.push({ node, args: e.args, method: false });
-        } else if (c.k === 'member' && c.prop === name && cls && unit.adapter.expr(c.object).k === 'self' && unit.enclosingClass(node)?.id === cls.id) {
-          out.push({ node, args: e.args, method: true });
+    const out: Caller[] = [];
+    this.callers.set(key, out);
+    const name = unit.frontEnd.facts.functionName(fn)?.replace(/^#/, '');
+    if (!name) return out;
+    const cls = unit.enclosingClass(fn);
+    const method = cls && unit.classMembers(cls).get(name)?.some((d) => d.id === fn.id) ? cls : undefined;
+    const seen: Caller[] = [];
+    const elsewhere: Caller[] = [];
+    for (const node of unit.callsNamed(name)) {
+      if (node.startIndex >= fn.startIndex && node.endIndex <= fn.endIndex) continue;
+      const e = unit.adapter.expr(node);
+      if (e.k !== 'call') continue;
+      const c = unit.adapter.expr(e.callee);
+      if (c.k === 'ident' && c.name === name) {
+        const found = this.findBinding(unit, e.callee, name)?.binding;
+        if (found?.kind === 'function' && found.value?.id === fn.id) seen.push({ unit, node, args: e.args, method: false });
+      } else if (c.k === 'member' && c.prop === name && method) {
+        if (unit.adapter.expr(c.object).k === 'self' && unit.enclosingClass(node)?.id === method.id) seen.push({ unit, node, args: e.args, method: true });
+        else this.methodCaller(unit, node, c.object, e.args, unit, method, fn, seen, elsewhere);
+      }
+    }
+    // Private methods (`#build`, `_build`) are the class's own; a constructor is called through the class.
+    const ownName = /^[#_]/.test(unit.frontEnd.facts.functionName(fn) ?? '') || name === 'constructor' || name === '__init__';
+    if (method && !ownName && mayHoldRequests(unit.text)) {
+      // The project's index of calls is read once for all analyses: its time is not this file's.
+      const started = performance.now();
+      const files = unit.workspace.filesCallingMember(unit.file, name) ?? [];
+      this.budget.exclude(performance.now() - started);
+      const family = unit.adapter.family;
+      const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
+      // A name that many files call is not this class's alone.
+      if (candidates.length <= MAX_CALLERS) {
+        for (const f of candidates) {
+          const text = unit.workspace.source(f)?.text;
+          if (!text || !callsOnOtherReceiver(text, name) || !this.budget.spend()) continue;
+          // Files read only to look for calls share one bound per analysis (some are large).
+          if (!this.units.has(f)) {
+            if (this.callerChars + text.length > CALLER_CHARS) continue;
+            this.callerChars += text.length;
+          }
+          const other = this.parsed(unit, f);
+          if (!other) continue;
+          for (const node of other.callsNamed(name)) {
+            const e = other.adapter.expr(node);
+            const c = e.k === 'call' ? other.adapter.expr(e.callee) : undefined;
+            if (e.k === 'call' && c?.k === 'member' && c.prop === name) this.methodCaller(other, node, c.object, e.args, unit, method, fn, elsewhere, elsewhere);
+          }
         }
       }
     }
-    this.callers.set(fn.id, out);
+    out.push(...seen);
+    // Calls the file cannot vouch for: many of them, and the name is not this class's alone.
+    if (elsewhere.length <= MAX_CALLERS) out.push(...elsewhere);
     return out;
   }
+
+  /**
+   * Adds a call `receiver.name(args)` in `caller` as a call of the method `fn` of class `cls`
+   * (in `unit`): to `instance` when the receiver is an instance of the class, to `unresolved`
+   * when nothing resolves it (see callersOf); neither when it is something else (an instance of
+   * another class, a library object, a text), or passes more arguments than the method takes.
+   */
+  private methodCaller(caller: FileUnit, node: Node, receiver: Node, args: Arg[], unit: FileUnit, cls: Node, fn: Node, instance: Caller[], unresolved: Caller[]): void {
+    this.callerPart(
+      RECEIVER_STEPS,
+      () => this.methodCallerWithin(caller, node, receiver, args, unit, cls, fn, instance, unresolved),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Reads something of a call that this file cannot vouch for (its receiver, what it passes),
+   * within `steps`, and within what is left of ALL_CALLER_STEPS for the analysis: a caller's
+   * argument may be built by much code of its own file, and its receiver by a factory that
+   * loads every class it could be, which this file's analysis should not pay for without bound.
+   * `spent` answers once nothing is left.
+   */
+  private callerPart<T>(steps: number, part: () => T, spent: () => T): T {
+    const left = ALL_CALLER_STEPS - this.callerSteps;
+    if (left <= 0) return spent();
+    const before = this.budget.steps;
+    try {
+      return this.budget.within(Math.min(steps, left), part);
+    } finally {
+      this.callerSteps += this.budget.steps - before;
+    }
+  }
+
+  /** Steps spent in callerPart so far. */
+  private callerSteps = 0;
+
+  private methodCallerWithin(caller: FileUnit, node: Node, receiver: Node, args: Arg[], unit: FileUnit, cls: Node, fn: Node, instance: Caller[], unresolved: Caller[]): void {
+    // An instance of the class is made where its class is imported (read already); a receiver
+    // made by a factory that loads every class it could be reads no more files to say it is none.
+    const saved = this.readsNoFiles;
+    this.readsNoFiles = true;
+    let r: Value;
+    try {
+      r = this.eval(caller, receiver);
+    } finally {
+      this.readsNoFiles = saved;
+    }
+    const ref = this.refOf(r);
+    // An instance of the class, or the class itself (a static or class method).
+    if (ref?.kind === 'instance' || ref?.kind === 'class') {
+      const c = ref.kind === 'instance' ? ref.cls : ref.node;
+      if (ref.unit.file === unit.file && c.startIndex === cls.startIndex && c.endIndex === cls.endIndex) instance.push({ unit: caller, node, args, method: true, other: caller !== unit });
+      return;
+    }
+    if (ref || r.kind !== 'unknown' || this.readFromLibrary(caller, receiver)) return;
+    const info = unit.adapter.functionInfo(fn);
+    const takes = Math.max(0, ...info.params.filter((p) => !p.kwrest && !p.rest).map((p) => p.index + 1)) - (info.receiver ? 1 : 0);
+    if (!info.params.some((p) => p.rest) && args.filter((a) => !a.name && !a.spread).length > takes) return;
+    if (!this.usedAsClass(caller, receiver, node, unit, cls, unit.frontEnd.facts.functionName(fn)?.replace(/^#/, '') ?? '')) return;
+    // `llm.reply(llm.build(...))`: the receiver, where the arguments read it, is an instance of the class.
+    const e = caller.adapter.expr(receiver);
+    let env: Env | undefined;
+    if (e.k === 'ident') {
+      // One for each name in a file: the calls that read the same locals share what is evaluated with it.
+      const key = `${caller.file}\u0000${e.name}\u0000${unit.file}\u0000${cls.startIndex}`;
+      env = this.receiverEnvs.get(key);
+      if (!env) this.receiverEnvs.set(key, (env = new Map([[e.name, this.withRef({ kind: 'instance', unit, cls }, caller.loc(receiver))]])));
+    }
+    unresolved.push({ unit: caller, node, args, method: true, other: true, ...(env ? { env } : {}) });
+  }
+
+  private readonly receiverEnvs = new Map<string, Env>();
+
+  /**
+   * A receiver that nothing resolves is taken for an instance of the class only when the code
+   * also uses another member of the class on it (`llm.buildMessages(...)` then
+   * `llm.complete(messages)`; `this.provider.supportsTools` and `this.provider.run(...)`): in the
+   * function of the call, or for an attribute of `this` / `self`, in its class. One method name
+   * alone is no sign of the class (a cache's `complete(key)`).
+   */
+  private usedAsClass(caller: FileUnit, receiver: Node, call: Node, unit: FileUnit, cls: Node, name: string): boolean {
+    const members = this.membersWithBases(unit, cls);
+    const written = (n: Node) => n.text.replace(/\s+|\?(?=\.)/g, '');
+    const target = written(receiver);
+    const e = caller.adapter.expr(receiver);
+    const onSelf = e.k === 'member' && caller.adapter.expr(e.object).k === 'self';
+    const scope = onSelf ? caller.enclosingClass(call) : caller.enclosingFunction(call);
+    if (!scope) return false;
+    let found = false;
+    walk(scope, (n) => {
+      if (found || !n.text.startsWith(target.slice(0, 1))) return;
+      const m = caller.adapter.expr(n);
+      if (m.k === 'member' && m.prop !== name && members.has(m.prop) && written(m.object) === target) found = true;
+    });
+    return found;
+  }
+
+  /** The member names of a class and of the classes it extends (as far as they resolve, three levels up). */
+  private membersWithBases(unit: FileUnit, cls: Node, depth = 0): Set<string> {
+    const out = new Set(unit.classMembers(cls).keys());
+    if (depth >= 3) return out;
+    for (const base of unit.adapter.classHeader(cls).bases.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+      if (base === 'extends' || base === 'implements' || base === 'object') continue;
+      const ref = this.refOf(this.lookup(unit, cls, base));
+      if (ref?.kind === 'class') for (const m of this.membersWithBases(ref.unit, ref.node, depth + 1)) out.add(m);
+    }
+    return out;
+  }
+  /** Characters of the files read only to look for calls of a method (see callersOf). */
+  private callerChars = 0;
+
+  /** A receiver read from a library object (`this.client.messages`, `openai.chat.completions`): a library call, not the class's. */
+  private readFromLibrary(unit: FileUnit, receiver: Node): boolean {
+    for (let n = receiver, depth = 0; depth < 8; depth++) {
+      const e = unit.adapter.expr(n);
+      const next = e.k === 'member' || e.k === 'index' ? e.object : e.k === 'call' ? e.callee : e.k === 'wrap' ? e.inner : undefined;
+      if (!next) return false;
+      const kind = this.refOf(this.eval(unit, next))?.kind;
+      if (kind === 'external' || kind === 'external-instance' || kind === 'module') return true;
+      n = next;
+    }
+    return false;
+  }
+
+  /**
+   * Another file of the workspace, parsed; reading and parsing it counts against the budget (a
+   * step per 1,000 characters). One analysis reads each file once, whatever the workspace keeps:
+   * what is evaluated in it is kept by node, and a file parsed again has other nodes.
+   */
+  private parsed(from: FileUnit, file: string): FileUnit | undefined {
+    if (file === from.file) return from;
+    const known = this.units.get(file);
+    if (known) return known;
+    if (this.readsNoFiles) {
+      // What is read without the file is not what a read with it gives: not kept (see EvalBudget.cuts).
+      this.budget.cuts++;
+      return undefined;
+    }
+    const ws = from.workspace;
+    const before = ws.parsedChars;
+    try {
+      const unit = ws.get(file);
+      if (unit && this.unitChars + unit.text.length <= MAX_ANALYSIS_CHARS) {
+        this.units.set(file, unit);
+        this.unitChars += unit.text.length;
+      }
+      return unit;
+    } finally {
+      if (ws.parsedChars > before) this.budget.spend(Math.ceil((ws.parsedChars - before) / 1000));
+    }
+  }
+
+  /** While a receiver is told (see methodCallerWithin): files not read yet stay unread, their values unknown. */
+  private readsNoFiles = false;
+
+  /** A workspace module that is not read now (see readsNoFiles): not a library, whatever resolveModule says. */
+  private unread(unit: FileUnit, spec: string): boolean {
+    return this.readsNoFiles && unit.workspace.modulePath(unit, spec) !== undefined && !this.units.has(unit.workspace.modulePath(unit, spec)!);
+  }
+
+  /** The files this analysis has read (see parsed), and their characters. */
+  private readonly units = new Map<string, FileUnit>();
+  private unitChars = 0;
 
   private importValue(unit: FileUnit, b: Binding): Value {
     const { module, name } = b.importFrom!;
@@ -655,7 +966,7 @@ export class Evaluator {
       if (sub) return this.withRef({ kind: 'module', unit: sub }, at);
       return unknown(at, `${name} from ${module}`);
     }
-    if (module.startsWith('.')) return unknown(at, `${name} from ${module}`);
+    if (module.startsWith('.') || this.unread(unit, module)) return unknown(at, `${name} from ${module}`);
     if (name === '*') return this.withRef({ kind: 'external', name: module }, at);
     return this.withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
   }
@@ -691,11 +1002,8 @@ export class Evaluator {
 
   /** The workspace file an import names; reading and parsing it counts against the budget (a step per 1,000 characters). */
   private resolveModule(unit: FileUnit, spec: string): FileUnit | undefined {
-    const ws = unit.workspace;
-    const before = ws.parsedChars;
-    const target = ws.resolveModule(unit, spec);
-    if (ws.parsedChars > before) this.budget.spend(Math.ceil((ws.parsedChars - before) / 1000));
-    return target;
+    const file = unit.workspace.modulePath(unit, spec);
+    return file === undefined ? undefined : this.parsed(unit, file);
   }
 
   /**
@@ -714,6 +1022,7 @@ export class Evaluator {
     if (!this.budget.spend() || !this.budget.enter()) return unknown(undefined, 'analysis limit');
     this.exports.set(key, PENDING);
     let v: Value | undefined;
+    const cuts = this.budget.cuts;
     try {
       v = this.exportValueUncached(unit, name);
     } catch {
@@ -722,7 +1031,8 @@ export class Evaluator {
     } finally {
       this.budget.leave();
     }
-    this.exports.set(key, v);
+    if (this.budget.cuts === cuts) this.exports.set(key, v);
+    else this.exports.delete(key);
     return v;
   }
 
@@ -983,6 +1293,8 @@ export class Evaluator {
       const i = (idx.value as number) < 0 ? obj.items.length + (idx.value as number) : (idx.value as number);
       if (obj.items[i]) return obj.items[i];
     }
+    // `messages[0]` of `[system, ...history, user]`: one of the first items, known.
+    if (obj.kind === 'list' && idx.kind === 'num' && !obj.complete && Number.isInteger(idx.value) && (idx.value as number) >= 0 && (idx.value as number) < knownHead(obj)) return obj.items[idx.value as number];
     if (obj.kind === 'obj' && idx.kind !== 'str') {
       // Lookup by a computed key: any entry may come out; the key picks it.
       return unknown(at, 'computed key', [...asSelector(allTaints(idx)), ...obj.entries.flatMap((e) => allTaints(e.value))]);
@@ -1000,9 +1312,10 @@ export class Evaluator {
     const obj = this.eval(unit, objNode, env);
     const at = unit.loc(node);
     if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
+    const from = lower && !upper ? this.eval(unit, lower, env) : undefined;
     const out: ListValue =
       obj.kind === 'list'
-        ? { ...obj, at, complete: false, trims: [...(obj.trims ?? [])] }
+        ? { ...(from ? withoutFirst(obj, from) : { ...obj, complete: false, head: 0 }), at, trims: [...(obj.trims ?? [])] }
         : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
     if (lower && this.isCount(unit, lower, env) && !(!upper && this.stripsLeadingSystem(unit, objNode, obj, lower, node))) out.trims!.push(this.trim(unit, 'slice', node));
     return out;
@@ -1067,6 +1380,8 @@ export class Evaluator {
         continue;
       }
       const ordered = this.ordered(unit, v, item.value);
+      // The items before the first spread that is not known in full are the list's first items.
+      if (out.complete) out.head = out.items.length + (ordered.kind === 'list' ? knownHead(ordered) : 0);
       if (ordered.kind === 'list') {
         out.items.push(...ordered.items);
         out.complete &&= ordered.complete;
@@ -1079,6 +1394,7 @@ export class Evaluator {
     }
     const lastItem = items[items.length - 1];
     if (!out.complete && lastItem && !lastItem.spread) out.tailKnown = true;
+    if (out.complete || !out.head) delete out.head;
     return out;
   }
 
@@ -1148,6 +1464,7 @@ export class Evaluator {
           trims: [...(left.trims ?? []), ...(right.trims ?? [])],
           isSet: false,
           ...((right.complete && right.items.length) || right.tailKnown ? { tailKnown: true } : {}),
+          ...(left.complete ? { head: left.items.length + knownHead(right) } : left.head ? { head: left.head } : {}),
         };
       }
       if (left.kind === 'num' && right.kind === 'num') return { kind: 'num', value: (left.value as number) + (right.value as number), at, taints: [] };
@@ -1234,8 +1551,14 @@ export class Evaluator {
   private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
     if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
+    // How many first items are known to be the list's first items (appends keep them; removals, and inserts in a loop, do not).
+    let head = knownHead(v);
     for (const m of mutations) {
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
+      if (v.complete) head = v.items.length;
+      const first = m.args[0] ? unit.adapter.expr(m.args[0]) : undefined;
+      if (m.method === 'unshift' || (m.method === 'insert' && first?.k === 'num' && first.value === 0)) head = loop || loopAround(unit.adapter, m.node, scopeNode, scopeNode) ? 0 : head + Math.max(0, m.args.length - (m.method === 'insert' ? 1 : 0));
+      else if (m.method !== 'append' && m.method !== 'push' && m.method !== 'extend' && m.method !== 'set-key') head = 0;
       switch (m.method) {
         case 'append':
         case 'push':
@@ -1308,6 +1631,8 @@ export class Evaluator {
           if (m.method !== 'set-key') v.tailKnown = false;
       }
     }
+    if (v.complete || !head) delete v.head;
+    else v.head = Math.min(head, v.items.length);
     return v;
   }
 
@@ -1372,7 +1697,17 @@ export class Evaluator {
       if (!isNew && RETRIEVAL_NAME.test(last) && !/^(re|regex|bisect|fnmatch|difflib)\./.test(ref.name)) argTaints.unshift(this.taint('per-request', 'retrieval', unit, node));
       return this.withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args }, at, argTaints);
     }
-    if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
+    if (ref?.kind === 'function') {
+      const v = this.inline(unit, ref, node, args, env);
+      // `get_memories(user_id, q)` whose body reads a store the analysis does not see: what it
+      // returns is not known, and only depends on its inputs as far as the body shows, so its
+      // name says what it is, as for a call that is not followed. A body that shows more (a
+      // constant, a pick among written values, data already retrieved) is taken as it is.
+      if (!isNew && shortName && RETRIEVAL_NAME.test(shortName) && !isComplete(v) && allTaints(v).every((t) => t.kind === 'parameter' || t.kind === 'loop-variable')) {
+        return { ...v, taints: [this.taint('per-request', 'retrieval', unit, node), ...v.taints] } as Value;
+      }
+      return v;
+    }
     if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node, made: { unit, call: node, args, env } }, at);
     if (shortName && RETRIEVAL_NAME.test(shortName)) {
       return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
@@ -1438,13 +1773,13 @@ export class Evaluator {
         if (!arg) return unknown(at);
         const v = this.eval(unit, arg.value, env);
         const clean = withoutUnordered(v);
-        return clean.kind === 'list' ? { ...clean, at } : { kind: 'list', items: [], complete: false, at, taints: allTaints(clean) };
+        return clean.kind === 'list' ? { ...clean, at, head: 0 } : { kind: 'list', items: [], complete: false, at, taints: allTaints(clean) };
       }
       case 'set': {
         const arg = args[0];
         if (!arg) return { kind: 'list', items: [], complete: true, isSet: true, at, taints: [] };
         const v = this.eval(unit, arg.value, env);
-        return v.kind === 'list' ? { ...v, isSet: true, at } : { kind: 'list', items: [], complete: false, isSet: true, at, taints: allTaints(v) };
+        return v.kind === 'list' ? { ...v, isSet: true, at, head: 0 } : { kind: 'list', items: [], complete: false, isSet: true, at, taints: allTaints(v) };
       }
       case 'to-list': {
         const arg = args[0];
@@ -1500,6 +1835,7 @@ export class Evaluator {
         const spec = arg ? this.eval(unit, arg.value, env) : undefined;
         if (spec?.kind === 'str' && spec.complete) {
           const target = this.resolveModule(unit, spec.text);
+          if (!target && this.unread(unit, spec.text)) return unknown(at, `require of ${spec.text}`);
           return target ? this.withRef({ kind: 'module', unit: target }, at) : this.withRef({ kind: 'external', name: spec.text }, at);
         }
         return unknown(at);
@@ -1588,6 +1924,26 @@ export class Evaluator {
     return live;
   }
 
+  /**
+   * `new C(...)` where `C` (or the object it is read from, `new Providers.Claude(...)`) is imported
+   * or required from a file of the workspace: an instance of a class there, which carries no taint.
+   */
+  private newOfWorkspaceClass(unit: FileUnit, node: Node): boolean {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'new') return false;
+    let root = e.callee;
+    for (let x = unit.adapter.expr(root); x.k === 'member' || x.k === 'wrap'; x = unit.adapter.expr(root)) root = x.k === 'member' ? x.object : x.inner;
+    const r = unit.adapter.expr(root);
+    if (r.k !== 'ident') return false;
+    const b = this.findBinding(unit, root, r.name)?.binding;
+    if (b?.kind === 'import' && b.importFrom) return unit.workspace.modulePath(unit, b.importFrom.module) !== undefined;
+    if (b?.kind !== 'assign' || !b.value) return false;
+    const v = unit.adapter.expr(b.value);
+    const spec = v.k === 'call' && v.args.length === 1 ? unit.adapter.expr(v.args[0].value) : undefined;
+    const fn = v.k === 'call' ? unit.adapter.expr(v.callee) : undefined;
+    return fn?.k === 'ident' && fn.name === 'require' && spec?.k === 'str' && unit.workspace.modulePath(unit, spec.value) !== undefined;
+  }
+
   /** Evaluates a function's return values with its parameters bound to argument values. */
   invoke(ref: Extract<Ref, { kind: 'function' }>, positional: Value[], at: Loc, named = new Map<string, Value>()): Value {
     if (this.inlineDepth >= MAX_INLINE_DEPTH) return unknown(at, 'call too deep');
@@ -1599,21 +1955,40 @@ export class Evaluator {
     const shift = ref.self && info.receiver ? 1 : 0;
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
-      const v = named.get(p.name) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
-      if (v) inner.set(p.name, v);
-      else if (p.default) inner.set(p.name, this.eval(ref.unit, p.default));
+      const v = (p.key === undefined ? named.get(p.name) : undefined) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
+      if (v) inner.set(p.name, this.paramPart(ref.unit, p, v, ref.node));
+      else if (p.default) inner.set(p.name, this.paramPart(ref.unit, p, this.eval(ref.unit, p.default), ref.node));
     }
     this.inlineDepth++;
     try {
       const live = this.liveReturns(ref.unit, ref.node, info.returns, inner);
       if (!live.length) return unknown(at, 'no return reached');
-      const values = live.map((r) => this.eval(ref.unit, r, inner));
+      // Alternatives are joined into a value that refers to nothing: an instance of a workspace
+      // class among them (a factory's `return new OpenAiLLM(...)` for each provider) adds nothing
+      // to it, and its class's file is not read for it.
+      const values = live.map((r) => (live.length > 1 && this.newOfWorkspaceClass(ref.unit, r) ? unknown(ref.unit.loc(r), 'an instance of a class of the workspace') : this.eval(ref.unit, r, inner)));
       const v = values.length === 1 ? values[0] : values.reduce((a, b) => union(a, b, at));
       return withChainStep({ ...v, at: v.at ?? at } as Value, at);
     } finally {
       this.inlineDepth--;
     }
   }
+}
+
+/**
+ * Whether a text calls `.name(` on something other than `self`, `this` or `super()`, which in
+ * another file are instances of another class.
+ */
+function callsOnOtherReceiver(text: string, name: string): boolean {
+  const call = new RegExp(`\\.\\s*${name.replace(/\$/g, '\\$')}\\(`, 'g');
+  for (const m of text.matchAll(call)) if (!/(?:\b(?:self|this)|\bsuper\(\))\s*\??$/.test(text.slice(Math.max(0, m.index - 12), m.index))) return true;
+  return false;
+}
+
+/** The language family of a file, by its name. */
+function languageFamily(file: string): 'python' | 'js' | undefined {
+  const lang = languageForPath(file);
+  return lang === undefined ? undefined : lang === 'python' ? 'python' : 'js';
 }
 
 /**

@@ -88,7 +88,20 @@ export interface Mutation {
 
 export interface FunctionInfo {
   /** `index`: the position among the positional parameters (a receiver parameter, see below, counts). */
-  params: Array<{ name: string; index: number; rest?: boolean; kwrest?: boolean; default?: Node }>;
+  params: Array<{
+    name: string;
+    index: number;
+    rest?: boolean;
+    kwrest?: boolean;
+    /** The default of the argument (for a destructured parameter, of the whole object: `{ a } = {}`). */
+    default?: Node;
+    /** A destructured parameter (`{ system, docs = [] }`): the key of the argument it is bound to. */
+    key?: string;
+    /** The default of that key (`docs = []`), taken when the argument has no such key. */
+    keyDefault?: Node;
+    /** A rest element of the pattern (`{ a, ...rest }`): the argument without these keys. */
+    without?: string[];
+  }>;
   returns: Node[];
   /** The first positional parameter is the receiver (Python's `self` / `cls`): a method call does not pass it. */
   receiver?: boolean;

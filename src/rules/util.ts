@@ -45,6 +45,7 @@ export function relatedFor(ctx: RuleContext, t: Taint, reportedAt: Loc): Related
   const out: Related[] = [];
   const same = (a: Loc, b: Loc) => a.file === b.file && a.start === b.start && a.end === b.end;
   if (!same(t.at, reportedAt)) out.push({ at: t.at, message: `\`${t.text}\` is produced here` });
+  for (const step of t.innerEmbeds ?? []) if (!same(step, reportedAt)) out.push({ at: step, message: 'written into a text here' });
   for (const step of t.chain) {
     if (same(step, reportedAt) || same(step, t.at)) continue;
     const text = ctx.textOf(step).split(/\r?\n/)[0].trim();
@@ -75,7 +76,8 @@ export function caches(call: RequestCall): boolean {
  * changing prefix costs it nothing more than a fixed one, and the cache rules say nothing about
  * it — as the token lens says "no cache breakpoint". The sentence each cache rule's docs carry.
  */
-export const UNCACHED_POLICY = 'A request without a cache breakpoint caches nothing, so it is not reported; once it has one (a `cache_control` on a block, or at the top level), it is.';
+export const UNCACHED_POLICY =
+  'A request without a cache breakpoint caches nothing, so it is not reported; once it has one (a `cache_control` on a block, or at the top level), it is. A breakpoint that a setting turns on (a helper that returns the system text as it is, or as one text block with `cache_control` when caching is enabled; `...(cache ? { cache_control } : {})`) counts: the request is read as it is sent with caching on, the only case in which its prefix matters.';
 
 /**
  * How far the cache reaches, as an index into prefixBlocks(call): the last block with a marker,

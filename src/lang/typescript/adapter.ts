@@ -65,6 +65,66 @@ function propertyKey(key: Node): { key?: string; computed?: Node } {
   }
 }
 
+/**
+ * The names an object pattern binds, each to its key of the destructured object (`{ a, b: c,
+ * d = 1, ...rest }`), for a declaration (`kind` 'assign', `value` the object) or a parameter
+ * (`kind` 'param', the object is the argument). A key written otherwise (nested, computed) binds
+ * an opaque name.
+ */
+function objectPatternBindings(pattern: Node, kind: 'assign' | 'param', at: Node, value?: Node): Binding[] {
+  const out: Binding[] = [];
+  const taken: string[] = [];
+  let rest: Node | undefined;
+  for (const p of named(pattern)) {
+    if (p.type === 'shorthand_property_identifier_pattern') {
+      out.push({ name: p.text, kind, at, nameNode: p, value, key: p.text });
+      taken.push(p.text);
+    } else if (p.type === 'pair_pattern') {
+      const k = p.childForFieldName('key');
+      const v = p.childForFieldName('value');
+      const key = k ? propertyKey(k).key : undefined;
+      if (key !== undefined) taken.push(key);
+      if (k && v?.type === 'identifier') out.push({ name: v.text, kind: key === undefined ? 'opaque' : kind, at, nameNode: v, value, key });
+      else if (v) for (const n of patternNames(v)) out.push({ name: n.text, kind: 'opaque', at, nameNode: n });
+    } else if (p.type === 'object_assignment_pattern') {
+      // `{ model = "claude-…" } = options`: the key's value, or the default when it is absent.
+      const l = p.childForFieldName('left');
+      const r = p.childForFieldName('right');
+      if (l?.type === 'shorthand_property_identifier_pattern' && r) {
+        out.push({ name: l.text, kind, at, nameNode: l, value, key: l.text, fallback: r });
+        taken.push(l.text);
+      } else if (l) for (const n of patternNames(l)) out.push({ name: n.text, kind: 'opaque', at, nameNode: n });
+    } else if (p.type === 'rest_pattern') rest = named(p).find((c) => c.type === 'identifier');
+  }
+  // `{ betas, ...rest } = request`: the other keys of the object.
+  if (rest) out.push({ name: rest.text, kind, at, nameNode: rest, value, without: taken });
+  return out;
+}
+
+/** The names a destructuring pattern binds (not the names its defaults read). */
+function patternNames(pattern: Node): Node[] {
+  switch (pattern.type) {
+    case 'identifier':
+    case 'shorthand_property_identifier_pattern':
+      return [pattern];
+    case 'pair_pattern': {
+      const v = pattern.childForFieldName('value');
+      return v ? patternNames(v) : [];
+    }
+    case 'object_assignment_pattern':
+    case 'assignment_pattern': {
+      const l = pattern.childForFieldName('left');
+      return l ? patternNames(l) : [];
+    }
+    case 'object_pattern':
+    case 'array_pattern':
+    case 'rest_pattern':
+      return named(pattern).flatMap(patternNames);
+    default:
+      return [];
+  }
+}
+
 /** The node types `declares` and `mutation` read (the cases of their switches). */
 const DECLARING = ['variable_declarator', 'assignment_expression', 'augmented_assignment_expression', 'for_in_statement', 'catch_clause', 'function_declaration', 'generator_function_declaration', 'class_declaration', 'import_statement'];
 const MUTATING = ['assignment_expression', 'call_expression'];
@@ -193,34 +253,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
         const value = node.childForFieldName('value') ?? undefined;
         const at = node.parent && (node.parent.type === 'lexical_declaration' || node.parent.type === 'variable_declaration') ? node.parent : node;
         if (name?.type === 'identifier') return [{ name: name.text, kind: 'assign', at, nameNode: name, value }];
-        if (name?.type === 'object_pattern') {
-          const out: Binding[] = [];
-          const taken: string[] = [];
-          let rest: Node | undefined;
-          for (const p of named(name)) {
-            if (p.type === 'shorthand_property_identifier_pattern') {
-              out.push({ name: p.text, kind: 'assign', at, nameNode: p, value, key: p.text });
-              taken.push(p.text);
-            } else if (p.type === 'pair_pattern') {
-              const k = p.childForFieldName('key');
-              const v = p.childForFieldName('value');
-              const key = k ? propertyKey(k).key : undefined;
-              if (key !== undefined) taken.push(key);
-              if (k && v?.type === 'identifier') out.push({ name: v.text, kind: 'assign', at, nameNode: v, value, key });
-            } else if (p.type === 'object_assignment_pattern') {
-              // `{ model = "claude-…" } = options`: the key's value, or the default when it is absent.
-              const l = p.childForFieldName('left');
-              const r = p.childForFieldName('right');
-              if (l?.type === 'shorthand_property_identifier_pattern' && r) {
-                out.push({ name: l.text, kind: 'assign', at, nameNode: l, value, key: l.text, fallback: r });
-                taken.push(l.text);
-              } else if (l) out.push({ name: l.text, kind: 'opaque', at, nameNode: l });
-            } else if (p.type === 'rest_pattern') rest = named(p).find((c) => c.type === 'identifier');
-          }
-          // `{ betas, ...rest } = request`: the other keys of the object.
-          if (rest) out.push({ name: rest.text, kind: 'assign', at, nameNode: rest, value, without: taken });
-          return out;
-        }
+        if (name?.type === 'object_pattern') return objectPatternBindings(name, 'assign', at, value);
         if (name?.type === 'array_pattern') {
           return named(name).filter((c) => c.type === 'identifier').map((c) => ({ name: c.text, kind: 'opaque', at, nameNode: c }));
         }
@@ -303,12 +336,12 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       const pattern = p.type === 'required_parameter' || p.type === 'optional_parameter' ? p.childForFieldName('pattern') : p.type === 'assignment_pattern' ? p.childForFieldName('left') : p;
       const i = index++;
       if (!pattern) continue;
-      const ids: Node[] = [];
-      if (pattern.type === 'identifier') ids.push(pattern);
-      else
-        walk(pattern, (n) => {
-          if (n.type === 'identifier' || n.type === 'shorthand_property_identifier_pattern') ids.push(n);
-        });
+      // `{ system, docs = [] }`: each name is its key of the object passed in.
+      if (pattern.type === 'object_pattern') {
+        for (const b of objectPatternBindings(pattern, 'param', pattern)) out.push({ ...b, at: b.nameNode, paramIndex: i });
+        continue;
+      }
+      const ids = pattern.type === 'identifier' ? [pattern] : patternNames(pattern);
       for (const id of ids) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: i, rest: pattern.type === 'rest_pattern' });
     }
     return out;
@@ -352,12 +385,21 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       named(list).forEach((p, i) => {
         const name = p.type === 'assignment_pattern' ? p.childForFieldName('left') : p.childForFieldName('pattern');
         const value = p.type === 'assignment_pattern' ? p.childForFieldName('right') : p.childForFieldName('value');
-        if (name?.type === 'identifier' && value) defaults.set(i, value);
+        if ((name?.type === 'identifier' || name?.type === 'object_pattern') && value) defaults.set(i, value);
       });
     }
     for (const b of typescriptAdapter.params(fn)) {
+      if (b.kind !== 'param') continue;
       const d = defaults.get(b.paramIndex ?? -1);
-      params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest, ...(d ? { default: d } : {}) });
+      params.push({
+        name: b.name,
+        index: b.paramIndex ?? 0,
+        rest: b.rest,
+        ...(d ? { default: d } : {}),
+        ...(b.key !== undefined ? { key: b.key } : {}),
+        ...(b.fallback ? { keyDefault: b.fallback } : {}),
+        ...(b.without ? { without: b.without } : {}),
+      });
     }
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');

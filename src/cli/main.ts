@@ -339,7 +339,10 @@ async function check(args: string[], io: Io): Promise<number> {
       }
       files = discovery.files;
       const folders = (paths.length ? paths : ['.']).map((p) => path.resolve(io.cwd, p)).filter((p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory());
-      walked = { folders };
+      // A walk of the current folder that the configuration left nothing out of found every
+      // source file of it: the searches for callers and uses need not walk it again (in each thread).
+      const whole = paths.every((p) => path.resolve(io.cwd, p) === io.cwd) && !discovery.configExcluded;
+      walked = whole ? { folders, files: discovery.files } : { folders };
     }
   }
 

@@ -239,7 +239,9 @@ export class Analyzer implements AnalysisEngine {
             // evaluator and budget: reading a class again per instance must not use up what the
             // file's own requests may spend (past its bound, its values are unknown).
             if (constructedCalls) return constructedCalls;
-            if (!mayHoldRequests(text)) return (constructedCalls = []);
+            // Nor in a test file: the instances a test builds exercise the class (with every
+            // option in turn), they are not how the program is configured.
+            if (!mayHoldRequests(text) || unit.frontEnd.modules.isTestFile(file)) return (constructedCalls = []);
             const share = () => new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 4 });
             return (constructedCalls = constructedRequests(unit, new Evaluator(share()), new Evaluator(share(), true)));
           },

@@ -292,3 +292,27 @@ describe('the bundled example', () => {
 function breakOn(doc: SourceDocument): SourceDocument {
   return open(doc.file, doc.text + '\nBROKEN = (\n');
 }
+
+describe('what other files pass to the methods of a class', () => {
+  type Related = { file: string; line: number; message: string };
+  const relatedOf = (caseName: string, rule: string) =>
+    (findingsOf(caseName) as Array<JsonFinding & { related: Related[] }>).filter((f) => f.ruleId === rule).map((f) => f.related.map((r) => `${r.file}:${r.line} ${r.message}`));
+
+  it('names the caller that gets the value and each text it is written into on its way', () => {
+    expect(relatedOf('ts-class-provider', 'dynamic-content-before-breakpoint')).toEqual([
+      expect.arrayContaining(['src/chat.ts:9 `searchNotes(question)` is produced here', 'src/providers/claude.ts:26 written into a text here']),
+    ]);
+    expect(relatedOf('python-class-provider', 'dynamic-content-before-breakpoint')).toEqual([
+      expect.arrayContaining(['notes/chat.py:12 `search_notes(question)` is produced here', 'notes/providers/claude.py:16 written into a text here']),
+    ]);
+    expect(relatedOf('ts-class-provider', 'per-user-prefix')).toEqual([expect.arrayContaining(['src/agent.ts:20 `this.ranker.rerank(prompt, tools)` is produced here'])]);
+    expect(relatedOf('python-class-provider', 'per-user-prefix')).toEqual([expect.arrayContaining(['notes/agent.py:17 `self.ranker.rerank(prompt, tools)` is produced here'])]);
+  });
+
+  it('follows no call when the project is not walked whole (named files): the method stays silent', () => {
+    const source = path.join(CASES, 'ts-class-provider', 'project');
+    const tmp = project(Object.fromEntries(filesUnder(source).map((f) => [f, fs.readFileSync(path.join(source, f))])));
+    const named = json(run(tmp, ['check', '--format', 'json', 'src/providers/claude.ts'])) as JsonFinding[];
+    expect(named).toEqual([]);
+  });
+});

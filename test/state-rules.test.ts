@@ -3,6 +3,7 @@
  * a test's files are its own (by the names test runners collect).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisEngine } from '../src/engine/analyzer';
@@ -58,6 +59,28 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
     expect(ids('.github/scripts/bump_version.py', PY)).toEqual([]);
     expect(ids('.github/actions/release/save.ts', TS)).toEqual([]);
     expect(ids('tools/github/save.ts', TS)).toEqual(['non-atomic-checkpoint']);
+  });
+
+  it("leaves a project's evaluation harness alone (its eval/evals folder), but not a project that sits under a folder of that name", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-evals-'));
+    try {
+      for (const [file, text] of [
+        ['bench/pyproject.toml', '[project]\nname = "bench"\n'],
+        ['bench/evals/state.py', PY],
+        ['bench/src/evals/session.ts', TS],
+        ['evals/agent/pyproject.toml', '[project]\nname = "agent"\n'],
+        ['evals/agent/state.py', PY],
+      ]) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      }
+      const found = (file: string, text: string) => a.analyze(path.join(root, file), text).diagnostics.map((d) => d.ruleId);
+      expect(found('bench/evals/state.py', PY)).toEqual([]);
+      expect(found('bench/src/evals/session.ts', TS)).toEqual([]);
+      expect(found('evals/agent/state.py', PY)).toEqual(['non-atomic-checkpoint']);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('goes by the names test runners collect, not by folder: a project under /home/me/tests is not all tests', () => {

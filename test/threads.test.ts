@@ -24,8 +24,15 @@ beforeAll(() => {
     for (const name of fs.readdirSync(d)) if (SOURCE.test(name) || name.startsWith('_')) all[`${rule}/${name}`] = fs.readFileSync(path.join(d, name));
   }
   all['.git/HEAD'] = Buffer.from('ref: refs/heads/main\n');
+  // Folders the walk leaves out, by .gitignore and by the configuration: the walk of a run with
+  // workers runs in a worker of its own, with a configuration of its own (cli/lint.ts).
+  const bad = all['volatile-system-prompt/bad.py'];
+  all['.gitignore'] = Buffer.from('/ignored-by-git/\n');
+  all['ignored-by-git/bad.py'] = bad;
+  all['.prefixlintrc.json'] = Buffer.from('{"exclude": ["excluded-by-config/"]}\n');
+  all['excluded-by-config/bad.py'] = bad;
   dir = project(all);
-  files = Object.keys(all).filter((f) => SOURCE.test(path.basename(f))).length;
+  files = Object.keys(all).filter((f) => SOURCE.test(path.basename(f)) && !/^(ignored|excluded)-by/.test(f)).length;
 });
 
 describe('threads', () => {
@@ -37,6 +44,7 @@ describe('threads', () => {
     it(`give the same ${format} output, notices and exit code with 1, 2 and 3 threads`, () => {
       const one = run(dir, ['check', '--format', format, '--threads', '1', '.']);
       expect(one.code).toBe(1);
+      expect(one.stdout).not.toMatch(/ignored-by-git|excluded-by-config/);
       for (const n of ['2', '3']) {
         const many = run(dir, ['check', '--format', format, '--threads', n, '.']);
         expect(many.stdout).toBe(one.stdout);

@@ -222,6 +222,36 @@ if (scored.length) {
     for (const s of failing) say(`- ${s.outcome}: ${s.row.repo} ${s.row.file}:${s.row.line} ${s.row.rule} — ${s.row.note}`);
     say();
   }
+
+  // Each finding of this run judged by the rows that cover it (as above: its range or a related
+  // place covers the row's line): right (TP, MISS), wrong (FP), or not judged.
+  say('## Precision per rule');
+  say();
+  say('Every finding of this run, judged by the rows that cover it.');
+  say();
+  say('| rule | findings | right | wrong | not judged | precision of the judged |');
+  say('|---|---|---|---|---|---|');
+  const perRule = new Map();
+  for (const r of results) {
+    for (const f of r.findings ?? []) {
+      const covering = rows.filter(
+        (row) => row.repo.replace('/', '+') === r.repo && row.rule === f.ruleId && row.verdict !== 'UNSURE' && [f, ...(f.related ?? [])].some((x) => x.file === row.file && x.line <= row.line && row.line <= (x.endLine ?? x.line)),
+      );
+      const c = perRule.get(f.ruleId) ?? { findings: 0, right: 0, wrong: 0, unjudged: 0 };
+      c.findings++;
+      if (!covering.length) c.unjudged++;
+      else if (covering.some((row) => row.verdict === 'FP')) c.wrong++;
+      else c.right++;
+      perRule.set(f.ruleId, c);
+    }
+  }
+  const sum = { findings: 0, right: 0, wrong: 0, unjudged: 0 };
+  for (const [rule, c] of [...perRule].sort((a, b) => b[1].findings - a[1].findings)) {
+    for (const k of Object.keys(sum)) sum[k] += c[k];
+    say(`| ${rule} | ${c.findings} | ${c.right} | ${c.wrong} | ${c.unjudged} | ${c.right + c.wrong ? `${Math.round((100 * c.right) / (c.right + c.wrong))}%` : '—'} |`);
+  }
+  say(`| **all** | ${sum.findings} | ${sum.right} | ${sum.wrong} | ${sum.unjudged} | ${sum.right + sum.wrong ? `${Math.round((100 * sum.right) / (sum.right + sum.wrong))}%` : '—'} |`);
+  say();
 }
 const report = lines.join('\n') + '\n';
 fs.writeFileSync(path.join(outDir, 'report.md'), report);

@@ -20,6 +20,8 @@ import type { FileOutcome, FileStatus, Finding, PlacedEdit } from './check';
 import { DiskHost } from '../host/source';
 import type { SourceText } from '../host/source';
 import type { WalkedFiles } from '../host/project';
+import { discoverFiles } from '../host/files';
+import type { Discovery } from '../host/files';
 import { openDocument } from '../engine/document';
 import type { SourceDocument } from '../engine/document';
 import { fixAcrossFiles } from '../engine/fixpoint';
@@ -167,6 +169,53 @@ const WORKER_YOUNG_MB = 4;
 const FILE_DEADLINE_MS = Number(process.env.PREFIXLINT_FILE_DEADLINE_MS) || 60_000;
 
 export const WORKER_ROLE = 'prefixlint-lint-worker';
+export const DISCOVERY_ROLE = 'prefixlint-discovery-worker';
+
+/**
+ * The discovery worker's young generation. Walking a repository allocates fast (a path, a
+ * .gitignore test and a configuration look-up per entry: ~100 MB for 20,000 files), and V8
+ * answers such a burst by growing the young generation of the thread it runs in to its
+ * maximum (32 MB in the main thread), which that thread then keeps through the whole run. In a
+ * worker, the memory goes with the worker.
+ */
+const DISCOVERY_YOUNG_MB = 4;
+
+/** What the discovery worker is asked to walk: discoverFiles's arguments. */
+export interface DiscoveryJob {
+  args: string[];
+  cwd: string;
+}
+
+/** The body of the discovery worker: one walk, answered as plain data. */
+export function runDiscoveryWorker(port: import('node:worker_threads').MessagePort, job: DiscoveryJob): void {
+  const config = new Configuration(new DiskHost());
+  port.postMessage(discoverFiles(job.args, job.cwd, (abs, isDir) => config.excluded(abs, isDir)));
+}
+
+/**
+ * Finds the files to check (discoverFiles) in a worker thread running `script`, so that the
+ * walk's garbage does not stay in the main thread's memory for the rest of the run. Excluded
+ * files are judged by a Configuration of the worker's own, which reads the same files as the
+ * main thread's. Rejects when the worker fails; the caller then walks in its own thread.
+ */
+export function discoverInWorker(script: string, args: readonly string[], cwd: string): Promise<Discovery> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, {
+      workerData: { role: DISCOVERY_ROLE, job: { args: [...args], cwd } satisfies DiscoveryJob },
+      resourceLimits: { maxYoungGenerationSizeMb: DISCOVERY_YOUNG_MB },
+    });
+    let answered = false;
+    worker.once('message', (d: Discovery) => {
+      answered = true;
+      resolve(d);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', () => {
+      if (!answered) reject(new Error('the discovery worker stopped'));
+    });
+  });
+}
 
 /** The threads to lint `files` files with: `requested` (--threads), else the machine's cores, never more than the files pay for. */
 export function threadCount(files: number, requested?: number): number {

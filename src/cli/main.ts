@@ -20,8 +20,8 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
-import { FileLinter, lintInWorkers, runLintWorker, threadCount, WORKER_ROLE } from './lint';
-import type { LintJob, LintResult } from './lint';
+import { discoverInWorker, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, threadCount, WORKER_ROLE } from './lint';
+import type { DiscoveryJob, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
@@ -328,7 +328,9 @@ async function check(args: string[], io: Io): Promise<number> {
       changed = lines.files;
       files = selectChanged([...changed.keys()], paths, io.cwd, excluded);
     } else {
-      const discovery = discoverFiles(paths, io.cwd, excluded);
+      // The walk runs in a worker when the run may use workers at all (see discoverInWorker).
+      const script = threadsOption === 1 ? undefined : workerScript();
+      const discovery = script ? await discoverInWorker(script, paths, io.cwd).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
       if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
       for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
       for (const s of discovery.skipped) {
@@ -337,7 +339,10 @@ async function check(args: string[], io: Io): Promise<number> {
       }
       files = discovery.files;
       const folders = (paths.length ? paths : ['.']).map((p) => path.resolve(io.cwd, p)).filter((p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory());
-      walked = { folders };
+      // A walk of the current folder that the configuration left nothing out of found every
+      // source file of it: the searches for callers and uses need not walk it again (in each thread).
+      const whole = paths.every((p) => path.resolve(io.cwd, p) === io.cwd) && !discovery.configExcluded;
+      walked = whole ? { folders, files: discovery.files } : { folders };
     }
   }
 
@@ -651,6 +656,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   const data = workerData as { job: LintJob; progress?: SharedArrayBuffer };
   void runLintWorker(parentPort!, data.job, data.progress);
+} else if (!isMainThread && (workerData as { role?: string } | null)?.role === DISCOVERY_ROLE) {
+  runDiscoveryWorker(parentPort!, (workerData as { job: DiscoveryJob }).job);
 } else if (require.main === module) {
   const io: Io = {
     out: (t) => process.stdout.write(t),

@@ -185,16 +185,17 @@ export function keyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc
 }
 
 /**
- * A block path for messages: indexes of messages are only exact when the whole list is known;
- * otherwise the newest message is `messages[-1]` and others `messages[…]`.
+ * A block path as the user reads it: indexes into `tools`, `system` or `messages` are only exact
+ * when the whole list is known; otherwise the last item is `[-1]` (when the end of the list is
+ * known) and others `[…]`.
  */
 export function displayPath(call: RequestCall, path: string): string {
-  const m = /^messages\[(\d+)\]/.exec(path);
-  const list = param(call, 'messages');
+  const m = /^(tools|system|messages)\[(\d+)\]/.exec(path);
+  const list = m ? param(call, m[1]) : undefined;
   if (!m || list?.kind !== 'list' || list.complete) return path;
-  const i = Number(m[1]);
+  const i = Number(m[2]);
   const index = list.tailKnown && i === list.items.length - 1 ? '-1' : '…';
-  return path.replace(/^messages\[\d+\]/, `messages[${index}]`);
+  return path.replace(/^(tools|system|messages)\[\d+\]/, `${m[1]}[${index}]`);
 }
 
 /** The request caches something: an explicit marker, the top-level one, or a marker set by assignment. */

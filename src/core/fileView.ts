@@ -94,9 +94,18 @@ export interface PathJoin {
 export interface FilePath {
   arg: ArgView;
   name?: string;
+  /**
+   * The names the file may have when its last part is a loop's variable over written names
+   * (`for name, text in SEEDS.items(): open(folder / name, "w")`): one of these, on each pass.
+   */
+  names?: string[];
   /** The text of the expression the path comes from, when `arg` is a name bound to it (`p = state_path(n)`). */
   origin?: string;
-  /** A function of the file whose result the path is (`state_path(n)`): paths it builds name files of one kind. */
+  /**
+   * A function of the file whose result the path is (`state_path(n)`), or a method of the class
+   * around it called through its object (`self._note_path(ns, name)`, named with where its class
+   * starts: `class@120._note_path`): paths it builds name files of one kind.
+   */
   builder?: string;
   /** The folder part of a join ending in `name`, as written; `dirIsParam` when it is a parameter of the function. */
   dir?: string;
@@ -116,9 +125,10 @@ export type FileOp =
    * call or a write on its handle says (`json.dump(state, f)`, `f.write(text)`). `streamed`: it
    * is filled piece by piece from a stream (a download, a copy): writes on its handle in a loop
    * (`for chunk in r.iter_content(): f.write(chunk)`), `shutil.copyfileobj(src, f)`, a write
-   * stream piped to (`pipeline(body, fs.createWriteStream(p))`, `res.pipe(out)`).
+   * stream piped to (`pipeline(body, fs.createWriteStream(p))`, `res.pipe(out)`). `appends`: what
+   * is written goes after what the file holds (`open(p, "a")`, `fs.appendFileSync(p, text)`).
    */
-  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean; streamed?: boolean }
+  | { kind: 'write'; at: Loc; path: FilePath; truncates: boolean; data: ArgView[]; serialised?: boolean; streamed?: boolean; appends?: boolean }
   | { kind: 'read'; at: Loc; path: FilePath }
   | { kind: 'rename'; at: Loc; from: FilePath; to: FilePath }
   | { kind: 'fsync'; at: Loc }
@@ -152,6 +162,16 @@ export interface FileView {
   readonly importedReads: readonly Extract<FileOp, { kind: 'read' }>[];
   /** An expression of the file (a call's argument) read as a file path, as file operations name theirs. */
   pathAt(at: Loc): FilePath | undefined;
+  /** The value of an expression of the file, as the interpreter resolves it. */
+  valueAt(at: Loc): Value | undefined;
+  /** The name, read at `at`, is the error an exception handler around it caught (`except OSError as e`, `catch (err)`). */
+  caughtError(at: Loc, name: string): boolean;
+  /**
+   * The folders from the root of the file's project (the nearest folder above it with a
+   * repository or a package manifest) down to the file: `['gptme', 'eval', 'swebench']`. Empty
+   * when no project root is found: folders above a project say nothing about its code.
+   */
+  readonly projectFolders: readonly string[];
   /** Every assignment statement / declarator with a value. */
   readonly assignments: readonly Assignment[];
   readonly filters: readonly FilterView[];

@@ -57,6 +57,23 @@ export interface RequestCall {
   batchIndex?: number;
   /** Set when the request is built through a framework (its parameters are mapped to the Messages API shape). */
   framework?: Framework;
+  /**
+   * Set on a request read for one instance of the class whose method makes it (see
+   * RuleContext.constructedCalls): `params` is what that instance sends.
+   */
+  instance?: InstanceContext;
+}
+
+/** Where an instance is built in the analysed file, and what its request would be for any instance. */
+export interface InstanceContext {
+  /** The constructing call (`SupportBot(cache_tools=True)`, `new SupportBot({ cacheTools: true })`). */
+  at: Loc;
+  /** Its callee (`SupportBot`): where a finding about the instance is reported. */
+  callee: Loc;
+  /** The class's name as the call writes it. */
+  className: string;
+  /** The request's parameters read without knowing the instance (as the request's own file reads them); read when first asked for. */
+  general: ObjValue;
 }
 
 /**

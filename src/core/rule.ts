@@ -101,6 +101,12 @@ export interface RuleContext {
    */
   reached(classes: readonly TaintClass[]): readonly ReachedRequest[];
   /**
+   * The requests of the workspace classes this file builds instances of, each read for the
+   * instance built here (RequestCall.instance): what a class sends with the options it is
+   * given. Read on demand; the request calls of the file itself are in `calls`.
+   */
+  readonly constructedCalls: readonly RequestCall[];
+  /**
    * The file is a test by its language's conventions (`tests/`, `test_*.py`, `*.test.ts`,
    * `__tests__/`, `conftest.py`): its files, sessions and fixtures are not the program's.
    */

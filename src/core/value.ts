@@ -43,6 +43,11 @@ export interface Taint {
    * move a volatile value out of a string start here.
    */
   embed?: Loc;
+  /**
+   * Interpolations further in that the value went through before `embed` (a text written into
+   * another one, `f"{base}\n\n{memories}"` then `f"{prompt}{context}"`), outermost first.
+   */
+  innerEmbeds?: Loc[];
   /** Where a sorting fix applies: the json.dumps call, or the iterated expression. */
   fixAt?: Loc;
   /**
@@ -126,6 +131,11 @@ export interface ListValue extends ValueBase {
    * only before it, as in `[*history, new_message]` or an append after a resent history).
    */
   tailKnown?: boolean;
+  /**
+   * For an incomplete list: how many of the first items seen are the first items of the list
+   * (unseen items come only after them, as in `[system, *history, new_message]`).
+   */
+  head?: number;
   /**
    * For a list that is one of several lists (`pinned + turns if pinned else turns`, different
    * lists from different callers): the items of those lists, whose place in it is not known.
@@ -344,7 +354,7 @@ export function bounded(v: Value): Value {
   if (out.kind === 'list' && (out.items.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
     const keep = fitting(out.items.map(treeSize));
     const dropped = out.items.slice(keep);
-    out = { ...out, items: out.items.slice(0, keep), complete: false, tailKnown: false, covered: false, taints: compactTaints([...out.taints, ...dropped.flatMap(allTaints)]) };
+    out = { ...out, items: out.items.slice(0, keep), complete: false, tailKnown: false, head: Math.min(knownHead(out), keep), covered: false, taints: compactTaints([...out.taints, ...dropped.flatMap(allTaints)]) };
   } else if (out.kind === 'list' && out.possible && (out.possible.length > VALUE_LIMITS.items || treeSize(out) > VALUE_LIMITS.nodes)) {
     // Items at unknown places are only kept while they fit; their taints stay on the list.
     const { possible, ...rest } = out;
@@ -356,6 +366,23 @@ export function bounded(v: Value): Value {
     out = { ...out, entries: out.entries.slice(out.entries.length - keep), complete: false, taints: compactTaints([...out.taints, ...dropped.flatMap((e) => allTaints(e.value))]) };
   } else if (out.kind === 'str' && out.text.length > VALUE_LIMITS.text) out = { ...out, text: out.text.slice(0, VALUE_LIMITS.text) + HOLE, complete: false };
   return out;
+}
+
+/** How many of the first items of a list are known to be its first items: all of a complete list, `head` of another. */
+export function knownHead(v: ListValue): number {
+  return v.complete ? v.items.length : Math.min(v.head ?? 0, v.items.length);
+}
+
+/**
+ * The list after its first `count` items (`messages[1:]`, `messages.slice(1)`): when `count` is
+ * a known number and those items are known, the rest of the items, still in order; otherwise the
+ * items may be any of them (incomplete, nothing known to be first).
+ */
+export function withoutFirst(v: ListValue, count: Value): ListValue {
+  const n = count.kind === 'num' && Number.isInteger(count.value) ? (count.value as number) : -1;
+  if (n < 0 || n > knownHead(v)) return { ...v, complete: false, head: 0 };
+  const head = knownHead(v) - n;
+  return { ...v, items: v.items.slice(n), ...(v.complete ? {} : { head }), ...(v.tailKnown && v.items.length <= n ? { tailKnown: false } : {}) };
 }
 
 /** How many of the leading parts (of these tree sizes) fit in one bounded value. */
@@ -467,22 +494,55 @@ export function withoutKeys(v: Value, keys: readonly string[], at?: Loc): Value 
   return { ...v, at: v.at ?? at, entries: v.entries.filter((e) => !keys.includes(e.key)) };
 }
 
+function sameLoc(a: Loc | undefined, b: Loc | undefined): boolean {
+  return !!a && !!b && a.file === b.file && a.start === b.start && a.end === b.end;
+}
+
+/** The same value read twice (a name read in two places of one function gives values made at its binding). */
+function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (a.kind !== b.kind || !sameLoc(a.at, b.at) || a.ref !== undefined || b.ref !== undefined) return false;
+  return a.kind === 'str' ? a.text === (b as StrValue).text && a.complete === (b as StrValue).complete : a.kind === 'unknown';
+}
+
+/**
+ * `list` when it is `text` written as the one text block of a list (`[{type: "text", text,
+ * cache_control}]`). The API reads a text and that block as the same prompt, so a helper that
+ * returns the one or the other by a setting (`return text` when caching is off) gives the block
+ * form: the same bytes, with the breakpoint the request has when the setting is on. Rules then
+ * read the request as it is sent with caching on, the only case in which the prefix matters.
+ */
+function blockFormOf(text: Value, list: Value): ListValue | undefined {
+  if (list.kind !== 'list' || !list.complete || list.items.length !== 1 || (text.kind !== 'str' && text.kind !== 'unknown')) return undefined;
+  const block = list.items[0];
+  const type = getEntry(block, 'type');
+  if (block.kind !== 'obj' || type?.kind !== 'str' || !type.complete || type.text !== 'text') return undefined;
+  const inner = getEntry(block, 'text');
+  return inner && sameValue(inner, text) ? list : undefined;
+}
+
+/**
+ * `keys` when the other alternative is an empty object (`cond ? { tools } : {}`): the keys are
+ * sent in the runs that take them, and rules read a request as it is sent in those runs (as a
+ * breakpoint that a setting turns on, see blockFormOf).
+ */
+function optionalKeys(keys: Value, empty: Value): ObjValue | undefined {
+  if (keys.kind !== 'obj' || empty.kind !== 'obj' || !empty.complete || empty.entries.length || empty.ref !== undefined || keys.ref !== undefined) return undefined;
+  return empty.taints.length ? { ...keys, taints: [...keys.taints, ...empty.taints] } : keys;
+}
+
 /** Joins two alternatives (conditional expressions, branches) into one value. */
 export function union(a: Value, b: Value, at?: Loc): Value {
+  const block = blockFormOf(a, b) ?? blockFormOf(b, a);
+  if (block) return block;
+  // `...(tools.length ? { tools } : {})`: keys that are there in some runs, read as there.
+  const optional = optionalKeys(a, b) ?? optionalKeys(b, a);
+  if (optional) return optional;
   if (a.kind === 'str' && b.kind === 'str' && a.text === b.text && a.complete && b.complete) {
     return { ...a, taints: [...a.taints, ...b.taints], at: at ?? a.at };
   }
   const trims = [...(a.trims ?? []), ...(b.trims ?? [])];
-  if (a.kind === 'list' && b.kind === 'list') {
-    const isSet = a.isSet || b.isSet;
-    // Two tuples of one shape (`return [], None` and `return turns, system`): item by item.
-    if (a.complete && b.complete && a.items.length === b.items.length && !a.possible && !b.possible && !isSet) {
-      return { kind: 'list', items: a.items.map((x, i) => union(x, b.items[i], x.at ?? b.items[i].at)), complete: true, at, taints: [...a.taints, ...b.taints], trims, isSet: false };
-    }
-    // Otherwise which items are where is not known; every item may be there.
-    const possible = [...listedItems(a), ...listedItems(b)];
-    return bounded({ kind: 'list', items: [], complete: false, at, taints: [...a.taints, ...b.taints], trims, isSet, ...(possible.length ? { possible } : {}), ...(itemsSeen(a) && itemsSeen(b) ? { covered: true } : {}) });
-  }
+  if (a.kind === 'list' && b.kind === 'list') return unionOfLists(a, b, trims, at);
   // `resp.content[0].text if resp.content else ""`: still read from the response.
   const origin = a.origin ?? b.origin;
   const ta = knownTexts(a);
@@ -513,6 +573,41 @@ const MAX_ONE_OF = 32;
 export function knownTexts(v: Value): string[] | undefined {
   if (v.kind === 'str') return v.complete ? [v.text] : undefined;
   return v.kind === 'unknown' ? v.oneOf : undefined;
+}
+
+/**
+ * Two lists as one: item by item where both are known in full with the same length (two tuples
+ * of one shape, `return [], None` and `return turns, system`); otherwise the first items both are
+ * known to start with and, when both have seen items after those, their last items, each the
+ * union of the two. The other items of both may be anywhere in it (ListValue.possible), and
+ * every item it may hold is listed when that is so of both.
+ */
+function unionOfLists(a: ListValue, b: ListValue, trims: Trim[], at?: Loc): ListValue {
+  const isSet = a.isSet || b.isSet;
+  const taints = [...a.taints, ...b.taints];
+  if (!isSet && a.complete && b.complete && a.items.length === b.items.length && !a.possible && !b.possible) {
+    return { kind: 'list', items: a.items.map((x, i) => union(x, b.items[i], x.at ?? b.items[i].at ?? at)), complete: true, at, taints, trims, isSet: false };
+  }
+  const head = isSet ? 0 : Math.min(knownHead(a), knownHead(b));
+  const items = a.items.slice(0, head).map((x, i) => union(x, b.items[i], at));
+  const lastKnown = (v: ListValue) => (v.complete || v.tailKnown) && v.items.length > head;
+  const tail = !isSet && lastKnown(a) && lastKnown(b);
+  if (tail) items.push(union(a.items[a.items.length - 1], b.items[b.items.length - 1], at));
+  const dropped = (v: ListValue) => [...v.items.slice(head, tail ? v.items.length - 1 : v.items.length), ...(v.possible ?? [])];
+  const possible = [...dropped(a), ...dropped(b)];
+  return bounded({
+    kind: 'list',
+    items,
+    complete: false,
+    at,
+    taints,
+    trims,
+    isSet,
+    ...(head ? { head } : {}),
+    ...(tail ? { tailKnown: true } : {}),
+    ...(possible.length ? { possible } : {}),
+    ...(itemsSeen(a) && itemsSeen(b) ? { covered: true } : {}),
+  }) as ListValue;
 }
 
 /** Removes the 'unordered' taints, e.g. after `sorted(...)`. */

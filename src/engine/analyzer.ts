@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostic';
 import type { KnownNames } from '../core/knownNames';
-import type { LanguageId } from '../core/model';
+import type { LanguageId, RequestCall } from '../core/model';
 import type { Rule } from '../core/rule';
 import type { FileView } from '../core/fileView';
 import { loadKnownNames } from '../core/knownNames';
@@ -15,7 +15,7 @@ import type { FileResult } from '../core/result';
 import type { Loc } from '../core/span';
 import { suppressFindings } from '../core/suppress';
 import { hasEdits } from '../core/fix';
-import { EvalBudget, Evaluator } from '../lang/evaluate';
+import { DEFAULT_LIMITS, EvalBudget, Evaluator } from '../lang/evaluate';
 import type { EvalLimits } from '../lang/evaluate';
 import { editBuilderFor } from '../lang/edits';
 import { CrossFiles } from '../lang/crossFile';
@@ -23,6 +23,7 @@ import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/com
 import { buildFileView } from '../lang/fileView';
 import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
+import { constructedRequests } from '../lang/constructed';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { REACH_LIMITS, reachedRequests } from '../lang/reach';
 import { callsTowardRequests } from '../lang/textReach';
@@ -217,6 +218,8 @@ export class Analyzer implements AnalysisEngine {
       const edits = editBuilderFor(unit);
       let view: FileView | undefined;
       let across: CrossFiles | undefined;
+      let constructedCalls: RequestCall[] | undefined;
+      const limits = this.limits ?? DEFAULT_LIMITS;
       const workspace = this.workspace;
       let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();
@@ -244,6 +247,18 @@ export class Analyzer implements AnalysisEngine {
             // An evaluator of its own: the search spends its own budget, never the one the file's other findings need.
             if (!found) reached.set(key, (found = reachedRequests(unit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes))));
             return found;
+          },
+          get constructedCalls() {
+            // Only in a text that may hold requests, with the prefilter on or off (a file that
+            // builds an instance but names no request is not read for requests at all). Its own
+            // evaluator and budget: reading a class again per instance must not use up what the
+            // file's own requests may spend (past its bound, its values are unknown).
+            if (constructedCalls) return constructedCalls;
+            // Nor in a test file: the instances a test builds exercise the class (with every
+            // option in turn), they are not how the program is configured.
+            if (!mayHoldRequests(text) || unit.frontEnd.modules.isTestFile(file)) return (constructedCalls = []);
+            const share = () => new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 4 });
+            return (constructedCalls = constructedRequests(unit, new Evaluator(share()), new Evaluator(share(), true)));
           },
           testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,
@@ -290,6 +305,13 @@ export class Analyzer implements AnalysisEngine {
     }
   }
 }
+
+/**
+ * Evaluation steps that reading the requests of the classes a file builds, once per instance,
+ * may spend (RuleContext.constructedCalls), for each of its two readings: a share of a file's
+ * own bound (and a quarter of its time).
+ */
+const CONSTRUCTED_STEPS = 20_000;
 
 function limitNotice(budget: EvalBudget): string {
   const l = budget.limits;

@@ -42,6 +42,8 @@ export interface Discovery {
   errors: string[];
   /** Globs that matched no file. */
   warnings: string[];
+  /** Whether the configuration left out any file or folder (its `exclude` / `include`). */
+  configExcluded?: boolean;
 }
 
 export function isSourceFile(file: string): boolean {
@@ -51,9 +53,14 @@ export function isSourceFile(file: string): boolean {
 /** Whether a file or folder found by a walk or a glob is left out (the configuration's exclude/include). */
 export type Excluded = (abs: string, isDir: boolean) => boolean;
 
-export function discoverFiles(args: readonly string[], cwd: string, configExcluded: Excluded = () => false): Discovery {
+export function discoverFiles(args: readonly string[], cwd: string, excludedByConfig: Excluded = () => false): Discovery {
   const found = new Set<string>();
-  const out: Discovery = { files: [], skipped: [], errors: [], warnings: [] };
+  const out: Discovery = { files: [], skipped: [], errors: [], warnings: [], configExcluded: false };
+  const configExcluded: Excluded = (abs, isDir) => {
+    const left = excludedByConfig(abs, isDir);
+    if (left) out.configExcluded = true;
+    return left;
+  };
   const filter = new GitIgnoreFilter(cwd);
   const excluded = new Set(DEFAULT_EXCLUDED_DIRS);
 

@@ -5,10 +5,10 @@
  * definition's every use in the project can be searched for.
  */
 import * as path from 'node:path';
+import { PROJECT_MARKERS } from '../core/project';
 import { discoverFiles, isInside } from './files';
 
-/** What marks the root of a project: a repository, or a Python or Node package manifest. */
-export const PROJECT_MARKERS = ['.git', 'pyproject.toml', 'setup.py', 'setup.cfg', 'package.json'];
+export { PROJECT_MARKERS };
 
 export interface WalkedFiles {
   /** Folders walked whole (absolute paths). */
@@ -54,11 +54,22 @@ export class ProjectScope {
     return this.texts.get(file);
   }
 
+  /** projectFiles by project root: asked for every method whose callers are searched. */
+  private readonly filesByRoot = new Map<string, readonly string[] | undefined>();
+
   /** The source files of the project of `file` when the run walked all of it, else undefined. */
   projectFiles(file: string): readonly string[] | undefined {
     const root = this.projectRoot(file);
-    if (!root || !this.walked.folders.some((f) => isInside(root, f))) return undefined;
-    this.files ??= this.walked.files ?? [...new Set(this.walked.folders.flatMap((f) => discoverFiles([f], f).files))].sort();
-    return this.files.filter((f) => isInside(f, root));
+    if (!root) return undefined;
+    if (this.filesByRoot.has(root)) return this.filesByRoot.get(root);
+    let found: readonly string[] | undefined;
+    if (this.walked.folders.some((f) => isInside(root, f))) {
+      this.files ??= this.walked.files ?? [...new Set(this.walked.folders.flatMap((f) => discoverFiles([f], f).files))].sort();
+      // The files are absolute and normalised, as the root is: inside it means under its path.
+      const under = root.endsWith(path.sep) ? root : root + path.sep;
+      found = this.files.filter((f) => f.startsWith(under));
+    }
+    this.filesByRoot.set(root, found);
+    return found;
   }
 }

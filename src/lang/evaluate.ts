@@ -6,11 +6,13 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, itemsSeen, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered } from '../core/value';
+import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, itemsSeen, knownHead, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, withoutFirst } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
+import { mayHoldRequests } from './requests';
+import { languageForPath } from './parsers';
 import type { SourceKind } from './sources';
-import type { Adapter, Arg, Binding, Expr } from './syntax';
+import type { Adapter, Arg, Binding, Expr, FunctionInfo } from './syntax';
 import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
 
@@ -26,16 +28,55 @@ export type Ref =
   | { kind: 'module'; unit: FileUnit }
   | { kind: 'function'; unit: FileUnit; node: Node; self?: Ref }
   | { kind: 'class'; unit: FileUnit; node: Node }
-  | { kind: 'instance'; unit: FileUnit; cls: Node };
+  /** `made`: the construction (`Assistant(cache_tools=True)`) when the instance is one built at a known call. */
+  | { kind: 'instance'; unit: FileUnit; cls: Node; made?: Construction };
+
+/** A call that builds an instance of a workspace class: where it is, its arguments, and the names bound where it runs. */
+export interface Construction {
+  unit: FileUnit;
+  call: Node;
+  args: Arg[];
+  env?: Env;
+}
 
 /** Values bound to names while a function is inlined (its parameters). */
 export type Env = Map<string, Value>;
+
+/** A call of a function, whose arguments its parameters take (see Evaluator.callersOf). */
+interface Caller {
+  /** The file the call is in. */
+  unit: FileUnit;
+  node: Node;
+  args: Arg[];
+  /** Called as a method (`obj.name(...)`): Python's receiver parameter is not passed. */
+  method: boolean;
+  /** In another file, or on a receiver nothing resolves: other calls may exist that are not seen. */
+  other?: boolean;
+  /** Names read differently in the arguments: the receiver of such a call, as an instance of the class. */
+  env?: Env;
+}
 
 const MAX_INLINE_DEPTH = 6;
 /** A loop over more items than this is not narrowed item by item (Evaluator.narrowed). */
 const MAX_NARROWED_ITEMS = 64;
 /** More calls of a function than this and its parameters are not followed to them (a helper used everywhere). */
 const MAX_CALLERS = 8;
+/** Evaluation steps for what one call in another file (or on a receiver nothing resolves) passes to a parameter. */
+const CALLER_STEPS = 1500;
+/**
+ * Evaluation steps for telling what the receiver of a call of a method's name is (an instance of
+ * the class, or a value nothing resolves). Past them it is taken for one that nothing resolves.
+ */
+const RECEIVER_STEPS = 60;
+/** Evaluation steps for all such calls of one analysis (see Evaluator.callerPart). */
+const ALL_CALLER_STEPS = 8000;
+/** Characters of other files that one analysis reads to look for the calls of its methods. */
+const CALLER_CHARS = 400_000;
+/**
+ * Characters of the other files one analysis keeps parsed to its end (see Evaluator.parsed):
+ * about 16 MB of trees. Past them a file is read as the workspace keeps it.
+ */
+const MAX_ANALYSIS_CHARS = 1_500_000;
 
 /**
  * What one file's analysis may spend, whatever the code contains: evaluation steps (each
@@ -63,15 +104,43 @@ export class EvalBudget {
   hit?: LimitHit;
   /** Imported files whose analysis failed: their values were taken as unknown. */
   readonly failedImports = new Set<string>();
-  private readonly deadline: number;
+  private deadline: number;
 
   constructor(readonly limits: EvalLimits = DEFAULT_LIMITS) {
     this.deadline = performance.now() + limits.timeMs;
   }
 
+  /** A bound on the steps of one part of the analysis (see within); undefined outside such a part. */
+  private cap?: number;
+  /** How many times a part ran out of its steps: what was evaluated since is incomplete, and not kept. */
+  cuts = 0;
+
+  /**
+   * Runs `part` with at most `steps` more steps (within any bound already set). Past them its
+   * values are unknown, as past the file's own bound, but the rest of the analysis goes on.
+   */
+  within<T>(steps: number, part: () => T): T {
+    const saved = this.cap;
+    this.cap = Math.min(saved ?? Infinity, this.steps + steps);
+    try {
+      return part();
+    } finally {
+      this.cap = saved;
+    }
+  }
+
+  /** Time spent on work shared by every analysis (an index of the project read once), which is not this file's. */
+  exclude(ms: number): void {
+    this.deadline += ms;
+  }
+
   /** Counts `n` steps; false once the step or time bound is reached. */
   spend(n = 1): boolean {
     if (this.hit === 'steps' || this.hit === 'time') return false;
+    if (this.cap !== undefined && this.steps >= this.cap) {
+      this.cuts++;
+      return false;
+    }
     const before = this.steps;
     this.steps += n;
     if (this.steps > this.limits.steps) {
@@ -138,13 +207,13 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
 
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
-  /** Values evaluated with bindings (see Env), per bindings. */
+  /** Values read under one set of bound names (an inlined call, an instance's constructor), by that set. */
   private readonly envMemo = new WeakMap<Env, Map<string, Value>>();
   private readonly inProgress = new Set<string>();
   /** Parameters resolved from their callers (`file\0name node`); PENDING while one is being resolved (recursion). */
   private readonly params = new Map<string, Value | undefined | typeof PENDING>();
-  /** Same-file calls of a function, by the function's node. */
-  private readonly callers = new Map<number, Array<{ node: Node; args: Arg[]; method: boolean }>>();
+  /** The calls of a function whose arguments its parameters take (see callersOf), by the function's file and node. */
+  private readonly callers = new Map<string, Caller[]>();
   /** Module exports resolved so far (`file\0name`); PENDING while one is being resolved (an import cycle). */
   private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
@@ -152,7 +221,17 @@ export class Evaluator {
   /** The Refs of the values this evaluator made, by number (see Ref). */
   private readonly refs: Ref[] = [];
 
-  constructor(readonly budget: EvalBudget = new EvalBudget()) {}
+  /**
+   * `certainChangesOnly`: in-place changes are applied only where they certainly run (no test
+   * left undecided, no loop or `try` around them; a value with a change that may run is not
+   * known in full), for a reading whose findings must hold whatever the data the code is not
+   * given (one instance of a class: constructed.ts). By default a change under an undecided
+   * test is applied.
+   */
+  constructor(
+    readonly budget: EvalBudget = new EvalBudget(),
+    readonly certainChangesOnly = false,
+  ) {}
 
   /** What a value made by this evaluator refers to, if anything. */
   refOf(v: Value | undefined): Ref | undefined {
@@ -167,11 +246,13 @@ export class Evaluator {
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
     const key = `${unit.file}\u0000${node.id}`;
-    // With bindings (an inlined call): kept for those bindings, which never change once made.
+    // Values bound while a function is inlined are fixed for that call: what is evaluated with
+    // them is kept for that call (a local read in many places is evaluated once).
     let memo = this.memo;
     if (env) {
-      memo = this.envMemo.get(env) ?? new Map();
-      if (!this.envMemo.has(env)) this.envMemo.set(env, memo);
+      let own = this.envMemo.get(env);
+      if (!own) this.envMemo.set(env, (own = new Map()));
+      memo = own;
     }
     const hit = memo.get(key);
     if (hit) return hit;
@@ -179,9 +260,11 @@ export class Evaluator {
     const budget = this.budget;
     if (!budget.spend() || !budget.enter()) return unknown(unit.loc(node), 'analysis limit');
     this.inProgress.add(key);
+    const cuts = budget.cuts;
     try {
       const v = bounded(this.evalUncached(unit, node, env));
-      memo.set(key, v);
+      // Cut short by a part's bound (Evaluator.paramFromCallers): another read may get further.
+      if (budget.cuts === cuts) memo.set(key, v);
       return v;
     } finally {
       budget.leave();
@@ -228,9 +311,14 @@ export class Evaluator {
       case 'binary':
         return this.binary(unit, e.op, e.left, e.right, at, env);
       case 'cond': {
-        let options = e.options.map((o) => this.eval(unit, o, env));
-        // `options or dict()`, `opts ?? {}` where what comes first is known to be None / null: the fallback.
-        if (e.fallback) options = options.filter((o, i) => i === options.length - 1 || !(o.kind === 'null' && !o.taints.length));
+        // `A if test else B`, `test ? A : B` with a test decided from values known in full: the alternative it picks.
+        const decided = e.test && e.options.length === 2 ? this.decide(unit, e.test, env) : undefined;
+        if (decided !== undefined) return this.eval(unit, e.options[decided ? 0 : 1], env);
+        // `options.cacheTools ?? this.cacheTools`, `given or DEFAULT`: a first value known to be there (and true) is the value; one known to be absent leaves the default.
+        const given = e.fallback && e.options.length === 2 ? this.givenOrAbsent(unit, e.options[0], env) : undefined;
+        if (given === 'absent') return this.eval(unit, e.options[1], env);
+        if (given) return given;
+        const options = e.options.map((o) => this.eval(unit, o, env));
         const v = options.reduce((a, b) => union(a, b, at));
         // `options.model ?? "claude-…"`, `model or DEFAULT_MODEL`: the written default, when what comes before it is not known.
         if (e.fallback && v.kind === 'unknown' && options.slice(0, -1).every((o) => o.kind === 'unknown')) {
@@ -262,11 +350,33 @@ export class Evaluator {
     }
   }
 
+  /**
+   * The first operand of `a ?? b` / `a || b` / `a or b` when it decides the result: its value
+   * when that is known to be true in a test (both operators then give it), 'absent' when it is
+   * null or a key that a JavaScript object known in full does not have (both give `b`),
+   * undefined otherwise (a false value is kept by `??` and dropped by `||`).
+   */
+  private givenOrAbsent(unit: FileUnit, node: Node, env?: Env): Value | 'absent' | undefined {
+    const v = this.eval(unit, node, env);
+    if (truthy(v, unit.adapter.family) === true) return v;
+    if (v.kind === 'null') return 'absent';
+    const e = unit.adapter.expr(node);
+    if (unit.adapter.family === 'js' && v.kind === 'unknown' && e.k === 'member') {
+      const obj = this.eval(unit, e.object, env);
+      if (obj.kind === 'obj' && obj.complete && !obj.entries.some((x) => x.key === e.prop)) return 'absent';
+    }
+    return undefined;
+  }
+
   /** A value interpolated into a string: its taints remember the interpolation site. */
   private embed(unit: FileUnit, expr: Node, whole: Node, env?: Env): Value {
     const v = this.eval(unit, expr, env);
     const embedAt = unit.loc(whole);
-    const mark = (t: Taint): Taint => ({ ...t, embed: embedAt });
+    // A text interpolated again: the earlier interpolation is kept as a step, for the user to follow.
+    const mark = (t: Taint): Taint => {
+      const inner = t.embed && !(t.embed.file === embedAt.file && t.embed.start === embedAt.start && t.embed.end === embedAt.end) ? [t.embed, ...(t.innerEmbeds ?? [])].slice(0, VALUE_LIMITS.chain) : t.innerEmbeds;
+      return { ...t, embed: embedAt, ...(inner ? { innerEmbeds: inner } : {}) };
+    };
     const taints = allTaints(v).map(mark);
     if (v.kind === 'str') return { ...v, taints };
     if (v.kind === 'num' || v.kind === 'bool') return { ...v, taints };
@@ -345,8 +455,10 @@ export class Evaluator {
   lookup(unit: FileUnit, use: Node, name: string, env?: Env): Value {
     const found = this.findBinding(unit, use, name);
     const local = found && !found.crossed ? found.binding : undefined;
-    // A local that takes the name again (`system = system or ""`) is read as any local.
-    if (env?.has(name) && local?.kind !== 'assign') {
+    // A local that takes a parameter's name again (`system = system or ""`) is read as any local;
+    // a name bound otherwise (a caller's receiver read as an instance, see methodCallerWithin) is what is bound.
+    const retaken = local?.kind === 'assign' && !!found!.scope.bindings.get(name)?.some((x) => x.kind === 'param');
+    if (env?.has(name) && !retaken) {
       // A parameter of the function being inlined: the argument, with what the function does to it
       // before the use (`system += extra`, `messages.append(...)`).
       return local?.kind === 'param' ? this.bindingValue(unit, found!.scope, local, use, false, env) : env.get(name)!;
@@ -435,7 +547,8 @@ export class Evaluator {
     if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1);
     if (e.k === 'bool') return e.value;
     const c = unit.adapter.condition(test);
-    if (!c) return undefined;
+    // `if self.cache_tools:`, `if (this.options.longCache)`: the truth of a value known in full.
+    if (!c) return e.k === 'ident' || e.k === 'member' || e.k === 'self' ? truthy(this.eval(unit, test, env), unit.adapter.family) : undefined;
     if (c.op === 'not') {
       const d = this.decide(unit, c.operands[0], env, depth + 1);
       return d === undefined ? undefined : !d;
@@ -629,10 +742,12 @@ export class Evaluator {
     if (this.params.has(key)) return known;
     this.params.set(key, PENDING);
     let v: Value | undefined;
+    const cuts = this.budget.cuts;
     try {
       v = this.paramFromCallersUncached(unit, fn, b, taint);
     } finally {
-      this.params.set(key, v);
+      if (this.budget.cuts === cuts) this.params.set(key, v);
+      else this.params.delete(key);
     }
     return v;
   }
@@ -644,19 +759,36 @@ export class Evaluator {
     const p = info.params.find((x) => x.name === b.name);
     if (!p || p.rest || p.kwrest) return undefined;
     const values: Value[] = [];
+    /** For each value: passed by a call the file cannot vouch for. */
+    const fromOther: boolean[] = [];
     let unseen = false;
     for (const c of callers) {
       const shift = c.method && info.receiver ? 1 : 0;
       const positional = c.args.filter((a) => !a.name && !a.spread);
-      const arg = c.args.find((a) => a.name === p.name) ?? (p.index >= shift && !c.args.some((a) => a.spread && a.spread !== 'dict') ? positional[p.index - shift] : undefined);
-      // `{ prompt, system = '' }: Options`: the key of the object passed.
-      const given = arg && p.key !== undefined ? keyOf(this.eval(unit, arg.value), p.key, unit.loc(arg.value)) : arg && this.eval(unit, arg.value);
-      if (arg && given) values.push(withChainStep(given, unit.loc(arg.value)));
-      else if (p.default && !c.args.some((a) => a.spread)) values.push(this.eval(unit, p.default));
+      const arg = c.args.find((a) => a.name === p.name && p.key === undefined) ?? (p.index >= shift && !c.args.some((a) => a.spread && a.spread !== 'dict') ? positional[p.index - shift] : undefined);
+      // What a call the file cannot vouch for passes is read within a bound of its own: a caller's
+      // argument may be built by much code of its own file, which this file's analysis should not pay for.
+      const read = (n: Node) => (c.other ? this.callerPart(CALLER_STEPS, () => this.eval(c.unit, n, c.env), () => unknown(c.unit.loc(n), 'analysis limit')) : this.eval(c.unit, n, c.env));
+      const before = values.length;
+      if (arg) values.push(withChainStep(this.paramPart(unit, p, read(arg.value), b.nameNode), c.unit.loc(arg.value)));
+      else if (p.default && !c.args.some((a) => a.spread)) values.push(this.paramPart(unit, p, this.eval(unit, p.default), b.nameNode));
       else unseen = true;
+      if (values.length > before) fromOther.push(!!c.other);
+      // Called from another file or on a receiver nothing resolves: other calls may exist that are not seen.
+      if (c.other) unseen = true;
     }
     if (!values.length) return undefined;
     const at = unit.loc(b.nameNode);
+    // A call elsewhere whose argument is not known says no more than a call not seen: its taints
+    // stay, on the whole value, and the others' lists and objects keep their items (its unknown
+    // would otherwise stand for any item, and put what one caller sends in its newest turn at `[0]`).
+    const opaque = values.filter((x, i) => x.kind === 'unknown' && fromOther[i]);
+    if (opaque.length && opaque.length < values.length) {
+      const known = values.filter((x) => !opaque.includes(x));
+      const merged = known.length === 1 ? { ...known[0], at } : known.reduce((x, y) => union(x, y, at));
+      values.splice(0, values.length, { ...merged, taints: [...merged.taints, ...opaque.flatMap(allTaints)] } as Value);
+      unseen = true;
+    }
     let v = values.length === 1 ? { ...values[0], at } : values.reduce((x, y) => union(x, y, at));
     const written = values[0].at;
     if (written && values.every((x) => x.at && x.at.file === written.file && x.at.start === written.start && x.at.end === written.end)) v = { ...v, passedFrom: written };
@@ -671,37 +803,260 @@ export class Evaluator {
   private paramDefault(unit: FileUnit, fn: Node, b: Binding, v: Value): Value {
     if (v.kind !== 'unknown' || v.fallback) return v;
     const p = unit.adapter.functionInfo(fn).params.find((x) => x.name === b.name);
-    const d = p?.default && !p.rest && !p.kwrest ? defaultOf(this.eval(unit, p.default)) : undefined;
+    const written = p && (p.key !== undefined ? p.keyDefault : p.default);
+    const d = written && !p.rest && !p.kwrest && !p.without ? defaultOf(this.eval(unit, written)) : undefined;
     return d ? { ...v, fallback: d } : v;
   }
 
   /**
-   * The calls in the same file of a function: by its name where that name is bound to it, and
-   * `self.name(...)` / `this.name(...)` in its class. Calls inside the function itself are left out.
+   * What a parameter holds of the argument passed for it: the argument itself, or for a
+   * destructured parameter (`{ system, docs = [] }`) its key, the key's default when an object
+   * known in full has no such key, or the argument without the keys taken before a rest element.
+   * `unit` is the function's file (where the defaults are written).
    */
-  private callersOf(unit: FileUnit, fn: Node): Array<{ node: Node; args: Arg[]; method: boolean }> {
-    const known = this.callers.get(fn.id);
+  private paramPart(unit: FileUnit, p: FunctionInfo['params'][number], arg: Value, at: Node): Value {
+    if (p.without) return withoutKeys(arg, p.without, unit.loc(at));
+    if (p.key === undefined) return arg;
+    if (arg.kind === 'obj' && arg.complete && !arg.entries.some((e) => e.key === p.key)) return p.keyDefault ? this.eval(unit, p.keyDefault) : unknown(unit.loc(at), `key ${p.key}`);
+    const v = this.member(unit, arg, p.key, at);
+    // A default replaces only what may be `undefined`: a value that is not known.
+    return p.keyDefault && v.kind === 'unknown' ? withFallback(v, this.eval(unit, p.keyDefault), unit.loc(at)) : v;
+  }
+
+  /**
+   * The calls of a function whose arguments its parameters take: in the same file, by its name
+   * where that name is bound to it; for a method of a class, `self.name(...)` / `this.name(...)`
+   * in its class, and `x.name(...)` on a value that is an instance of the class. A method of a
+   * class in a file that sends requests is also called from the other files of the project
+   * (when all of them are seen): on an instance of the class, or on a receiver that nothing
+   * resolves (`llm.reply(messages)` with `llm` passed in, chosen among several classes, built by
+   * a factory). Such a call reaches the method only when its receiver is an instance of the
+   * class, so its arguments are read with that receiver standing for one (`llm.build(...)` in
+   * them is this class's `build`). Calls inside the function itself are left out; a kind of
+   * caller with more calls than MAX_CALLERS (a name that many classes use) is not followed.
+   */
+  private callersOf(unit: FileUnit, fn: Node): Caller[] {
+    const key = `${unit.file}\u0000${fn.id}`;
+    const known = this.callers.get(key);
     if (known) return known;
-    const out: Array<{ node: Node; args: Arg[]; method: boolean }> = [];
-    const name = unit.frontEnd.facts.functionName(fn);
-    if (name) {
-      const cls = unit.enclosingClass(fn);
-      for (const node of unit.callsNamed(name)) {
-        if (node.startIndex >= fn.startIndex && node.endIndex <= fn.endIndex) continue;
-        const e = unit.adapter.expr(node);
-        if (e.k !== 'call') continue;
-        const c = unit.adapter.expr(e.callee);
-        if (c.k === 'ident' && c.name === name) {
-          const found = this.findBinding(unit, e.callee, name)?.binding;
-          if (found?.kind === 'function' && found.value?.id === fn.id) out.push({ node, args: e.args, method: false });
-        } else if (c.k === 'member' && c.prop === name && cls && unit.adapter.expr(c.object).k === 'self' && unit.enclosingClass(node)?.id === cls.id) {
-          out.push({ node, args: e.args, method: true });
+    const out: Caller[] = [];
+    this.callers.set(key, out);
+    const name = unit.frontEnd.facts.functionName(fn)?.replace(/^#/, '');
+    if (!name) return out;
+    const cls = unit.enclosingClass(fn);
+    const method = cls && unit.classMembers(cls).get(name)?.some((d) => d.id === fn.id) ? cls : undefined;
+    const seen: Caller[] = [];
+    const elsewhere: Caller[] = [];
+    for (const node of unit.callsNamed(name)) {
+      if (node.startIndex >= fn.startIndex && node.endIndex <= fn.endIndex) continue;
+      const e = unit.adapter.expr(node);
+      if (e.k !== 'call') continue;
+      const c = unit.adapter.expr(e.callee);
+      if (c.k === 'ident' && c.name === name) {
+        const found = this.findBinding(unit, e.callee, name)?.binding;
+        if (found?.kind === 'function' && found.value?.id === fn.id) seen.push({ unit, node, args: e.args, method: false });
+      } else if (c.k === 'member' && c.prop === name && method) {
+        if (unit.adapter.expr(c.object).k === 'self' && unit.enclosingClass(node)?.id === method.id) seen.push({ unit, node, args: e.args, method: true });
+        else this.methodCaller(unit, node, c.object, e.args, unit, method, fn, seen, elsewhere);
+      }
+    }
+    // Private methods (`#build`, `_build`) are the class's own; a constructor is called through the class.
+    const ownName = /^[#_]/.test(unit.frontEnd.facts.functionName(fn) ?? '') || name === 'constructor' || name === '__init__';
+    if (method && !ownName && mayHoldRequests(unit.text)) {
+      // The project's index of calls is read once for all analyses: its time is not this file's.
+      const started = performance.now();
+      const files = unit.workspace.filesCallingMember(unit.file, name) ?? [];
+      this.budget.exclude(performance.now() - started);
+      const family = unit.adapter.family;
+      const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
+      // A name that many files call is not this class's alone.
+      if (candidates.length <= MAX_CALLERS) {
+        for (const f of candidates) {
+          const text = unit.workspace.source(f)?.text;
+          if (!text || !callsOnOtherReceiver(text, name) || !this.budget.spend()) continue;
+          // Files read only to look for calls share one bound per analysis (some are large).
+          if (!this.units.has(f)) {
+            if (this.callerChars + text.length > CALLER_CHARS) continue;
+            this.callerChars += text.length;
+          }
+          const other = this.parsed(unit, f);
+          if (!other) continue;
+          for (const node of other.callsNamed(name)) {
+            const e = other.adapter.expr(node);
+            const c = e.k === 'call' ? other.adapter.expr(e.callee) : undefined;
+            if (e.k === 'call' && c?.k === 'member' && c.prop === name) this.methodCaller(other, node, c.object, e.args, unit, method, fn, elsewhere, elsewhere);
+          }
         }
       }
     }
-    this.callers.set(fn.id, out);
+    out.push(...seen);
+    // Calls the file cannot vouch for: many of them, and the name is not this class's alone.
+    if (elsewhere.length <= MAX_CALLERS) out.push(...elsewhere);
     return out;
   }
+
+  /**
+   * Adds a call `receiver.name(args)` in `caller` as a call of the method `fn` of class `cls`
+   * (in `unit`): to `instance` when the receiver is an instance of the class, to `unresolved`
+   * when nothing resolves it (see callersOf); neither when it is something else (an instance of
+   * another class, a library object, a text), or passes more arguments than the method takes.
+   */
+  private methodCaller(caller: FileUnit, node: Node, receiver: Node, args: Arg[], unit: FileUnit, cls: Node, fn: Node, instance: Caller[], unresolved: Caller[]): void {
+    this.callerPart(
+      RECEIVER_STEPS,
+      () => this.methodCallerWithin(caller, node, receiver, args, unit, cls, fn, instance, unresolved),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Reads something of a call that this file cannot vouch for (its receiver, what it passes),
+   * within `steps`, and within what is left of ALL_CALLER_STEPS for the analysis: a caller's
+   * argument may be built by much code of its own file, and its receiver by a factory that
+   * loads every class it could be, which this file's analysis should not pay for without bound.
+   * `spent` answers once nothing is left.
+   */
+  private callerPart<T>(steps: number, part: () => T, spent: () => T): T {
+    const left = ALL_CALLER_STEPS - this.callerSteps;
+    if (left <= 0) return spent();
+    const before = this.budget.steps;
+    try {
+      return this.budget.within(Math.min(steps, left), part);
+    } finally {
+      this.callerSteps += this.budget.steps - before;
+    }
+  }
+
+  /** Steps spent in callerPart so far. */
+  private callerSteps = 0;
+
+  private methodCallerWithin(caller: FileUnit, node: Node, receiver: Node, args: Arg[], unit: FileUnit, cls: Node, fn: Node, instance: Caller[], unresolved: Caller[]): void {
+    // An instance of the class is made where its class is imported (read already); a receiver
+    // made by a factory that loads every class it could be reads no more files to say it is none.
+    const saved = this.readsNoFiles;
+    this.readsNoFiles = true;
+    let r: Value;
+    try {
+      r = this.eval(caller, receiver);
+    } finally {
+      this.readsNoFiles = saved;
+    }
+    const ref = this.refOf(r);
+    // An instance of the class, or the class itself (a static or class method).
+    if (ref?.kind === 'instance' || ref?.kind === 'class') {
+      const c = ref.kind === 'instance' ? ref.cls : ref.node;
+      if (ref.unit.file === unit.file && c.startIndex === cls.startIndex && c.endIndex === cls.endIndex) instance.push({ unit: caller, node, args, method: true, other: caller !== unit });
+      return;
+    }
+    if (ref || r.kind !== 'unknown' || this.readFromLibrary(caller, receiver)) return;
+    const info = unit.adapter.functionInfo(fn);
+    const takes = Math.max(0, ...info.params.filter((p) => !p.kwrest && !p.rest).map((p) => p.index + 1)) - (info.receiver ? 1 : 0);
+    if (!info.params.some((p) => p.rest) && args.filter((a) => !a.name && !a.spread).length > takes) return;
+    if (!this.usedAsClass(caller, receiver, node, unit, cls, unit.frontEnd.facts.functionName(fn)?.replace(/^#/, '') ?? '')) return;
+    // `llm.reply(llm.build(...))`: the receiver, where the arguments read it, is an instance of the class.
+    const e = caller.adapter.expr(receiver);
+    let env: Env | undefined;
+    if (e.k === 'ident') {
+      // One for each name in a file: the calls that read the same locals share what is evaluated with it.
+      const key = `${caller.file}\u0000${e.name}\u0000${unit.file}\u0000${cls.startIndex}`;
+      env = this.receiverEnvs.get(key);
+      if (!env) this.receiverEnvs.set(key, (env = new Map([[e.name, this.withRef({ kind: 'instance', unit, cls }, caller.loc(receiver))]])));
+    }
+    unresolved.push({ unit: caller, node, args, method: true, other: true, ...(env ? { env } : {}) });
+  }
+
+  private readonly receiverEnvs = new Map<string, Env>();
+
+  /**
+   * A receiver that nothing resolves is taken for an instance of the class only when the code
+   * also uses another member of the class on it (`llm.buildMessages(...)` then
+   * `llm.complete(messages)`; `this.provider.supportsTools` and `this.provider.run(...)`): in the
+   * function of the call, or for an attribute of `this` / `self`, in its class. One method name
+   * alone is no sign of the class (a cache's `complete(key)`).
+   */
+  private usedAsClass(caller: FileUnit, receiver: Node, call: Node, unit: FileUnit, cls: Node, name: string): boolean {
+    const members = this.membersWithBases(unit, cls);
+    const written = (n: Node) => n.text.replace(/\s+|\?(?=\.)/g, '');
+    const target = written(receiver);
+    const e = caller.adapter.expr(receiver);
+    const onSelf = e.k === 'member' && caller.adapter.expr(e.object).k === 'self';
+    const scope = onSelf ? caller.enclosingClass(call) : caller.enclosingFunction(call);
+    if (!scope) return false;
+    let found = false;
+    walk(scope, (n) => {
+      if (found || !n.text.startsWith(target.slice(0, 1))) return;
+      const m = caller.adapter.expr(n);
+      if (m.k === 'member' && m.prop !== name && members.has(m.prop) && written(m.object) === target) found = true;
+    });
+    return found;
+  }
+
+  /** The member names of a class and of the classes it extends (as far as they resolve, three levels up). */
+  private membersWithBases(unit: FileUnit, cls: Node, depth = 0): Set<string> {
+    const out = new Set(unit.classMembers(cls).keys());
+    if (depth >= 3) return out;
+    for (const base of unit.adapter.classHeader(cls).bases.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+      if (base === 'extends' || base === 'implements' || base === 'object') continue;
+      const ref = this.refOf(this.lookup(unit, cls, base));
+      if (ref?.kind === 'class') for (const m of this.membersWithBases(ref.unit, ref.node, depth + 1)) out.add(m);
+    }
+    return out;
+  }
+  /** Characters of the files read only to look for calls of a method (see callersOf). */
+  private callerChars = 0;
+
+  /** A receiver read from a library object (`this.client.messages`, `openai.chat.completions`): a library call, not the class's. */
+  private readFromLibrary(unit: FileUnit, receiver: Node): boolean {
+    for (let n = receiver, depth = 0; depth < 8; depth++) {
+      const e = unit.adapter.expr(n);
+      const next = e.k === 'member' || e.k === 'index' ? e.object : e.k === 'call' ? e.callee : e.k === 'wrap' ? e.inner : undefined;
+      if (!next) return false;
+      const kind = this.refOf(this.eval(unit, next))?.kind;
+      if (kind === 'external' || kind === 'external-instance' || kind === 'module') return true;
+      n = next;
+    }
+    return false;
+  }
+
+  /**
+   * Another file of the workspace, parsed; reading and parsing it counts against the budget (a
+   * step per 1,000 characters). One analysis reads each file once, whatever the workspace keeps:
+   * what is evaluated in it is kept by node, and a file parsed again has other nodes.
+   */
+  private parsed(from: FileUnit, file: string): FileUnit | undefined {
+    if (file === from.file) return from;
+    const known = this.units.get(file);
+    if (known) return known;
+    if (this.readsNoFiles) {
+      // What is read without the file is not what a read with it gives: not kept (see EvalBudget.cuts).
+      this.budget.cuts++;
+      return undefined;
+    }
+    const ws = from.workspace;
+    const before = ws.parsedChars;
+    try {
+      const unit = ws.get(file);
+      if (unit && this.unitChars + unit.text.length <= MAX_ANALYSIS_CHARS) {
+        this.units.set(file, unit);
+        this.unitChars += unit.text.length;
+      }
+      return unit;
+    } finally {
+      if (ws.parsedChars > before) this.budget.spend(Math.ceil((ws.parsedChars - before) / 1000));
+    }
+  }
+
+  /** While a receiver is told (see methodCallerWithin): files not read yet stay unread, their values unknown. */
+  private readsNoFiles = false;
+
+  /** A workspace module that is not read now (see readsNoFiles): not a library, whatever resolveModule says. */
+  private unread(unit: FileUnit, spec: string): boolean {
+    return this.readsNoFiles && unit.workspace.modulePath(unit, spec) !== undefined && !this.units.has(unit.workspace.modulePath(unit, spec)!);
+  }
+
+  /** The files this analysis has read (see parsed), and their characters. */
+  private readonly units = new Map<string, FileUnit>();
+  private unitChars = 0;
 
   private importValue(unit: FileUnit, b: Binding): Value {
     const { module, name } = b.importFrom!;
@@ -716,7 +1071,7 @@ export class Evaluator {
       if (sub) return this.withRef({ kind: 'module', unit: sub }, at);
       return unknown(at, `${name} from ${module}`);
     }
-    if (module.startsWith('.')) return unknown(at, `${name} from ${module}`);
+    if (module.startsWith('.') || this.unread(unit, module)) return unknown(at, `${name} from ${module}`);
     if (name === '*') return this.withRef({ kind: 'external', name: module }, at);
     return this.withRef({ kind: 'external', name: name === 'default' ? module : `${module}.${name}` }, at);
   }
@@ -752,11 +1107,8 @@ export class Evaluator {
 
   /** The workspace file an import names; reading and parsing it counts against the budget (a step per 1,000 characters). */
   private resolveModule(unit: FileUnit, spec: string): FileUnit | undefined {
-    const ws = unit.workspace;
-    const before = ws.parsedChars;
-    const target = ws.resolveModule(unit, spec);
-    if (ws.parsedChars > before) this.budget.spend(Math.ceil((ws.parsedChars - before) / 1000));
-    return target;
+    const file = unit.workspace.modulePath(unit, spec);
+    return file === undefined ? undefined : this.parsed(unit, file);
   }
 
   /**
@@ -775,6 +1127,7 @@ export class Evaluator {
     if (!this.budget.spend() || !this.budget.enter()) return unknown(undefined, 'analysis limit');
     this.exports.set(key, PENDING);
     let v: Value | undefined;
+    const cuts = this.budget.cuts;
     try {
       v = this.exportValueUncached(unit, name);
     } catch {
@@ -783,7 +1136,8 @@ export class Evaluator {
     } finally {
       this.budget.leave();
     }
-    this.exports.set(key, v);
+    if (this.budget.cuts === cuts) this.exports.set(key, v);
+    else this.exports.delete(key);
     return v;
   }
 
@@ -846,6 +1200,9 @@ export class Evaluator {
         case 'class': {
           const members = ref.unit.classMembers(ref.kind === 'instance' ? ref.cls : ref.node);
           const defs = members.get(prop);
+          const made = ref.kind === 'instance' ? ref.made : undefined;
+          const given = made && !defs?.some((d) => ref.unit.adapter.isFunction(d)) ? this.keywordField(ref.unit, ref.kind === 'instance' ? ref.cls : ref.node, members, made, prop, at) : undefined;
+          if (given) return given;
           if (!defs || !defs.length) return unknown(at, `attribute ${prop}`);
           const fn = defs.find((d) => ref.unit.adapter.isFunction(d));
           if (fn) {
@@ -857,7 +1214,10 @@ export class Evaluator {
           const cls = ref.kind === 'instance' ? ref.cls : ref.node;
           const seen = this.visibleDefs(ref.unit, cls, members, defs, unit === ref.unit ? node : undefined);
           if (!seen.length) return unknown(at, `attribute ${prop}`);
-          const values = seen.map((d) => this.eval(ref.unit, d));
+          // Built at a known call: what the constructor stores is read with its parameters bound to that call's arguments.
+          const ctor = made ? this.constructorOf(ref.unit, members) : undefined;
+          const ctorEnv = ctor && made && ref.kind === 'instance' ? this.constructorEnv(ref.unit, ctor, made, ref) : undefined;
+          const values = seen.map((d) => this.eval(ref.unit, d, ctor && ctorEnv && d.startIndex >= ctor.startIndex && d.endIndex <= ctor.endIndex ? ctorEnv : undefined));
           const v = values.reduce((a, b) => union(a, b, at));
           // In-place changes anywhere in the class (`self.messages.pop(0)` in another method).
           const changes = ref.unit.memberMutations.get(cls.id)?.get(prop);
@@ -875,6 +1235,60 @@ export class Evaluator {
     if (obj.kind === 'list' && prop === 'length') return unknown(at, 'length', []);
     if (obj.kind === 'unknown' && obj.origin) return { ...unknown(at, `attribute ${prop}`, allTaints(obj)), origin: this.readFrom(obj.origin, `.${prop}`, unit, node) };
     return unknown(at, `attribute ${prop}`, allTaints(obj));
+  }
+
+  /** The constructor of a class (`__init__`, `constructor`), if it defines one. */
+  private constructorOf(unit: FileUnit, members: Map<string, Node[]>): Node | undefined {
+    return (members.get('__init__') ?? members.get('constructor'))?.find((n) => unit.adapter.isFunction(n));
+  }
+
+  /**
+   * The names a constructor's body sees when it runs for `made`: its parameters bound to the
+   * call's arguments (or their defaults) and `self` / `this` to the instance. A parameter the
+   * call may pass through a spread it does not show is unknown, not its default.
+   */
+  private constructorEnv(unit: FileUnit, ctor: Node, made: Construction, self: Extract<Ref, { kind: 'instance' }>): Env {
+    const info = unit.adapter.functionInfo(ctor);
+    const shift = info.receiver ? 1 : 0;
+    const positional = made.args.filter((a) => !a.name && !a.spread);
+    const listSpread = made.args.some((a) => a.spread === 'list');
+    const spreads = made.args.filter((a) => a.spread === 'dict').map((a) => this.eval(made.unit, a.value, made.env));
+    const spreadsKnown = spreads.every((v) => v.kind === 'obj' && v.complete);
+    const env: Env = new Map([['<self>', this.withRef(self, unit.loc(made.call))]]);
+    for (const p of info.params) {
+      if (p.rest || p.kwrest) continue;
+      const named = made.args.find((a) => a.name === p.name);
+      const byPosition = !listSpread && p.index >= shift ? positional[p.index - shift] : undefined;
+      const arg = named ?? byPosition;
+      const spread = arg ? undefined : spreads.map((v) => getEntry(v, p.name)).filter((v): v is Value => !!v).pop();
+      if (arg) env.set(p.name, this.eval(made.unit, arg.value, made.env));
+      else if (spread) env.set(p.name, spread);
+      else if (listSpread || !spreadsKnown) env.set(p.name, unknown(unit.loc(made.call), `argument ${p.name} (not seen)`));
+      else if (p.default) env.set(p.name, this.eval(unit, p.default));
+    }
+    return env;
+  }
+
+  /**
+   * A field of an instance built at a known call of a class whose constructor takes its fields
+   * as keyword arguments (a dataclass, a pydantic model; Adapter.keywordFields): the argument
+   * passed for it. Unknown when the call passes positional arguments or a spread it does not
+   * show (which field they set is not read here); undefined when the call leaves the field to
+   * its default, or the class writes its own constructor.
+   */
+  private keywordField(unit: FileUnit, cls: Node, members: Map<string, Node[]>, made: Construction, prop: string, at: Loc): Value | undefined {
+    if (this.constructorOf(unit, members) || !unit.adapter.keywordFields?.(cls)) return undefined;
+    const named = made.args.find((a) => a.name === prop);
+    if (named) return this.eval(made.unit, named.value, made.env);
+    for (const a of made.args) {
+      if (a.spread !== 'dict') continue;
+      const v = this.eval(made.unit, a.value, made.env);
+      const e = v.kind === 'obj' ? getEntry(v, prop) : undefined;
+      if (e) return e;
+      if (v.kind !== 'obj' || !v.complete) return unknown(at, `field ${prop} (not seen)`, allTaints(v));
+    }
+    if (made.args.some((a) => !a.name && a.spread !== 'dict')) return unknown(at, `field ${prop} (not seen)`);
+    return undefined;
   }
 
   /**
@@ -930,6 +1344,56 @@ export class Evaluator {
     return lastAlways(inCtor) >= 0 ? defs.filter((d) => !classLevel(d)) : defs;
   }
 
+  /**
+   * Whether the statement at `node` runs when the code of `stop` (its function or module) runs,
+   * as far as the tests of the `if` chains around it are decided by values known in full: false
+   * when one decides against it (an earlier branch of its chain is taken, or its own test
+   * fails); true when every construct between them is an `if` branch decided for it; undefined
+   * otherwise (a loop, a `try`, a test that is not known).
+   */
+  reached(unit: FileUnit, node: Node, stop: Node, env?: Env, unread?: string, settingsOnly = false): boolean | undefined {
+    let certain = true;
+    const reads = unread ? new RegExp(`(?<![\\w$])${unread.replace(/[$]/g, '\\$')}(?![\\w$])`) : undefined;
+    for (let n = node.parent; n && n.id !== stop.id; n = n.parent) {
+      if (unit.adapter.isScope(n)) return undefined;
+      const branches = unit.adapter.ifBranches(n);
+      if (!branches) {
+        if (unit.adapter.runsConditionally(n)) certain = false;
+        continue;
+      }
+      const i = branches.findIndex((b) => node.startIndex >= b.body.startIndex && node.endIndex <= b.body.endIndex);
+      if (i < 0) {
+        certain = false;
+        continue;
+      }
+      for (let j = 0; j <= i; j++) {
+        const test = branches[j].test;
+        if (!test) continue;
+        const holds = reads?.test(test.text) || (settingsOnly && !this.readsSettings(unit, test, stop, env)) ? undefined : this.decide(unit, test, env);
+        if (holds === undefined) certain = false;
+        else if (j < i ? holds : !holds) return false;
+      }
+    }
+    return certain ? true : undefined;
+  }
+
+  /**
+   * A test that reads only what configures the call, cheap to decide: the call's parameters,
+   * the instance (`self.cache_tools`), module-level names, and locals of `fn` computed from
+   * those alone (`ttl = self.options.ttl`). A test on other locals is about data the function
+   * computes; deciding it would read that data again for each call.
+   */
+  private readsSettings(unit: FileUnit, test: Node, fn: Node, env?: Env, depth = 0): boolean {
+    for (const name of namesIn(unit, test)) {
+      if (env?.has(name)) continue;
+      const found = this.findBinding(unit, test, name);
+      if (!found || found.scope === unit.module) continue;
+      const b = found.binding;
+      if (depth > 0 || found.scope.node.id !== fn.id || b.kind !== 'assign' || !b.value || !this.readsSettings(unit, b.value, fn, env, depth + 1)) return false;
+    }
+    return true;
+  }
+
   /** The statement around `node` runs whenever `fn` runs: no branch, loop, `try` or nested function between them. */
   private alwaysRuns(unit: FileUnit, node: Node, fn: Node): boolean {
     for (let n = node.parent; n && n.id !== fn.id; n = n.parent) {
@@ -967,6 +1431,8 @@ export class Evaluator {
       const i = (idx.value as number) < 0 ? obj.items.length + (idx.value as number) : (idx.value as number);
       if (obj.items[i]) return obj.items[i];
     }
+    // `messages[0]` of `[system, ...history, user]`: one of the first items, known.
+    if (obj.kind === 'list' && idx.kind === 'num' && !obj.complete && Number.isInteger(idx.value) && (idx.value as number) >= 0 && (idx.value as number) < knownHead(obj)) return obj.items[idx.value as number];
     // `turns[0]` of a list whose every item is listed at places not known, or `turns[turns.length - 1]`
     // (a place computed at run time) of one whose items are listed: one of them, picked by the index.
     if (obj.kind === 'list' && itemsSeen(obj) && listedItems(obj).length && (idx.kind === 'num' ? !obj.complete : idx.kind !== 'str')) {
@@ -1002,9 +1468,10 @@ export class Evaluator {
     const obj = this.eval(unit, objNode, env);
     const at = unit.loc(node);
     if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
+    const from = lower && !upper ? this.eval(unit, lower, env) : undefined;
     const out: ListValue =
       obj.kind === 'list'
-        ? { ...obj, at, complete: false, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
+        ? { ...(from ? withoutFirst(obj, from) : { ...obj, complete: false, head: 0 }), at, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
         : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
     if (lower && this.isCount(unit, lower, env) && !(!upper && this.stripsLeadingSystem(unit, objNode, obj, lower, node))) out.trims!.push(this.trim(unit, 'slice', node));
     return out;
@@ -1070,6 +1537,8 @@ export class Evaluator {
         continue;
       }
       const ordered = this.ordered(unit, v, item.value);
+      // The items before the first spread that is not known in full are the list's first items.
+      if (out.complete) out.head = out.items.length + (ordered.kind === 'list' ? knownHead(ordered) : 0);
       if (ordered.kind === 'list') {
         out.items.push(...ordered.items);
         if (ordered.possible) out.possible = [...(out.possible ?? []), ...ordered.possible];
@@ -1086,6 +1555,7 @@ export class Evaluator {
     const lastItem = items[items.length - 1];
     if (!out.complete && lastItem && !lastItem.spread) out.tailKnown = true;
     if (!out.complete && seen) out.covered = true;
+    if (out.complete || !out.head) delete out.head;
     return out;
   }
 
@@ -1157,6 +1627,7 @@ export class Evaluator {
           trims: [...(left.trims ?? []), ...(right.trims ?? [])],
           isSet: false,
           ...((right.complete && right.items.length) || right.tailKnown ? { tailKnown: true } : {}),
+          ...(left.complete ? { head: left.items.length + knownHead(right) } : left.head ? { head: left.head } : {}),
         };
       }
       if (left.kind === 'num' && right.kind === 'num') return { kind: 'num', value: (left.value as number) + (right.value as number), at, taints: [] };
@@ -1257,13 +1728,40 @@ export class Evaluator {
     return unknown(at, 'loop item', taints);
   }
 
-  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
+  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: import('./syntax').Mutation[], env?: Env): Value {
+    // A change under an `if` whose test is decided against it never runs (`if self.cache_tools:`
+    // on an instance built without it). A test that reads the value being changed is about its
+    // contents, not about how the code is configured: it is not decided (reading it would
+    // replay these very changes).
+    const mutations: import('./syntax').Mutation[] = [];
+    let unsure = false;
+    for (const m of all) {
+      const runs = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
+      if (runs === false) continue;
+      // Reading only what certainly runs: a change that may not run leaves the value not known in full.
+      if (this.certainChangesOnly && runs !== true) unsure = true;
+      else mutations.push(m);
+    }
+    const v = this.applyChanges(unit, scopeNode, base, mutations, env);
+    if (!unsure) return v;
+    if (v.kind === 'obj') return { ...v, complete: false };
+    if (v.kind === 'list') return { ...v, complete: false, tailKnown: false, covered: false };
+    return v;
+  }
+
+  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
     if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     // Whether every item the list may hold stays among its listed items (ListValue.covered).
     let seen = base.kind === 'list' && itemsSeen(base);
+    // How many first items are known to be the list's first items (appends keep them; removals, and inserts in a loop, do not).
+    let head = knownHead(v);
     for (const m of mutations) {
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
+      if (v.complete) head = v.items.length;
+      const first = m.args[0] ? unit.adapter.expr(m.args[0]) : undefined;
+      if (m.method === 'unshift' || (m.method === 'insert' && first?.k === 'num' && first.value === 0)) head = loop || loopAround(unit.adapter, m.node, scopeNode, scopeNode) ? 0 : head + Math.max(0, m.args.length - (m.method === 'insert' ? 1 : 0));
+      else if (m.method !== 'append' && m.method !== 'push' && m.method !== 'extend' && m.method !== 'set-key') head = 0;
       switch (m.method) {
         case 'append':
         case 'push':
@@ -1355,6 +1853,8 @@ export class Evaluator {
     }
     if (!v.complete && seen) v.covered = true;
     else delete v.covered;
+    if (v.complete || !head) delete v.head;
+    else v.head = Math.min(head, v.items.length);
     return v;
   }
 
@@ -1419,8 +1919,18 @@ export class Evaluator {
       if (!isNew && RETRIEVAL_NAME.test(last) && !/^(re|regex|bisect|fnmatch|difflib)\./.test(ref.name)) argTaints.unshift(this.taint('per-request', 'retrieval', unit, node));
       return this.withRef({ kind: 'external-instance', name: ref.name, unit, call: node, args, ...(env ? { env } : {}) }, at, argTaints);
     }
-    if (ref?.kind === 'function') return this.inline(unit, ref, node, args, env);
-    if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node }, at);
+    if (ref?.kind === 'function') {
+      const v = this.inline(unit, ref, node, args, env);
+      // `get_memories(user_id, q)` whose body reads a store the analysis does not see: what it
+      // returns is not known, and only depends on its inputs as far as the body shows, so its
+      // name says what it is, as for a call that is not followed. A body that shows more (a
+      // constant, a pick among written values, data already retrieved) is taken as it is.
+      if (!isNew && shortName && RETRIEVAL_NAME.test(shortName) && !isComplete(v) && allTaints(v).every((t) => t.kind === 'parameter' || t.kind === 'loop-variable')) {
+        return { ...v, taints: [this.taint('per-request', 'retrieval', unit, node), ...v.taints] } as Value;
+      }
+      return v;
+    }
+    if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node, made: { unit, call: node, args, env } }, at);
     if (shortName && RETRIEVAL_NAME.test(shortName)) {
       return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
     }
@@ -1485,13 +1995,13 @@ export class Evaluator {
         if (!arg) return unknown(at);
         const v = this.eval(unit, arg.value, env);
         const clean = withoutUnordered(v);
-        return clean.kind === 'list' ? { ...clean, at } : { kind: 'list', items: [], complete: false, at, taints: allTaints(clean) };
+        return clean.kind === 'list' ? { ...clean, at, head: 0 } : { kind: 'list', items: [], complete: false, at, taints: allTaints(clean) };
       }
       case 'set': {
         const arg = args[0];
         if (!arg) return { kind: 'list', items: [], complete: true, isSet: true, at, taints: [] };
         const v = this.eval(unit, arg.value, env);
-        return v.kind === 'list' ? { ...v, isSet: true, at } : { kind: 'list', items: [], complete: false, isSet: true, at, taints: allTaints(v) };
+        return v.kind === 'list' ? { ...v, isSet: true, at, head: 0 } : { kind: 'list', items: [], complete: false, isSet: true, at, taints: allTaints(v) };
       }
       case 'to-list': {
         const arg = args[0];
@@ -1551,6 +2061,7 @@ export class Evaluator {
         const spec = arg ? this.eval(unit, arg.value, env) : undefined;
         if (spec?.kind === 'str' && spec.complete) {
           const target = this.resolveModule(unit, spec.text);
+          if (!target && this.unread(unit, spec.text)) return unknown(at, `require of ${spec.text}`);
           return target ? this.withRef({ kind: 'module', unit: target }, at) : this.withRef({ kind: 'external', name: spec.text }, at);
         }
         return unknown(at);
@@ -1624,6 +2135,42 @@ export class Evaluator {
   }
 
   /**
+   * The returns of a function that can run with these parameters: not under a test decided
+   * against them, and none written after a return that certainly runs
+   * (`if not self.cache_tools: return TOOLS` on an instance built without tool caching).
+   */
+  private liveReturns(unit: FileUnit, fn: Node, returns: readonly Node[], env: Env): Node[] {
+    const live: Node[] = [];
+    for (const r of [...returns].sort((a, b) => a.startIndex - b.startIndex)) {
+      const runs = this.reached(unit, r, fn, env, undefined, true);
+      if (runs === false) continue;
+      live.push(r);
+      if (runs) break;
+    }
+    return live;
+  }
+
+  /**
+   * `new C(...)` where `C` (or the object it is read from, `new Providers.Claude(...)`) is imported
+   * or required from a file of the workspace: an instance of a class there, which carries no taint.
+   */
+  private newOfWorkspaceClass(unit: FileUnit, node: Node): boolean {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'new') return false;
+    let root = e.callee;
+    for (let x = unit.adapter.expr(root); x.k === 'member' || x.k === 'wrap'; x = unit.adapter.expr(root)) root = x.k === 'member' ? x.object : x.inner;
+    const r = unit.adapter.expr(root);
+    if (r.k !== 'ident') return false;
+    const b = this.findBinding(unit, root, r.name)?.binding;
+    if (b?.kind === 'import' && b.importFrom) return unit.workspace.modulePath(unit, b.importFrom.module) !== undefined;
+    if (b?.kind !== 'assign' || !b.value || b.position !== undefined) return false;
+    const v = unit.adapter.expr(b.value);
+    const spec = v.k === 'call' && v.args.length === 1 ? unit.adapter.expr(v.args[0].value) : undefined;
+    const fn = v.k === 'call' ? unit.adapter.expr(v.callee) : undefined;
+    return fn?.k === 'ident' && fn.name === 'require' && spec?.k === 'str' && unit.workspace.modulePath(unit, spec.value) !== undefined;
+  }
+
+  /**
    * A function's parameters bound to the values of a call's arguments (a parameter not given
    * takes its default; one with neither is left to its callers, see paramFromCallers).
    */
@@ -1635,10 +2182,9 @@ export class Evaluator {
     const shift = ref.self && info.receiver ? 1 : 0;
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
-      const given = named.get(p.name) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
-      const v = given && p.key !== undefined ? keyOf(given, p.key, at) : given;
-      if (v) inner.set(p.name, v);
-      else if (p.default) inner.set(p.name, this.eval(ref.unit, p.default));
+      const v = (p.key === undefined ? named.get(p.name) : undefined) ?? (p.index >= shift ? positional[p.index - shift] : undefined);
+      if (v) inner.set(p.name, this.paramPart(ref.unit, p, v, ref.node));
+      else if (p.default) inner.set(p.name, this.paramPart(ref.unit, p, this.eval(ref.unit, p.default), ref.node));
     }
     return inner;
   }
@@ -1651,13 +2197,34 @@ export class Evaluator {
     const inner = this.bind(ref, positional, at, named);
     this.inlineDepth++;
     try {
-      const values = info.returns.map((r) => this.eval(ref.unit, r, inner));
+      const live = this.liveReturns(ref.unit, ref.node, info.returns, inner);
+      if (!live.length) return unknown(at, 'no return reached');
+      // Alternatives are joined into a value that refers to nothing: an instance of a workspace
+      // class among them (a factory's `return new OpenAiLLM(...)` for each provider) adds nothing
+      // to it, and its class's file is not read for it.
+      const values = live.map((r) => (live.length > 1 && this.newOfWorkspaceClass(ref.unit, r) ? unknown(ref.unit.loc(r), 'an instance of a class of the workspace') : this.eval(ref.unit, r, inner)));
       const v = values.length === 1 ? values[0] : values.reduce((a, b) => union(a, b, at));
       return withChainStep({ ...v, at: v.at ?? at } as Value, at);
     } finally {
       this.inlineDepth--;
     }
   }
+}
+
+/**
+ * Whether a text calls `.name(` on something other than `self`, `this` or `super()`, which in
+ * another file are instances of another class.
+ */
+function callsOnOtherReceiver(text: string, name: string): boolean {
+  const call = new RegExp(`\\.\\s*${name.replace(/\$/g, '\\$')}\\(`, 'g');
+  for (const m of text.matchAll(call)) if (!/(?:\b(?:self|this)|\bsuper\(\))\s*\??$/.test(text.slice(Math.max(0, m.index - 12), m.index))) return true;
+  return false;
+}
+
+/** The language family of a file, by its name. */
+function languageFamily(file: string): 'python' | 'js' | undefined {
+  const lang = languageForPath(file);
+  return lang === undefined ? undefined : lang === 'python' ? 'python' : 'js';
 }
 
 /**
@@ -1693,6 +2260,36 @@ function comparableKeys(v: Value): string[] | undefined {
   return v.kind === 'unknown' && v.oneOf ? v.oneOf.map((t) => `s:${t}`) : undefined;
 }
 
+/**
+ * Whether a value counts as true in a test, when that is known: a boolean or a number without
+ * taints, a string by its written text, a Python list or dict by whether it has an item (one
+ * that stands for each iteration may stand for none); JavaScript objects and arrays are always
+ * true. Undefined otherwise.
+ */
+function truthy(v: Value, family: Adapter['family']): boolean | undefined {
+  switch (v.kind) {
+    case 'bool':
+    case 'num':
+    case 'null':
+      return v.taints.length ? undefined : v.kind === 'bool' ? (v.value as boolean) : v.kind === 'num' ? v.value !== 0 : false;
+    case 'str': {
+      // The written part decides: text around an unknown part is not empty.
+      if (v.text.split(HOLE).join('') !== '') return true;
+      return v.complete ? false : undefined;
+    }
+    case 'list':
+    case 'obj': {
+      if (family === 'js') return true;
+      // An item that stands for one per iteration may stand for none.
+      const sure = v.kind === 'list' ? v.items.some((i) => !i.repeated) : v.entries.length > 0;
+      if (sure) return true;
+      return v.complete && (v.kind === 'list' ? v.items.length === 0 : true) ? false : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** A value known in full as a comparable key (`s:text`, `n:1`, `b:true`, `z:null`); undefined when any part may differ or is not known. */
 function constantKey(v: Value): string | undefined {
   if (v.taints.length) return undefined;
@@ -1716,21 +2313,6 @@ function loopAround(adapter: Adapter, use: Node, binding: Node, stop: Node): Nod
     if (adapter.isLoopStatement(n)) return binding.startIndex < n.startIndex ? n : undefined;
   }
   return undefined;
-}
-
-/**
- * Key `key` of an argument a parameter destructures (`{ system = '' }: Options`): the entry of
- * an object; undefined when a complete object (or nothing) has no such key, so the default
- * applies; else unknown, with the taints the argument carries.
- */
-function keyOf(v: Value, key: string, at: Loc): Value | undefined {
-  if (v.kind === 'null') return undefined;
-  if (v.kind === 'obj') {
-    const e = [...v.entries].reverse().find((x) => x.key === key);
-    if (e) return e.value;
-    return v.complete ? undefined : unknown(at, `key ${key}`, v.taints);
-  }
-  return unknown(at, `key ${key}`, allTaints(v));
 }
 
 /** The taints of a key or test that picks one alternative: per-request ones become 'selector'. */

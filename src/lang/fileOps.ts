@@ -22,14 +22,16 @@ export function knownString(a: ArgView | undefined): string | undefined {
  */
 export function filePath(unit: FileUnit, ev: Evaluator, n: Node): FilePath {
   const name = literalName(unit, ev, n, 0);
+  const names = name ? undefined : loopNames(unit, ev, lastPart(unit, ev, n, 0));
   const from = origin(unit, ev, n, 0);
   const builder = from && builderOf(unit, ev, from);
-  const dir = name ? folderOf(unit, ev, from) : undefined;
+  const dir = name || names ? folderOf(unit, ev, from) : undefined;
   const parts: string[] = [];
   provenance(unit, ev, from, 0, parts);
   return {
     arg: argView(unit, ev, n),
     ...(name ? { name } : {}),
+    ...(names ? { names } : {}),
     ...(from !== n ? { origin: from.text } : {}),
     ...(builder ? { builder } : {}),
     ...(dir ? dir : {}),
@@ -102,13 +104,77 @@ function origin(unit: FileUnit, ev: Evaluator, n: Node, depth: number): Node {
   return bound ? origin(unit, ev, bound, depth + 1) : n;
 }
 
-/** The name of a function of this file that a path is the result of (`state_path(name)` -> `state_path`). */
+/**
+ * The name of a function of this file that a path is the result of (`state_path(name)` ->
+ * `state_path`), or of a method of the class around the call, called through its object
+ * (`self._target(namespace, path)` -> `_target`, qualified by where its class starts: a method of
+ * another class of the file is another builder).
+ */
 function builderOf(unit: FileUnit, ev: Evaluator, n: Node): string | undefined {
   const e = unit.adapter.expr(n);
   if (e.k !== 'call') return undefined;
   const c = unit.adapter.expr(e.callee);
-  if (c.k !== 'ident') return undefined;
-  return ev.findBinding(unit, e.callee, c.name)?.binding.kind === 'function' ? c.name : undefined;
+  if (c.k === 'ident') return ev.findBinding(unit, e.callee, c.name)?.binding.kind === 'function' ? c.name : undefined;
+  if (c.k !== 'member' || !/^(self|this)$/.test(c.object.text)) return undefined;
+  const cls = unit.enclosingClass(n);
+  const method = cls && unit.classMembers(cls).get(c.prop);
+  return cls && method?.some((m) => unit.adapter.isFunction(m)) ? `class@${cls.startIndex}.${c.prop}` : undefined;
+}
+
+/** The last part of a path as written: through names bound once, `/` joins and path-joining calls (`os.path.join(d, name)` -> `name`). */
+function lastPart(unit: FileUnit, ev: Evaluator, n: Node, depth: number): Node {
+  if (depth > 4) return n;
+  const e = unit.adapter.expr(n);
+  const next = (x: Node | undefined) => (x ? lastPart(unit, ev, x, depth + 1) : n);
+  switch (e.k) {
+    case 'wrap':
+      return next(e.inner);
+    case 'ident':
+      return next(ev.boundExpression(unit, n, e.name));
+    case 'binary':
+      return e.op === '/' ? next(e.right) : n;
+    case 'call': {
+      const name = ev.calleeName(unit, e.callee);
+      const args = e.args.filter((a) => !a.name && !a.spread);
+      return name && unit.frontEnd.library.isPathJoin(name) && args.length ? next(args[args.length - 1].value) : n;
+    }
+    default:
+      return n;
+  }
+}
+
+/**
+ * The names a loop's variable takes when the loop goes over written names: `for name in
+ * ["a.md", "b.md"]`, `for name, text in SEEDS.items()`, `for name in SEEDS.keys()`, `for (const
+ * [name, text] of Object.entries(SEEDS))`, `Object.keys(SEEDS)`. Undefined for any other name.
+ */
+function loopNames(unit: FileUnit, ev: Evaluator, n: Node): string[] | undefined {
+  const e = unit.adapter.expr(n);
+  if (e.k !== 'ident') return undefined;
+  const b = ev.findBinding(unit, n, e.name)?.binding;
+  if (!b || (b.kind !== 'loop' && b.kind !== 'opaque')) return undefined;
+  const loop = unit.frontEnd.facts.loop(b.at);
+  if (!loop?.iter || !loop.target) return undefined;
+  // The variable itself, or the first of a pair (`name, text`, `[name, text]`).
+  const whole = loop.target.text === e.name;
+  const first = !whole && loop.target.namedChildren.find((c) => unit.adapter.expr(c).k === 'ident')?.text === e.name;
+  if (!whole && !first) return undefined;
+  const it = unit.adapter.expr(loop.iter);
+  let source: Node | undefined;
+  if (it.k === 'call') {
+    const callee = unit.adapter.expr(it.callee);
+    const args = it.args.filter((a) => !a.name && !a.spread);
+    if (callee.k !== 'member') return undefined;
+    // `SEEDS.items()` / `SEEDS.keys()`; `Object.entries(SEEDS)` / `Object.keys(SEEDS)`.
+    const pairs = callee.prop === 'items' || callee.prop === 'entries';
+    const keys = callee.prop === 'keys';
+    if ((pairs ? !first : !(keys && whole)) || !(pairs || keys)) return undefined;
+    source = callee.object.text === 'Object' ? args[0]?.value : args.length ? undefined : callee.object;
+  } else if (whole) source = loop.iter;
+  const v = source && ev.eval(unit, source);
+  const names =
+    v?.kind === 'obj' && v.complete ? v.entries.map((x) => x.key) : v?.kind === 'list' && v.complete && whole ? v.items.map((x) => (x.kind === 'str' && x.complete ? x.text : '')) : undefined;
+  return names && names.length > 0 && names.length <= 32 && names.every((x) => /^[\w.-]*\w\.\w+$/.test(x)) ? names : undefined;
 }
 
 function literalName(unit: FileUnit, ev: Evaluator, n: Node, depth: number): string | undefined {

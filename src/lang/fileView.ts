@@ -1,5 +1,7 @@
 /** Builds the core FileView of a parsed file (see src/core/fileView.ts). */
+import * as path from 'node:path';
 import type { ArgView, Assignment, CallSite, FileOp, FileView, FunctionView, KeyAssignment, MemberRead } from '../core/fileView';
+import { PROJECT_MARKERS } from '../core/project';
 import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
 import type { LanguageId } from '../core/model';
@@ -244,6 +246,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   let pathJoins: FileView['pathJoins'] | undefined;
   let fileOps: FileView['fileOps'] | undefined;
   let importedReads: FileView['importedReads'] | undefined;
+  let projectFolders: string[] | undefined;
   let calls: CallSite[] | undefined;
   let fns: ReturnType<typeof buildFunctions> | undefined;
   let assigns: ReturnType<typeof buildAssignments> | undefined;
@@ -281,6 +284,34 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       // A module that names none of its language's readers has no read to find: it is not parsed.
       const mayRead = (text: string, language: LanguageId) => frontEndFor(language).library.mayReadFiles(text);
       return (importedReads ??= ev.importedModules(unit, undefined, mayRead).flatMap((m) => m.frontEnd.library.fileOps(m, ev).filter((o): o is Extract<FileOp, { kind: 'read' }> => o.kind === 'read')));
+    },
+    get projectFolders() {
+      if (!projectFolders) {
+        const folders: string[] = [];
+        let root = false;
+        // A few dozen levels: deeper than any project, and bounded where no marker is found.
+        for (let dir = path.dirname(unit.file), i = 0; i < 40; i++) {
+          if (PROJECT_MARKERS.some((m) => unit.workspace.exists(path.join(dir, m)))) {
+            root = true;
+            break;
+          }
+          const parent = path.dirname(dir);
+          if (parent === dir) break;
+          folders.unshift(path.basename(dir));
+          dir = parent;
+        }
+        projectFolders = root ? folders : [];
+      }
+      return projectFolders;
+    },
+    valueAt(at) {
+      const node = nodeAt(at);
+      return node ? ev.eval(unit, node) : undefined;
+    },
+    caughtError(at, name) {
+      const node = nodeAt(at);
+      const b = node && ev.findBinding(unit, node, name)?.binding;
+      return !!b && b.kind === 'opaque' && facts.catches(b.at);
     },
     pathAt(at) {
       const node = nodeAt(at);

@@ -615,7 +615,7 @@ const AGNO_RUN = new Set(['run', 'arun', 'print_response', 'aprint_response', 'c
 const AGNO_RUNNER = /(^|\.)(Agent|Team|Workflow|AgentOS)$/;
 
 /** The call (at most a few levels up: a keyword, a list of fallbacks) that `node` is an argument of. */
-function argumentOf(unit: FileUnit, node: Node): { call: Node; callee: Node } | undefined {
+export function argumentOf(unit: FileUnit, node: Node): { call: Node; callee: Node } | undefined {
   let n: Node | null = node.parent;
   for (let depth = 0; n && depth < 4; depth++, n = n.parent) {
     if (unit.adapter.isScope(n)) return undefined;
@@ -675,7 +675,8 @@ function agnoModelSends(unit: FileUnit, ev: Evaluator, node: Node, holder?: stri
 /**
  * `Claude(id="claude-…", betas=[...], max_tokens=...)` of agno, handed to an agent (see
  * agnoModelSends), as the requests that agent makes: agno sends `id` as `model` and these
- * fields as they are (and `request_params` merged in). The system prompt, tools and messages
+ * fields as they are (and `request_params` merged in), and its caching options become the
+ * markers agno writes (agnoCaching). The rest of the system prompt, the tools and the messages
  * are built by the agent at run time, so they stay unknown.
  */
 function agnoClaudeCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args: Arg[]): RequestCall | undefined {
@@ -689,8 +690,87 @@ function agnoClaudeCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node,
   }
   const extra = getEntry(opts, 'request_params');
   if (extra?.kind === 'obj') entries.push(...extra.entries);
+  entries.push(...agnoCaching(unit, ev, node, opts));
   entries.push({ key: 'messages', value: unknown(undefined, 'the messages the agent sends') });
   return request(unit, node, callee, 'agno', entries, false, argsAt);
+}
+
+/** agno's class for one block of a multi-block system prompt. */
+const AGNO_SYSTEM_BLOCK = /^agno\.models\.anthropic(?:\.claude)?\.SystemPromptBlock$/;
+/** agno's runners whose `tools` the model is sent with. */
+const AGNO_TOOL_HOLDER = /^agno\.(?:agent|team)(?:\.[\w.]+)?\.(?:Agent|Team)$/;
+
+/**
+ * agno's caching options of `Claude(...)` as the markers agno writes into the request (read in
+ * agno's own terms: agno/models/anthropic/claude.py `_apply_cache_tools` and `_build_system`,
+ * agno/utils/models/claude.py `build_system_blocks`):
+ * - `cache_tools=True` marks the last tool with `{"type": "ephemeral"}` (5 minutes) when there
+ *   are tools: the model is handed to an `Agent` / `Team` whose `tools=` lists some. The tools
+ *   themselves stay unknown (agno formats them), so the list is the marked last one after
+ *   unseen ones.
+ * - `system_prompt_blocks=[SystemPromptBlock(text=..., cache=..., ttl=...)]` are appended after
+ *   the system block the agent builds, each marked when its `cache` is on (the default), with
+ *   its `ttl`, else the model's (`extended_cache_time=True`: "1h", else 5 minutes). The agent's
+ *   own block (marked under `cache_system_prompt=True`) is there only when the agent has a
+ *   system message, so it stays an unseen part before them; a block after the last marked one
+ *   is outside the cached prefix, so its text is left unknown.
+ */
+function agnoCaching(unit: FileUnit, ev: Evaluator, node: Node, opts: ObjValue): Entry[] {
+  const out: Entry[] = [];
+  const cacheTools = getEntryRecord(opts, 'cache_tools');
+  if (cacheTools?.value.kind === 'bool' && cacheTools.value.value && agnoHolderHasTools(unit, ev, node)) {
+    const at = cacheTools.valueAt ?? cacheTools.keyAt;
+    const marker: ObjValue = { kind: 'obj', entries: [{ key: 'type', value: str('ephemeral') }], complete: true, at, taints: [] };
+    const lastTool: ObjValue = { kind: 'obj', entries: [{ key: 'cache_control', keyAt: cacheTools.keyAt, valueAt: cacheTools.valueAt, value: marker }], complete: false, at, taints: [] };
+    out.push({ key: 'tools', value: { kind: 'list', items: [lastTool], complete: false, tailKnown: true, at, taints: [] } });
+  }
+  const blocks = getEntryRecord(opts, 'system_prompt_blocks');
+  if (blocks?.value.kind !== 'list' || !blocks.value.complete || !blocks.value.items.length) return out;
+  const extended = getEntryRecord(opts, 'extended_cache_time');
+  const modelTtl: Value | undefined = !extended ? str('5m') : extended.value.kind === 'bool' ? str(extended.value.value ? '1h' : '5m') : undefined;
+  const items: ObjValue[] = [];
+  for (const item of blocks.value.items) {
+    const ref = ev.refOf(item);
+    const name = ref?.kind === 'external-instance' ? ref.name : undefined;
+    if (ref?.kind !== 'external-instance' || !name || !AGNO_SYSTEM_BLOCK.test(name) || item.repeated) return out;
+    const block = options(ref.unit, ev, ref.args);
+    const text = getEntryRecord(block, 'text');
+    const cache = getEntryRecord(block, 'cache');
+    const ttl = getEntryRecord(block, 'ttl');
+    const entries: Entry[] = [{ key: 'type', value: str('text') }, ...(text ? [{ ...text }] : [])];
+    const cached = !cache || (cache.value.kind === 'bool' && cache.value.value);
+    const known = !cache || cache.value.kind === 'bool';
+    if (cached) {
+      // `ttl="1h"` on the block, else the model's lifetime; agno writes the `ttl` key for 1h only.
+      const lifetime: Value | undefined = !ttl || ttl.value.kind === 'null' ? modelTtl : ttl.value.kind === 'str' && ttl.value.complete ? ttl.value : undefined;
+      const where = ttl && ttl.value.kind !== 'null' ? ttl : (extended ?? cache);
+      const markerEntries: Entry[] = [{ key: 'type', value: str('ephemeral') }];
+      if (!lifetime) markerEntries.push({ key: 'ttl', value: unknown(where?.valueAt, 'the lifetime agno gives the block') });
+      else if (lifetime.kind === 'str' && lifetime.text === '1h') markerEntries.push({ key: 'ttl', value: lifetime });
+      const markerAt = where?.valueAt ?? item.at;
+      entries.push({ key: 'cache_control', keyAt: where?.keyAt ?? item.at, valueAt: markerAt, value: { kind: 'obj', entries: markerEntries, complete: true, at: markerAt, taints: [] } });
+    }
+    items.push({ kind: 'obj', entries, complete: known && !!text, at: item.at, taints: [] });
+  }
+  // Past the last marked block the text is not part of the cached prefix.
+  let lastMarked = -1;
+  items.forEach((b, i) => {
+    if (b.entries.some((e) => e.key === 'cache_control')) lastMarked = i;
+  });
+  const system = items.map((b, i) => (i <= lastMarked ? b : { ...b, entries: b.entries.map((e) => (e.key === 'text' ? { ...e, value: unknown(e.value.at, 'text after the cached prefix') } : e)) }));
+  out.push({ key: 'system', valueAt: blocks.valueAt, value: { kind: 'list', items: system, complete: false, tailKnown: true, at: blocks.value.at, taints: [] } });
+  return out;
+}
+
+/** The agno `Agent` / `Team` that the model at `node` is handed to lists some `tools`. */
+function agnoHolderHasTools(unit: FileUnit, ev: Evaluator, node: Node): boolean {
+  const site = argumentOf(unit, node);
+  const name = site ? ev.calleeName(unit, site.callee, 0, true) : undefined;
+  if (!site || !name || !AGNO_TOOL_HOLDER.test(name)) return false;
+  const e = unit.adapter.expr(site.call);
+  if (e.k !== 'call') return false;
+  const tools = getEntry(options(unit, ev, e.args), 'tools');
+  return tools?.kind === 'list' && tools.items.some((t) => !t.repeated);
 }
 
 /** instructor's factories and clients (`instructor.from_anthropic(Anthropic())`, `AsyncInstructor(client=..., create=...)`). */

@@ -149,6 +149,8 @@ export interface FactSyntax {
   conditional(node: Node): { test?: Node } | undefined;
   /** A statement after which its function does not go on: `return`, `raise` / `throw`, `sys.exit()`, `process.exit()`. */
   leaves(node: Node): boolean;
+  /** The declaration of a name (a binding's statement) binds the error an exception handler caught: `except OSError as e`, `catch (err)`. */
+  catches(declaration: Node): boolean;
   /**
    * The node types `assignment`, `filter` and `isPathOperator` can answer for: the walks over a
    * whole file look at these only (test/adapters.test.ts checks the lists).

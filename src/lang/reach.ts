@@ -18,7 +18,7 @@ import type { TaintClass, Value } from '../core/value';
 import { allTaints } from '../core/value';
 import type { Env, EvalLimits, Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
-import { hasRequestShape, mayHoldRequests, requestsAt } from './requests';
+import { isRequestCallee, mayHoldRequests, sdkRequests } from './requests';
 import { REACH_DEPTH, callsTowardRequests, textMayReach } from './textReach';
 import type { SourceKind } from './sources';
 import type { Arg } from './syntax';
@@ -99,9 +99,9 @@ export function reachedRequests(unit: FileUnit, ev: Evaluator, classes: Readonly
     // The parameters that got a wanted value, and what the function builds from them.
     const mentions = mentionFilter(g, fn.node, [], NO_NAMES, [...env].filter(([, v]) => carries(v)).map(([name]) => name), false);
     for (const d of callsIn(g, fn.node)) {
-      if (hasRequestShape(g, d)) {
+      if (isRequestCall(g, d)) {
         // The analysed file's own requests are the rules' own (ctx.calls).
-        if (g.file !== unit.file) for (const call of requestsAt(g, ev, d, env)) out.push({ call, via });
+        if (g.file !== unit.file) for (const call of sdkRequests(g, ev, d, env)) out.push({ call, via });
         continue;
       }
       if (via.length >= MAX_HOPS || entered >= MAX_ENTERED) continue;
@@ -120,7 +120,7 @@ export function reachedRequests(unit: FileUnit, ev: Evaluator, classes: Readonly
   for (const node of unit.calls) {
     if (entered >= MAX_ENTERED || ev.budget.hit) break;
     const e = unit.adapter.expr(node);
-    if (e.k !== 'call' || hasRequestShape(unit, node) || !e.args.some((a) => mentions(a.value))) continue;
+    if (e.k !== 'call' || isRequestCall(unit, node) || !e.args.some((a) => mentions(a.value))) continue;
     const found = follow(unit, e.callee, e.args, undefined);
     if (!found) continue;
     const { callee, values } = found;
@@ -241,7 +241,7 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
   scan.count++;
   scan.reading.add(keys[0]);
   const calls = callsIn(fn.unit, fn.node);
-  let found = calls.some((d) => hasRequestShape(fn.unit, d));
+  let found = calls.some((d) => isRequestCall(fn.unit, d));
   for (const d of calls) {
     if (found) break;
     const e = fn.unit.adapter.expr(d);
@@ -481,3 +481,8 @@ function calleeLabel(unit: FileUnit, callee: Node): string {
   return text.length > 40 ? text.slice(0, 39) + '…' : text;
 }
 
+/** Whether a node is a call whose callee has the shape of an SDK request (`client.beta.messages.create`), read from its text alone. */
+function isRequestCall(unit: FileUnit, node: Node): boolean {
+  const e = unit.adapter.expr(node);
+  return e.k === 'call' && isRequestCallee(unit, e.callee);
+}

@@ -30,6 +30,11 @@ interface CalleeShape {
   receiver?: Node;
 }
 
+/** Whether a callee has the shape of an SDK request method (`client.messages.create`, `client.beta.messages.stream`). */
+export function isRequestCallee(unit: FileUnit, callee: Node): boolean {
+  return !!calleeShape(unit, callee);
+}
+
 /** `client.beta.messages.with_raw_response.create` -> create, beta, receiver `client`. */
 function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
   // Most calls of a file end in another name: told from the outermost segment alone, before
@@ -122,36 +127,35 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const framed = new Set(out.map((c) => `${c.at.start}:${c.at.end}`));
   for (const node of unit.calls) {
     if (framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
-    out.push(...requestsAt(unit, ev, node));
+    out.push(...sdkRequests(unit, ev, node));
   }
-  if (!unit.frontEnd.modules.isTestFile(unit.file) || !MOCK_WORD.test(unit.text)) return out;
-  return out.filter((c) => !replacesClient(unit, unit.tree.rootNode.descendantForIndex(c.at.start, Math.max(c.at.start, c.at.end - 1))));
+  return out.filter((c) => !inMockedTest(unit, unit.tree.rootNode.descendantForIndex(c.at.start, Math.max(c.at.start, c.at.end - 1))));
 }
 
-/** Whether a call's callee has the shape of an SDK request (`client.beta.messages.create`), read from its text alone. */
-export function hasRequestShape(unit: FileUnit, node: Node): boolean {
-  const e = unit.adapter.expr(node);
-  return e.k === 'call' && calleeShape(unit, e.callee) !== undefined;
+/** Code of a test function that replaces the client (see replacesClient): what it sends never reaches the API. */
+export function inMockedTest(unit: FileUnit, node: Node | null): boolean {
+  return unit.frontEnd.modules.isTestFile(unit.file) && MOCK_WORD.test(unit.text) && replacesClient(unit, node);
 }
 
 /**
- * The SDK request (or the requests of a batch) a call node makes, if it makes any. `env`: the
- * parameters of the function around it, bound to what a caller passes (see reach.ts).
+ * The request (or, for a batch, the requests) an SDK call at `node` makes; none when it is not
+ * one. `env`: the names bound where the call runs, when it is read for one instance of the
+ * class whose method makes it (see constructedRequests), or with the parameters of the function
+ * around it bound to what a caller passes (see reach.ts).
  */
-export function requestsAt(unit: FileUnit, ev: Evaluator, node: Node, env?: Env): RequestCall[] {
-  const out: RequestCall[] = [];
+export function sdkRequests(unit: FileUnit, ev: Evaluator, node: Node, env?: Env): RequestCall[] {
   const e = unit.adapter.expr(node);
-  if (e.k !== 'call') return out;
+  if (e.k !== 'call') return [];
   const shape = calleeShape(unit, e.callee);
-  if (!shape) return out;
+  if (!shape) return [];
   const client = shape.receiver ? ev.eval(unit, shape.receiver, env) : undefined;
   const cref = ev.refOf(client);
   const clientName = cref?.kind === 'external-instance' ? cref.name : undefined;
-  if (clientName && !isAnthropicName(clientName)) return out;
-  if (!clientName && !unit.importsAnthropic) return out;
+  if (clientName && !isAnthropicName(clientName)) return [];
+  if (!clientName && !unit.importsAnthropic) return [];
 
   const { value: params, at: argsAt } = unit.frontEnd.calls.options(unit, ev, e.args, env);
-  if (shape.method !== 'batch' && !looksLikeMessagesParams(params)) return out;
+  if (shape.method !== 'batch' && !looksLikeMessagesParams(params)) return [];
 
   const headerBetas: Value[] = [];
   let clientHeadersKnown = false;
@@ -208,17 +212,14 @@ export function requestsAt(unit: FileUnit, ev: Evaluator, node: Node, env?: Env)
     headersKnown,
     ...(clientName ? { client: clientName } : {}),
   };
-  if (shape.method === 'batch') {
-    const requests = getEntry(params, 'requests');
-    if (requests?.kind === 'list') {
-      requests.items.forEach((r, batchIndex) => {
-        const p = getEntry(r, 'params');
-        if (p?.kind === 'obj') out.push({ ...base, params: p, batchIndex, argsAt: p.at });
-      });
-    }
-    return out;
-  }
-  out.push({ ...base, params });
+  if (shape.method !== 'batch') return [{ ...base, params }];
+  const requests = getEntry(params, 'requests');
+  if (requests?.kind !== 'list') return [];
+  const out: RequestCall[] = [];
+  requests.items.forEach((r, batchIndex) => {
+    const p = getEntry(r, 'params');
+    if (p?.kind === 'obj') out.push({ ...base, params: p, batchIndex, argsAt: p.at });
+  });
   return out;
 }
 

@@ -24,7 +24,7 @@ export type SourceKind =
   | 'require';
 
 /** Calls whose result is data fetched per request: retrieval, memory, search, user lookups. */
-export const RETRIEVAL_NAME = /(retriev|search|recall|memor|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user)/i;
+export const RETRIEVAL_NAME = /(retriev|search|recall|memor|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user|rerank)/i;
 
 /**
  * Code that already cuts history at a user turn or repairs tool_use/tool_result pairs: a role

@@ -90,11 +90,21 @@ export interface Mutation {
 
 export interface FunctionInfo {
   /** `index`: the position among the positional parameters (a receiver parameter, see below, counts). */
-  /**
-   * `key`: the name is that key of the argument (`{ prompt, system = '' }: Options`), and
-   * `default` is the key's; index -1: declared deeper in a pattern, not bound from an argument.
-   */
-  params: Array<{ name: string; index: number; rest?: boolean; kwrest?: boolean; default?: Node; key?: string }>;
+  params: Array<{
+    name: string;
+    /** -1: a name declared deeper in a pattern (`[system, turns]`), bound from no argument. */
+    index: number;
+    rest?: boolean;
+    kwrest?: boolean;
+    /** The default of the argument (for a destructured parameter, of the whole object: `{ a } = {}`). */
+    default?: Node;
+    /** A destructured parameter (`{ system, docs = [] }`): the key of the argument it is bound to. */
+    key?: string;
+    /** The default of that key (`docs = []`), taken when the argument has no such key. */
+    keyDefault?: Node;
+    /** A rest element of the pattern (`{ a, ...rest }`): the argument without these keys. */
+    without?: string[];
+  }>;
   returns: Node[];
   /** The first positional parameter is the receiver (Python's `self` / `cls`): a method call does not pass it. */
   receiver?: boolean;
@@ -126,6 +136,11 @@ export interface Adapter {
   functionInfo(fn: Node): FunctionInfo;
   /** Class-level names: fields, class attributes, `self.x = ...` / `this.x = ...`, methods. */
   classMembers(cls: Node): Map<string, Node[]>;
+  /**
+   * The class's generated constructor takes its fields as keyword arguments of the same names
+   * (a dataclass, a pydantic model): `Config(ttl="1h")` sets the field `ttl`.
+   */
+  keywordFields?(cls: Node): boolean;
   /** A class's name and the source text of what it extends (`(LiteLLMModel)`, `extends Base`), empty when it extends nothing. */
   classHeader(cls: Node): { name?: string; bases: string };
   /** Call nodes (including `new`) anywhere under root. */

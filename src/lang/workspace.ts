@@ -245,6 +245,23 @@ function indexView(adapter: Adapter, node: Node): IndexView {
   return view;
 }
 
+const MEMBER_CALL = /\.\s*#?([A-Za-z_$][\w$]*)\(/g;
+/** Projects with more files than this are not searched for the callers of a method (see filesCallingMember). */
+const MAX_INDEXED_FILES = 20_000;
+/** Characters read for that search, in all: about a second of reading and matching. */
+const MAX_INDEXED_CHARS = 80_000_000;
+
+/**
+ * The member names a text calls (`.name(`), comments and strings included, one a line between
+ * newlines. Joined into a text of their own: a name matched in the text is a slice of it, and
+ * would keep the whole file's text in memory.
+ */
+function memberCallNames(text: string): string {
+  const out = new Set<string>();
+  for (const m of text.matchAll(MEMBER_CALL)) out.add(m[1]);
+  return out.size ? `\n${[...out].join('\n')}\n` : '';
+}
+
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -320,6 +337,7 @@ export class Workspace {
     const lang = language ?? languageForPath(file) ?? 'python';
     this.textSet(file, text);
     this.importsChanged(file, text, lang);
+    this.memberCalls.delete(file);
     this.overlays.set(file, text);
     this.drop(file);
     if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
@@ -354,6 +372,7 @@ export class Workspace {
     this.textSet(file, text);
     if (lang) this.importsChanged(file, text, lang);
     else this.imports.delete(file);
+    this.memberCalls.delete(file);
     this.overlays.set(file, text);
     this.drop(file);
   }
@@ -374,6 +393,7 @@ export class Workspace {
     this.imports.clear();
     this.leads.clear();
     this.derived.clear();
+    this.memberCalls.delete(file);
     this.overlays.delete(file);
     this.drop(file);
   }
@@ -575,6 +595,38 @@ export class Workspace {
   }
 
   private readonly leads = new Map<string, boolean>();
+
+  /** The member names each project file calls (`x.name(…)`), one a line, read from its text once (see filesCallingMember). */
+  private readonly memberCalls = new Map<string, string>();
+
+  /**
+   * The other files of the project of `file` whose text calls a member named `name` (`x.name(…)`,
+   * `x?.name(…)`, in code or not: a candidate, for the parser to confirm), when the run or the
+   * editor sees every file of that project; undefined when it does not. Each file's text is
+   * read once for all names (and again after it changes).
+   */
+  filesCallingMember(file: string, name: string): string[] | undefined {
+    const files = this.host.projectFiles?.(file);
+    if (!files || files.length > MAX_INDEXED_FILES) return undefined;
+    const out: string[] = [];
+    for (const f of files) {
+      if (f === file) continue;
+      let names = this.memberCalls.get(f);
+      if (names === undefined) {
+        // A very large project is read up to a bound, once: the files past it are not searched.
+        if (this.indexedChars > MAX_INDEXED_CHARS) continue;
+        const text = this.source(f)?.text;
+        this.indexedChars += text?.length ?? 0;
+        names = text === undefined ? '' : memberCallNames(text);
+        this.memberCalls.set(f, names);
+      }
+      if (names.includes(`\n${name}\n`)) out.push(f);
+    }
+    return out;
+  }
+
+  /** Characters read for memberCalls. */
+  private indexedChars = 0;
 
   private readonly moduleHost = { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
 }

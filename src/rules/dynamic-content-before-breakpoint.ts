@@ -1,4 +1,4 @@
-import { explicitMarkers, keyedMarkers, messageList, topLevelMarker } from '../core/breakpoints';
+import { messageList } from '../core/breakpoints';
 import { hasFixedText, perRequestStrength, systemRebuilt } from '../core/evidence';
 import type { Fix } from '../core/fix';
 import type { PrefixBlock, RequestCall } from '../core/model';
@@ -9,7 +9,7 @@ import type { PerLanguage } from '../core/edits';
 import type { Loc } from '../core/span';
 import type { Taint, Value } from '../core/value';
 import { allTaints, stabilityOf } from '../core/value';
-import { basename, caches, changedDefinition, fileText, inFile, newestUserTurn, paramSite, relatedFor, uniqueTaints, usedAlsoBy } from './util';
+import { basename, changedDefinition, fileText, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
 
 export default defineRule({
   meta: {
@@ -19,7 +19,9 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'Per-request data (retrieved facts, memory hits, request fields) inside tools, system or earlier messages, before the last cache breakpoint.',
     docs: `## What it does
-Finds per-request data placed in the cached prefix of a request that uses caching: in \`tools\`, in \`system\`, or in a message block before the newest turn, up to the last \`cache_control\` breakpoint (the whole request with automatic caching). Per-request data means values returned by retrieval, memory and search calls (\`store.search(...)\`, \`retriever.get_relevant_documents(...)\`, \`similarity_search\`), fields of the incoming request, and loop variables of a loop that sends one request per item. A function parameter counts only when it certainly carries request data (a route handler's or graph node's parameter, a parameter named like the incoming request, the user's message or a tool call's input (\`tool_input\`), or one that a caller in the same file fills with such data) and it is written into text that also has a fixed part (\`f"You help {req.company} employees"\`); a parameter that every caller fills with a constant, or whose callers cannot be seen, is not reported. The newest user message itself is not reported: that is where this data belongs. The LangChain form \`("system", f"Known about user: {facts}")\` and the Vercel AI SDK's \`system\` are read the same way.
+Finds per-request data placed in the cached prefix of a request that uses caching: in \`tools\`, in \`system\`, or in a message block before the newest turn, up to the last \`cache_control\` breakpoint (the whole request with automatic caching). Per-request data means values returned by retrieval, memory, search and rerank calls (\`store.search(...)\`, \`retriever.get_relevant_documents(...)\`, \`similarity_search\`, \`reranker.rerank(query, docs)\`; also a function of the project named so, \`recall_facts(user_id, question)\`, whose body reads a store that the analysis does not see), fields of the incoming request, and loop variables of a loop that sends one request per item. A function parameter counts only when it certainly carries request data (a route handler's or graph node's parameter, a parameter named like the incoming request, the user's message or a tool call's input (\`tool_input\`), or one that a caller in the same file fills with such data) and it is written into text that also has a fixed part (\`f"You help {req.company} employees"\`); a parameter that every caller fills with a constant, or whose callers cannot be seen, is not reported. The newest user message itself is not reported: that is where this data belongs. The LangChain form \`("system", f"Known about user: {facts}")\` and the Vercel AI SDK's \`system\` are read the same way.
+
+What callers pass is followed into the function that sends the request: calls in the same file and, for a method of a class, calls on an instance of the class, or on a receiver that nothing resolves (a provider chosen at run time, passed in, or built by a factory), also in the other files of the project when the whole project is checked; such a call's arguments are read with its receiver standing for an instance of the class. So a prompt built by one method (\`buildMessages({ docs })\` putting the retrieved text in the system message) and sent by another (\`system: messages[0].content\`) is read as one value, wherever the caller is. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 The cache reuses a prefix only when every byte before the breakpoint is the same as in an earlier request. Data fetched for this request ("prepend the retrieved facts to the system prompt") makes the prefix different on every call: the system prompt and all the history after it are written to the cache again (1.25× input price) and never read. The stable instructions belong before the breakpoint, the per-request data after it, in the newest user turn.
@@ -110,16 +112,9 @@ When the interpolation is in a prompt helper of another module the request impor
   },
 
   check(call, ctx) {
-    if (!caches(call)) return;
+    const last = lastCachedBlock(call, ctx);
+    if (last < 0) return;
     const blocks = prefixBlocks(call);
-    const explicit = explicitMarkers(call);
-    const wholeRequest = !!topLevelMarker(call) || keyedMarkers(call, ctx.view, ctx.textOf).length > 0;
-    if (!explicit.length && !wholeRequest) return;
-    let last = -1;
-    blocks.forEach((b, i) => {
-      if (b.cacheControl) last = i;
-    });
-    if (wholeRequest) last = blocks.length - 1;
 
     const list = messageList(call);
     const newest = list && (list.complete || list.tailKnown) ? list.items.length - 1 : -1;

@@ -1,5 +1,5 @@
 import type { ShapeArg } from '../core/edits';
-import type { CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
+import type { ArgView, Assignment, CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
 import { param } from '../core/model';
 import { HOLE, allTaints } from '../core/value';
 import { defineRule } from '../core/rule';
@@ -32,6 +32,14 @@ function fixedParts(pattern: string): { prefix: string; suffix: string } | undef
 
 /** A test of whether some file exists, alone: `os.path.exists(p)`, `path.exists()`, `fs.existsSync(p)`. */
 const EXISTENCE_TEST = /^(os\.path\.(exists|isfile)\([^()]*\)|[\w.]+\.(exists|is_file)\(\)|(fs\.)?existsSync\([^()]*\))$/;
+
+/** The folder of a project's evaluation harness. */
+const EVAL_FOLDER = /^evals?$/i;
+/** A call that tests whether a file or folder exists (`p.exists()`, `os.path.isdir(d)`, `fs.existsSync(f)`). */
+const EXISTS_CALL = /^(exists|existsSync|isfile|is_file|isdir|is_dir|pathExists|pathExistsSync)$/;
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+/** The text reads the name (not an attribute of that name: `self.name`). */
+const mentions = (text: string, name: string) => new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text);
 
 /** The script runs git: `subprocess.run(["git", ...])`, `execSync('git ...')`, `spawnSync('git', ...)`. */
 const RUNS_GIT = /\[\s*["']git["']\s*,|\b(exec|execSync|execFileSync|spawn|spawnSync|execFile|check_output|check_call|run|getoutput|system)\(\s*["'`]git\b/;
@@ -203,14 +211,14 @@ export default defineRule({
     skips: { tests: true, paths: /(^|[\\/])\.github[\\/]/ },
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
-Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, or keeps for the memory tool; or that it fills from a stream (a download, a copy: chunks written in a loop, \`shutil.copyfileobj\`, a write stream piped to) only when the file is missing (\`if path.exists(): return path\`, \`continue\` in a loop over files) — a fill cut short, by a crash or by a network error, leaves a partial file that exists, and every later run skips the fill and takes it as complete (a cache filled so is not rebuilt either):
+Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, names on the first call of the writing function and writes again on every later one (\`if not self.history_file: self.history_file = ...\` before \`json.dump(self.messages, open(..., "w"))\`: a chat saved after each message), or keeps for the memory tool; or that it writes only when the file is missing and then only appends to and reads back (notes seeded once, then added to: the seed is skipped once the file exists, so a torn one stays under every append); or that it fills from a stream (a download, a copy: chunks written in a loop, \`shutil.copyfileobj\`, a write stream piped to) only when the file is missing (\`if path.exists(): return path\`, \`continue\` in a loop over files) — a fill cut short, by a crash or by a network error, leaves a partial file that exists, and every later run skips the fill and takes it as complete (a cache filled so is not rebuilt either):
 - written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\`, \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
-"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file, the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A generic helper's file (\`_write_file(self, path, data)\`, \`readJson(file)\`) is the file its calls in the same file pass: a reading helper reads, at each of its calls, the file that call passes, and a helper that serialises what it is handed into the path it is given writes, at each of its calls, the file that call passes (not one the caller itself is given: one level of callers) — so \`self._write_file(os.path.join(d, "agent.json"), data)\` is read back by \`self._read_file(os.path.join(d, "agent.json"))\`. A read the helper makes after writing the file itself sees what the same call wrote, and counts at no call. A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back. A read that one call of the function never runs together with the write — in another arm of an \`if\`, or in a block that returns first (\`if args.resume: names = open(STATE).read().split(); ...; return\`) — is another mode of the program, which loads what an earlier run saved (for a file whose name the code shows and that is not a source or document file: a generator's check mode compares a file it writes otherwise). A file named anew on each save is read back when the program lists the files of that name and loads them: a glob of the name's fixed parts (\`glob.glob(f"{BASE}*.json")\` for \`f"{BASE}{stamp}.json"\`, \`sessions.glob("chat-*.json")\`), or a listing of its folder (\`os.listdir(d)\`, \`fs.readdirSync(dir)\`, with the name filters it applies), followed by a read in the listing's function or, when the listing hands the names on, a loader of that kind of file taking the name it is given (\`load_conversation(params, filename)\`).
+"Reads it back" means a read of the same path in the same file — the same expression (or the one a name is bound to: \`p = state_path(name)\`), the same path-building function of the file or method of the object (\`self._note_path(namespace, name)\`), the same known path, or the same file name (\`"state.json"\`) — or a read of the same known path or file name in a project module the file imports (a loader kept in a helper module). A generic helper's file (\`_write_file(self, path, data)\`, \`readJson(file)\`) is the file its calls in the same file pass: a reading helper reads, at each of its calls, the file that call passes, and a helper that serialises what it is handed into the path it is given writes, at each of its calls, the file that call passes (not one the caller itself is given: one level of callers) — so \`self._write_file(os.path.join(d, "agent.json"), data)\` is read back by \`self._read_file(os.path.join(d, "agent.json"))\`. A read the helper makes after writing the file itself sees what the same call wrote, and counts at no call. A bare parameter or local name links a read and a write only inside one function — across functions only a saver and loader named as a pair (\`save_history(path)\` / \`load_history(path)\`, \`save\` / \`load\`) that serialise the data take the same parameter for the same file — and text read and written back in one pass of one function is an edit (a version bump), not a read-back. A read that one call of the function never runs together with the write — in another arm of an \`if\`, or in a block that returns first (\`if args.resume: names = open(STATE).read().split(); ...; return\`) — is another mode of the program, which loads what an earlier run saved (for a file whose name the code shows and that is not a source or document file: a generator's check mode compares a file it writes otherwise). A file named anew on each save is read back when the program lists the files of that name and loads them: a glob of the name's fixed parts (\`glob.glob(f"{BASE}*.json")\` for \`f"{BASE}{stamp}.json"\`, \`sessions.glob("chat-*.json")\`), or a listing of its folder (\`os.listdir(d)\`, \`fs.readdirSync(dir)\`, with the name filters it applies), followed by a read in the listing's function or, when the listing hands the names on, a loader of that kind of file taking the name it is given (\`load_conversation(params, filename)\`).
 
-Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch) unless it is filled from a stream (above), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a record read and rewritten in one function through an attribute that the file only ever sets to a new name (a run's own folder: \`self.run_id = f"{now}-{uuid4()}"\` in one method, \`self.root / self.run_id / "summary.json"\` read, updated and written back in another — a later run has a new name and never loads it; a loader of it elsewhere is still a read-back), a file the same function has just made from a source that stays (an archive extracted into its folder), caches (unless filled from a stream, above), other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written, a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is — a call of one in the same file that passes a file read back is reported, above), other programs' files (a browser's \`Local State\`), files of a repository that a maintenance script keeps beside itself (the script runs git, and the path is anchored on \`__file__\`, \`__dirname\` or \`import.meta.url\`: a release script's \`Path(__file__).parent / "removals.json"\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
+Not reported: files written once and never read by the program (exports, reports, downloads), a write that only creates a missing file (under \`if not path.exists()\`, after \`if path.exists(): return\`, in a \`FileNotFoundError\` branch) unless it is filled from a stream (above), a file of the same name in another folder (\`template_root / "task.json"\` read, \`task_dir / "task.json"\` written), source files a scaffolder writes (\`main.py\`), a file named anew on each write (a uuid or a timestamp in its name, also through an attribute the same function has just set: \`self.run_id = f"{now}-{uuid4()}"\`) that nothing lists back (a listing that only prunes old files loads nothing), a file made under a name that a loop has just picked free (\`while (SKILLS / name).exists(): name = f"{base}-{n}"\`, in the writing function or before every call of it in the file), a record the module only creates (the write composes it anew in the writing function, the module answers whether the file exists — \`vm_exists(name)\` returns that test, the guard its callers create behind — and no function of the file reads it and writes it back), a loop that writes a different file on each pass or leaves the loop after the write (a retry loop), an empty marker file or a clock stamp (\`f.write("")\`, \`write_text(str(time.time()))\`), a failure record (the text of an error an exception handler caught, the clock and fixed labels: \`{"error": str(exc), "ts": now}\`), a login's credentials made private after the write (\`os.chmod(token_file, 0o600)\`; not a file of refresh tokens, which is rewritten on every refresh), a file read back only after the same function has written it (write, read, wrap, write again), a record read and rewritten in one function through an attribute that the file only ever sets to a new name (a run's own folder: \`self.run_id = f"{now}-{uuid4()}"\` in one method, \`self.root / self.run_id / "summary.json"\` read, updated and written back in another — a later run has a new name and never loads it; a loader of it elsewhere is still a read-back), a file the same function has just made from a source that stays (an archive extracted into its folder), caches (unless filled from a stream, above), other tools' configuration (\`~/.claude/settings.json\`, \`.cursor/\`), a file copied to a backup just before it is written (also by every call in the file of the helper that writes it), a path made only of what the caller passes (\`Path(params["path"])\`, \`safe_join(self.root, name)\`: a file API's or an editor tool's target) unless a saver/loader pair takes it, scratch files in the system's temp folder (also a folder made by \`mkdtemp\`) unless another run loads them (the files of a name the program lists back, a read in another mode of the writing function), files that describe a running process (its PID, port or lock), generic helpers named by a format (\`write_json_file(path, data)\`: their callers decide what the file is — a call of one in the same file that passes a file read back is reported, above), other programs' files (a browser's \`Local State\`), files of a repository that a maintenance script keeps beside itself (the script runs git, and the path is anchored on \`__file__\`, \`__dirname\` or \`import.meta.url\`: a release script's \`Path(__file__).parent / "removals.json"\`), files of a source tree that scripts edit (\`package.json\` — also when what is written is named so —, \`manifest.json\`, \`pyproject.toml\`, \`mkdocs.yml\`, \`README.md\`), scripts under \`.github/\`, a project's evaluation harness (its \`eval\` or \`evals\` folder, below the project's root: a crash there costs running the evaluation again), calls that are not file writes (\`session.write_bytes(remote_path, data)\` on a remote API) and test files.
 
 ## Why is this bad?
 Opening a file for writing truncates it first. A crash, a kill or a full disk before the write finishes leaves an empty or half-written checkpoint, and the next read of it fails — often discovered only on the restart that needed it. The safe pattern is a temp file in the same directory, flushed and fsynced, then renamed over the target (\`os.replace\`, \`fs.renameSync\`): the rename is atomic, so readers see the old file or the new one. Without the fsync, a power loss can persist the rename before the data. A temp file in \`/tmp\` is often on another filesystem: the rename then fails with \`EXDEV\` (\`Invalid cross-device link\`), or \`shutil.move\` silently falls back to a copy that is not atomic.
@@ -286,6 +294,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const view = ctx.view;
     const ops = view.fileOps;
     if (!ops.some((o) => o.kind === 'write' || o.kind === 'rename')) return;
+    // A project's evaluation harness (its `eval` / `evals` folder) writes the results of a run: a
+    // crash costs running it again, not state the program keeps.
+    if (view.projectFolders.some((f) => EVAL_FOLDER.test(f))) return;
     const reads = ops.filter((o): o is Read => o.kind === 'read');
     const fnOf = (at: Loc): FunctionView | undefined => view.enclosingFunction(at);
     /**
@@ -294,33 +305,57 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      * calls of the helper pass for that parameter (`self._write_file(agent_file, data)`), each at
      * its call: what a helper writes or reads is what its callers hand it.
      */
-    const callerPathsOf = new Map<string, Array<{ at: Loc; path: FilePath }>>();
-    const callerPaths = (at: Loc, p: FilePath): Array<{ at: Loc; path: FilePath }> => {
-      const fn = fnOf(at);
-      const param = p.arg.text.trim();
-      if (!fn?.name || !bare(p) || !fn.params.includes(param)) return [];
+    /**
+     * The calls of a function of the file (a plain call, or one through its object:
+     * `self._write_file(...)`, `this.writeJson(...)`) with what each passes for one of its
+     * parameters: undefined where a spread argument (`*args`, `...rest`) hides which one lands
+     * there. `complete` when every call the file makes of it is listed.
+     */
+    const argumentsOfCache = new Map<string, { calls: Array<{ at: Loc; arg?: ArgView }>; complete: boolean }>();
+    const argumentsOf = (fn: FunctionView, param: string): { calls: Array<{ at: Loc; arg?: ArgView }>; complete: boolean } => {
       const key = `${fn.at.start}:${param}`;
-      let found = callerPathsOf.get(key);
+      let found = argumentsOfCache.get(key);
       if (found) return found;
-      found = [];
-      // A method called through its object (`self._write_file(...)`, `this.writeJson(...)`) gets
-      // `self` first in Python; a plain call passes every parameter.
+      found = { calls: [], complete: true };
+      // A method called through its object gets `self` first in Python; a plain call passes every parameter.
       const skipsSelf = /^(self|cls)$/.test(fn.params[0] ?? '');
-      for (const c of view.calls) {
-        if (c.method !== fn.name || found.length >= 32) continue;
+      for (const c of fn.name ? view.calls : []) {
+        if (c.method !== fn.name) continue;
         const callee = c.calleeText.replace(/\s+/g, '');
         const throughObject = /^(self|cls|this)\.[\w$]+$/.test(callee);
         if (!throughObject && callee !== fn.name) continue;
+        if (found.calls.length >= 32) {
+          found.complete = false;
+          break;
+        }
         const index = fn.params.indexOf(param) - (throughObject && skipsSelf ? 1 : 0);
         const positional = c.args.filter((a) => !a.name);
-        // A spread argument (`*args`, `...rest`) hides which one lands on the parameter.
-        if (positional.some((a) => /^\s*(\*|\.\.\.)/.test(a.text))) continue;
-        const arg = c.args.find((a) => a.name === param) ?? (index >= 0 ? positional[index] : undefined);
-        const path = arg && view.pathAt(arg.at);
-        if (path) found.push({ at: c.at, path });
+        const named = c.args.find((a) => a.name === param);
+        const spread = positional.some((a) => /^\s*(\*|\.\.\.)/.test(a.text));
+        found.calls.push({ at: c.at, arg: named ?? (spread ? undefined : index >= 0 ? positional[index] : undefined) });
       }
-      callerPathsOf.set(key, found);
+      argumentsOfCache.set(key, found);
       return found;
+    };
+    /** The file each call of the helper passes for `p` (a parameter of it), at the call: undefined where it cannot be read. */
+    const passedPathsCache = new Map<string, { calls: Array<{ at: Loc; path?: FilePath }>; complete: boolean }>();
+    const passedPaths = (at: Loc, p: FilePath): { calls: Array<{ at: Loc; path?: FilePath }>; complete: boolean } => {
+      const fn = fnOf(at);
+      const param = p.arg.text.trim();
+      if (!fn?.name || !bare(p) || !fn.params.includes(param)) return { calls: [], complete: false };
+      const key = `${fn.at.start}:${param}`;
+      let found = passedPathsCache.get(key);
+      if (!found) {
+        const args = argumentsOf(fn, param);
+        passedPathsCache.set(key, (found = { calls: args.calls.map(({ at: call, arg }) => ({ at: call, path: arg && view.pathAt(arg.at) })), complete: args.complete }));
+      }
+      return found;
+    };
+    const callerPaths = (at: Loc, p: FilePath): Array<{ at: Loc; path: FilePath }> => passedPaths(at, p).calls.filter((c): c is { at: Loc; path: FilePath } => !!c.path);
+    /** Every call of the helper that writes `p` (a parameter of it) passes a file for which `test` holds; false when a call cannot be read or there is none. */
+    const everyCaller = (at: Loc, p: FilePath, test: (call: Loc, path: FilePath) => boolean): boolean => {
+      const { calls, complete } = passedPaths(at, p);
+      return complete && calls.length > 0 && calls.every((c) => !!c.path && test(c.at, c.path));
     };
     // A bare name (`path`, `file_path`) is a parameter or a local of its function: in another
     // function the same name is another file. Across functions only what the name stands for
@@ -348,7 +383,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // extension: `STATE_DIR / f"{name}.json"`) names the program's own place for the file; one
       // that only joins and checks its arguments (`_inside(root, name)`) names the caller's.
       if (p.builder) {
-        const fn = view.functions.find((f) => f.name === p.builder);
+        // A method builder is qualified by its class (`class@120._target`); the file's functions go by their own names.
+        const builderName = p.builder.slice(p.builder.lastIndexOf('.') + 1);
+        const fn = view.functions.find((f) => f.name === builderName);
         const body = (fn?.text ?? '').replace(/("{3}|'{3})[\s\S]*?\1/g, '').replace(/(^|\n)\s*(#|\/\/)[^\n]*/g, '');
         if (!fn || /["'`][^"'`\n]*[A-Za-z]|\b[A-Z][A-Z0-9_]{2,}\b/.test(body.replace(/^[^\n]*\n/, ''))) return false;
       }
@@ -501,6 +538,76 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return fn ? fn.text.slice(0, Math.max(0, at.start - fn.at.start)) : ctx.textOf({ file: at.file, start: 0, end: at.start });
     };
     /**
+     * An attribute of the path that the writing function names only on its first call (`if not
+     * self.history_file: self.history_file = ...`, `this.file ??= ...`), before a write that every
+     * call makes: each later call rewrites the file that holds what the earlier calls saved.
+     */
+    const namedOnFirstCall = (at: Loc, built: string): Assignment | undefined => {
+      const fn = fnOf(at);
+      if (!fn) return undefined;
+      for (const m of built.matchAll(/\b(self|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()/g)) {
+        const target = `${m[1]}.${m[2]}`;
+        const t = target.replace(/[.$]/g, '\\$&');
+        const unset = new RegExp(`^\\(?\\s*(not\\s+${t}|${t}\\s+is\\s+None|!\\s*${t}|${t}\\s*===?\\s*(undefined|null))\\s*\\)?$`);
+        for (const a of view.assignments) {
+          if (a.at.start >= at.start || fnOf(a.at) !== fn || squash(a.targetText) !== target) continue;
+          if (/^[^=]*(\?\?|\|\|)=/.test(ctx.textOf(a.at))) return a;
+          // Set under the test, and written after the test's block: on every call, not only the first.
+          const test = view.enclosingCondition(a.at);
+          if (test && test.at.end <= at.start && unset.test(test.conditionText.trim())) return a;
+        }
+      }
+      return undefined;
+    };
+    /**
+     * Loops that pick a free name: `while (SKILLS_DIR / name).exists(): name = f"{base}-{n}"`,
+     * `while (fs.existsSync(path.join(dir, name))) name = ...`. The loop ends at the first name of
+     * which nothing exists, so a file made under it is new. Per function: the loop and the names
+     * it sets that its existence test reads.
+     */
+    const probesOf = new Map<FunctionView | undefined, Array<{ at: Loc; names: Set<string> }>>();
+    const probes = (fn: FunctionView | undefined): Array<{ at: Loc; names: Set<string> }> => {
+      let found = probesOf.get(fn);
+      if (found) return found;
+      found = [];
+      for (const c of view.calls) {
+        if (!EXISTS_CALL.test(c.method) || fnOf(c.at) !== fn) continue;
+        const loop = view.enclosingLoop(c.at);
+        const test = squash(ctx.textOf(c.at));
+        if (!loop?.conditionText || ![test, `(${test})`].includes(squash(loop.conditionText))) continue;
+        const names = new Set(view.assignments.filter((a) => a.at.start >= loop.at.start && a.at.end <= loop.at.end && IDENTIFIER.test(a.targetText) && mentions(test, a.targetText)).map((a) => a.targetText));
+        if (names.size) found.push({ at: loop.at, names });
+      }
+      probesOf.set(fn, found);
+      return found;
+    };
+    /**
+     * The name holds, at `at`, a value a loop before it picked free: its last assignment there is
+     * the loop's, or comes just before the loop, or copies a name the loop picked (`name = chosen`).
+     */
+    const pickedFree = (at: Loc, name: string, depth = 0): boolean => {
+      const fn = fnOf(at);
+      const loops = probes(fn).filter((l) => l.at.end <= at.start && l.names.has(name));
+      const last = view.assignments.filter((a) => a.targetText === name && a.at.start < at.start && fnOf(a.at) === fn).pop();
+      if (loops.some((l) => !last || last.at.start < l.at.end)) return true;
+      const copied = last && !last.augmented ? ctx.textOf(last.valueAt).trim() : '';
+      return depth < 2 && IDENTIFIER.test(copied) && pickedFree(last!.at, copied, depth + 1);
+    };
+    /**
+     * The path is made from a name picked free just before: in the writing function, or, for a
+     * parameter, by every call of it in the file (`_write_skill(chosen, body)` after the loop).
+     */
+    const probedFree = (at: Loc, built: string): boolean => {
+      const fn = fnOf(at);
+      const names = new Set([...built.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$])/g)].map((m) => m[0]));
+      if ([...names].some((n) => pickedFree(at, n))) return true;
+      return !!fn && fn.params.some((param) => {
+        if (!names.has(param)) return false;
+        const { calls, complete } = argumentsOf(fn, param);
+        return complete && calls.length > 0 && calls.every((c) => !!c.arg && IDENTIFIER.test(c.arg.text.trim()) && pickedFree(c.at, c.arg.text.trim()));
+      });
+    };
+    /**
      * A part of the path that the same function has just set to a new name (`self.run_id =
      * f"{now}-{uuid4()}"`, then `self.root / self.run_id / "run.json"`): each call writes a new file.
      */
@@ -539,12 +646,82 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const own = indent(lines[0]);
       return lines.slice(1).every((line) => !line.trim() || indent(line) >= own);
     };
-    /** What is written is nothing (`f.write("")`: a marker whose existence is the signal) or only the clock (a stamp). */
+    /** What is written is nothing (`f.write("")`: a marker whose existence is the signal) or only the clock (a stamp), or a failure record. */
     const nothingToLose = (w: Extract<FileOp, { kind: 'write' }> | undefined): boolean => {
       if (!w || w.data.length !== 1) return false;
       const text = w.data[0].text.replace(/\s+/g, '');
       if (/^b?(""|''|``)$/.test(text)) return true;
       return CLOCK_ONLY.test(stripWrappers(text));
+    };
+    /**
+     * What a write writes as a record: what a serialiser in it is handed (`json.dumps(record)`,
+     * `JSON.stringify(record, null, 2) + "\\n"`), or the data itself (`json.dump(record, f)`).
+     */
+    const recordOf = (data: ArgView): Loc => {
+      const serialiser = view.calls.find((c) => c.at.start >= data.at.start && c.at.end <= data.at.end && c.args.length > 0 && SERIALISED.test(`${c.calleeText.replace(/\s+/g, '')}(`));
+      return serialiser ? serialiser.args[0].at : data.at;
+    };
+    /**
+     * A record the module only creates: the write composes it anew (an object written in the
+     * writing function, of its arguments, constants and the clock), the module answers whether the
+     * file exists (`vm_exists(name)`: a function that returns that test, the guard its callers
+     * create behind), and no function of the file reads the record and writes it back (reading it
+     * itself, or through a function of the file that does). A creation step: a crash in it has no
+     * earlier copy to destroy.
+     */
+    const createdRecord = (at: Loc, p: FilePath, w: Extract<FileOp, { kind: 'write' }> | undefined): boolean => {
+      const fn = fnOf(at);
+      if (!fn || !w || w.data.length !== 1) return false;
+      const v = view.valueAt(recordOf(w.data[0]));
+      if (v?.kind !== 'obj' || !v.at || fnOf(v.at) !== fn) return false;
+      const mine = new Set(keysFor(p, true));
+      if (!mine.size) return false;
+      const same = (q: FilePath | undefined) => !!q && keysFor(q, true).some((k) => mine.has(k));
+      const existence = view.calls.some((c) => {
+        if (!EXISTS_CALL.test(c.method)) return false;
+        const tested = c.args[0] ?? c.receiver;
+        const holder = fnOf(c.at);
+        if (!tested || !holder || !same(view.pathAt(tested.at))) return false;
+        const call = ctx.textOf(c.at).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        return new RegExp(`\\breturn\\s+${call}\\s*(;|}|\\n|$)`).test(holder.text);
+      });
+      if (!existence) return false;
+      const readers = new Set(reads.filter((r) => same(r.path)).map((r) => fnOf(r.at)));
+      return ops.every((o) => {
+        if (o.kind !== 'write' || !same(o.path)) return true;
+        const writer = fnOf(o.at);
+        if (!writer || readers.has(writer)) return false;
+        return !view.calls.some((c) => c.at.start < o.at.start && fnOf(c.at) === writer && [...readers].some((r) => r?.name === c.method));
+      });
+    };
+    /**
+     * A record of a failure: the text of an error being handled, the clock and fixed labels
+     * (`{"error": str(exc), "ts": now}`, `JSON.stringify({ error: String(err), at })`). It tells
+     * of one failure, written when it happens; a torn one loses that account, nothing saved before.
+     */
+    const failureRecord = (data: ArgView): boolean => {
+      const v = view.valueAt(recordOf(data));
+      if (v?.kind !== 'obj' || !v.complete || !v.entries.length) return false;
+      let error = false;
+      for (const e of v.entries) {
+        const x = e.value;
+        if (x.kind === 'str' && x.complete && !x.taints.length) continue;
+        if (x.taints.length && x.taints.every((t) => t.cls === 'clock')) continue;
+        if (!x.at || !errorText(x.at)) return false;
+        error = true;
+      }
+      return error;
+    };
+    /** `str(exc)`, `repr(err)`, `String(err)`, `err.message`: the text of a caught error, or of a parameter every call of its function in the file fills with one. */
+    const errorText = (at: Loc): boolean => {
+      const m = /^(?:str|repr|String)\(\s*([A-Za-z_$][\w$]*)\s*\)$|^([A-Za-z_$][\w$]*)\??\.message$/.exec(ctx.textOf(at).trim());
+      const name = m?.[1] ?? m?.[2];
+      if (!name) return false;
+      if (view.caughtError(at, name)) return true;
+      const fn = fnOf(at);
+      if (!fn?.params.includes(name)) return false;
+      const { calls, complete } = argumentsOf(fn, name);
+      return complete && calls.length > 0 && calls.every((c) => !!c.arg && IDENTIFIER.test(c.arg.text.trim()) && view.caughtError(c.arg.at, c.arg.text.trim()));
     };
     /**
      * A login's credentials: a file named for them, made private (mode 0o600) in the same function
@@ -667,6 +844,27 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return undefined;
     };
     /**
+     * Appends to a file written only when missing (`p`, one of its names: `for name, text in
+     * SEEDS.items()`), and a read of it: in the same folder (as written), under one of its names
+     * or a pattern that one of them fits (`notes / f"{target}.md"` for `linux.md`).
+     */
+    const appendedSeed = (p: FilePath): { append: Extract<FileOp, { kind: 'write' }>; read: Read } | undefined => {
+      const seeds = p.name ? [p.name] : (p.names ?? []);
+      if (!seeds.length || p.dir === undefined) return undefined;
+      const folder = squash(p.dir);
+      const isSeed = (q: FilePath): boolean => {
+        const s = splitPath(q.arg, q.origin);
+        if ((s.folder ?? (q.dir !== undefined ? squash(q.dir) : undefined)) !== folder || s.name === undefined) return false;
+        if (!s.name.includes(HOLE)) return seeds.includes(s.name);
+        const parts = s.name.split(HOLE);
+        const pattern = new RegExp(`^${parts.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`);
+        return /[A-Za-z]/.test(parts.join('')) && seeds.some((x) => pattern.test(x));
+      };
+      const append = ops.find((o): o is Extract<FileOp, { kind: 'write' }> => o.kind === 'write' && !!o.appends && isSeed(o.path));
+      const read = append && reads.find((r) => isSeed(r.path));
+      return append && read ? { append, read } : undefined;
+    };
+    /**
      * The write is skipped whenever the file exists: under `if not path.exists():`, after `if
      * path.exists(): return` (or `continue` in a loop over files), in a `FileNotFoundError` branch.
      */
@@ -710,14 +908,31 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      */
     const repositoryFile = (p: FilePath): boolean =>
       RUNS_GIT.test(fileText(ctx)) && /\b__file__\b|\b__dirname\b|\bimport\.meta\.(url|dirname)\b/.test(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
-    /** Why a file written here is state a crash must not truncate; undefined when nothing says so. */
-    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>, throughCaller = false): { why: string; consequence: string; read?: Read } | undefined => {
+    /** `seeded`: a file written only when missing, then appended to (no created record spares it). */
+    type Evidence = { why: string; consequence: string; read?: Read; seeded?: true };
+    /**
+     * Why a file written here is state a crash must not truncate; undefined when nothing says so.
+     * The exemptions that evaluate what is written (a failure record, a record the module only
+     * creates) are asked last, and only of a write that would otherwise be reported: evaluating a
+     * record can read other modules, and most writes are settled by cheaper tests.
+     */
+    const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>, throughCaller = false): Evidence | undefined => {
+      const found = evidenceBeforeRecords(at, p, structured, write, throughCaller);
+      if (!found || (write?.data.length === 1 && failureRecord(write.data[0]))) return undefined;
+      if (!found.seeded && !memory && createdRecord(at, p, write)) return undefined;
+      return found;
+    };
+    const evidenceBeforeRecords = (at: Loc, p: FilePath, structured: boolean, write: Extract<FileOp, { kind: 'write' }> | undefined, throughCaller: boolean): Evidence | undefined => {
       if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
       if (repositoryFile(p)) return undefined;
       // An empty marker or a clock stamp: a torn one holds nothing that was not there a moment ago.
       if (nothingToLose(write)) return undefined;
       const named = words(`${p.arg.text} ${p.origin ?? ''}`);
-      const known = p.arg.value();
+      // The path's value, evaluated only for the tests that need it (after the cheaper ones).
+      const knownText = () => {
+        const v = p.arg.value();
+        return v.kind === 'str' ? v.text : '';
+      };
       // A package manifest, by the path's name or by what is written (`JSON.stringify(packageJson)`).
       const written = words(write?.data.map((d) => d.text).join(' ') ?? '');
       if ([named, written].some((ws) => ws.some((w, i) => w === 'package' && ws[i + 1] === 'json'))) return undefined;
@@ -730,24 +945,37 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // Written only when the file does not exist yet: there is no good copy for a crash to destroy
       // (but a memory file seeded once and then trusted stays truncated). So is a file named anew
       // each time (a uuid or a timestamp in its name).
-      if (!memory && !partialFill && WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '')) return undefined;
-      if (!memory && !partialFill && createsOnly(at, p)) return undefined;
+      // Unless the program then only appends to it and reads it back (notes seeded once, then
+      // added to): the seed is skipped once the file exists, so a torn one stays under every append.
+      if (!memory && !partialFill && (WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '') || createsOnly(at, p))) {
+        const seed = appendedSeed(p);
+        if (!seed) return undefined;
+        return {
+          seeded: true,
+          why: `it is written only when it is missing, then only appended to (\`${shorten(ctx.textOf(seed.append.at))}\`, line ${lineOf(ctx, seed.append.at)}) and read back (\`${shorten(ctx.textOf(seed.read.at))}\`, line ${lineOf(ctx, seed.read.at)})`,
+          consequence: 'a torn start is never written again: every later read gets it',
+          read: seed.read,
+        };
+      }
       if (backedUp(at, p)) return undefined;
+      // A helper's file is the one its callers pass (`_save_config(path, data)`): when every call
+      // of it in the file copies that file to a backup first, a torn write is undone from the copy.
+      if (everyCaller(at, p, backedUp)) return undefined;
       const built = `${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`;
       // A file named anew on each write loses nothing saved earlier, unless the program lists the
       // files of its name and loads them back: then a torn newest one is what the loader is offered.
-      const fresh = FRESH_NAME.test(built) || freshAttribute(at, built);
+      const fresh = FRESH_NAME.test(built) || freshAttribute(at, built) || probedFree(at, built);
       const family = fresh ? listedFamily(at, p) : undefined;
       if (fresh && !family) return undefined;
       if (!memory && credentials(at, p)) return undefined;
       if (named.some((w) => PROCESS_FILE_WORDS.has(w))) return undefined;
       // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
-      if (FOREIGN_TOOL_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`)) return undefined;
+      if (FOREIGN_TOOL_DIR.test(`${built} ${knownText()}`)) return undefined;
       const r = family ? undefined : readBack(at, p, structured);
       // A scratch file in the system's temp folder (and a PID file: it describes a process that a
       // crash of its writer ends too). Not when another run of the program loads it: the files it
       // lists back, or a read in another mode of the writing function (`--resume`, `--delete`).
-      if (TEMP_DIR.test(`${built} ${known.kind === 'str' ? known.text : ''}`) && !family && !(r && otherRunReads.has(r))) return undefined;
+      if (TEMP_DIR.test(`${built} ${knownText()}`) && !family && !(r && otherRunReads.has(r))) return undefined;
       if (partialFill) {
         return {
           why: 'it is filled from a stream and the fill is skipped whenever the file exists',
@@ -787,6 +1015,13 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const loop = view.enclosingLoop(at);
       // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
       if (loop && !perPass(p, loop) && !exitsAfter(at, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      const firstCall = structured ? namedOnFirstCall(at, built) : undefined;
+      if (firstCall) {
+        return {
+          why: `it is named on the first call (\`${shorten(ctx.textOf(firstCall.at))}\`, line ${lineOf(ctx, firstCall.at)}) and written again by every later one`,
+          consequence: 'what the earlier calls saved is lost',
+        };
+      }
       if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
       return undefined;
     };

@@ -6,7 +6,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { caches, inFile, paramSite, relatedFor } from './util';
+import { caches, inFile, paramSite, relatedFor, UNCACHED_POLICY } from './util';
 
 export default defineRule({
   meta: {
@@ -16,7 +16,7 @@ export default defineRule({
     fix: 'none',
     summary: 'tools or system chosen per user or per request (a filtered tool list, a per-customer system prompt), so users do not share the cached prefix.',
     docs: `## What it does
-Finds \`tools\` and \`system\` values that are picked per user or per request in a request that uses caching: a tool list filtered by the user's permissions (\`[t for t in TOOLS if t["name"] in user.scopes]\`, \`TOOLS.filter((t) => user.scopes.includes(t.name))\`) or loaded for the user, and a system prompt looked up by a request field (\`PROMPTS[customer.plan]\`, \`A if user.is_admin else B\`) or loaded per customer. A lookup among a few written variants is reported as info; a filtered tool list or a prompt loaded per user as a warning. Per-request text written into a fixed template is \`dynamic-content-before-breakpoint\`.
+Finds \`tools\` and \`system\` values that are picked per user or per request in a request that uses caching: a tool list filtered by the user's permissions (\`[t for t in TOOLS if t["name"] in user.scopes]\`, \`TOOLS.filter((t) => user.scopes.includes(t.name))\`), loaded for the user, or reranked against each prompt (\`reranker.rerank(prompt, TOOLS)\`, also when the agent that reranks them hands them to a provider class in another file), and a system prompt looked up by a request field (\`PROMPTS[customer.plan]\`, \`A if user.is_admin else B\`) or loaded per customer. A lookup among a few written variants is reported as info; a filtered tool list or a prompt loaded per user as a warning. Per-request text written into a fixed template is \`dynamic-content-before-breakpoint\`. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 Tools render first and the system prompt second, so they are position 0 of every cached prefix. When they differ between users, every user (or every combination of permissions) writes a private cache entry and pays the 1.25× write, and the conversation history after them can only hit that user's own entries. A fixed tool list and a fixed system prompt are shared by all traffic; the per-user part belongs in the user turn, and disallowed tools are better refused when the model calls them.

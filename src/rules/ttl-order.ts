@@ -1,7 +1,9 @@
 import type { Marker } from '../core/breakpoints';
 import { displayPath, explicitMarkers, lastBlock, topLevelMarker } from '../core/breakpoints';
 import { defineRule } from '../core/rule';
-import { caches, inFile } from './util';
+import type { RequestCall } from '../core/model';
+import type { RuleContext } from '../core/rule';
+import { basename, caches, inFile } from './util';
 
 const API_ERROR =
   "a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.";
@@ -12,9 +14,13 @@ export default defineRule({
     group: 'cache',
     severity: 'error',
     fix: 'none',
+    // Its file check reads the requests of the classes the file builds; only files that may hold requests.
+    triggers: 'requests',
     summary: "A ttl '1h' cache_control marker after a '5m' (or default) marker in render order: the API rejects it.",
     docs: `## What it does
 Reads the \`ttl\` of every \`cache_control\` marker of a request in render order (tools → system → messages, then the top-level automatic one, which lands on the last block) and reports a \`ttl: "1h"\` marker that comes after a \`ttl: "5m"\` marker or after a marker without \`ttl\` (which means 5 minutes).
+
+A class that wraps the SDK often chooses its markers from the options it is built with (\`Assistant(cache_tools=True, system_ttl="1h")\`, \`new Assistant({ cacheTools: true })\`). For each instance that a file builds of such a class of the workspace, and then uses to send (it calls a method that leads to the request, hands the instance on, or binds it at module level outside tests), the class's request is read again for that instance: its fields are what its constructor stores for those arguments (or a dataclass's keyword fields), and the tests on them decide which markers are written. A conflict that only this instance has is reported where the instance is built; one that every instance has is reported at the request. Only files that may hold requests themselves are read this way, and not test files (a test builds the class with each option in turn to exercise it; that is not how the program is configured). agno's \`Claude(cache_tools=True, extended_cache_time=True, system_prompt_blocks=[...])\` is read in agno's terms: the last tool of the agent it is handed to gets a 5-minute marker, and each cached \`SystemPromptBlock\` its own \`ttl\` (else the model's).
 
 ## Why is this bad?
 Entries with the 1-hour lifetime must come before 5-minute ones: the longer-lived prefix has to be the shorter one. The API answers a request that breaks this order with a 400: "${API_ERROR}" The common way to get there is a default (5-minute) marker on the tools and a \`"1h"\` marker on the system prompt or the conversation.
@@ -106,26 +112,78 @@ export async function answer(question: string) {
 
   check(call, ctx) {
     if (!caches(call)) return;
-    const markers: Marker[] = explicitMarkers(call).map((m) => ({ ...m, path: displayPath(call, m.path) }));
-    const top = topLevelMarker(call);
-    // On a last block that is already marked, a TTL mismatch is automatic-breakpoint-conflict's.
-    if (top && !lastBlock(call)?.cacheControl) markers.push(top);
-    let short: Marker | undefined;
-    for (const m of markers) {
-      if (m.ttl === '5m') {
-        short ??= m;
-        continue;
-      }
-      if (m.ttl !== '1h' || !short) continue;
-      const at = inFile(ctx, m.at, call.callee);
+    for (const { long, short } of conflicts(call)) {
+      const at = inFile(ctx, long.at, call.callee);
       if (!at) continue;
-      const where = m.topLevel ? 'The top-level (automatic) `cache_control`, which lands on the last block,' : `The marker on \`${m.path}\``;
-      const before = short.value.kind === 'obj' && short.value.entries.some((e) => e.key === 'ttl') ? `a ttl '5m' marker on \`${short.path}\`` : `the marker on \`${short.path}\` (no \`ttl\`, so 5m)`;
       ctx.report({
-        message: `${where} has ttl '1h' but comes after ${before} in render order; the API answers 400: "${API_ERROR}"`,
+        message: `${describeLong(long)} has ttl '1h' but comes after ${describeShort(short)} in render order; the API answers 400: "${API_ERROR}"`,
         at,
         related: short.at && short.at.file === ctx.file ? [{ at: short.at, message: `the earlier 5-minute marker on \`${short.path}\`` }] : [],
       });
     }
   },
+
+  checkFile(ctx) {
+    // A class that chooses its markers from its options: the request one instance sends, reported where that instance is built.
+    for (const call of ctx.constructedCalls) {
+      const instance = call.instance;
+      if (!instance || !caches(call)) continue;
+      const mine = conflicts(call);
+      if (!mine.length) continue;
+      const anyInstance = conflicts({ ...call, params: instance.general });
+      for (const { long, short } of mine) {
+        // What the request sends for any instance is reported at the request itself.
+        if (anyInstance.some((c) => c.long.path === long.path && c.short.path === short.path)) continue;
+        const related = [
+          { at: long.at ?? call.callee, message: `the ttl '1h' marker on \`${long.path}\` of the request at ${place(ctx, call)}` },
+          ...(short.at ? [{ at: short.at, message: `the earlier 5-minute marker on \`${short.path}\`` }] : []),
+        ];
+        ctx.report({
+          message: `The \`${instance.className}\` built here sends a request (${place(ctx, call)}) where ${lowerFirst(describeLong(long))} has ttl '1h' but comes after ${describeShort(short)} in render order; the API answers 400: "${API_ERROR}"`,
+          at: instance.callee,
+          related,
+        });
+      }
+    }
+  },
 });
+
+/** The 1-hour markers of a request that come after a 5-minute one in render order, each with the first such 5-minute marker. */
+function conflicts(call: RequestCall): Array<{ long: Marker; short: Marker }> {
+  const markers: Marker[] = explicitMarkers(call).map((m) => ({ ...m, path: displayPath(call, m.path) }));
+  const top = topLevelMarker(call);
+  // On a last block that is already marked, a TTL mismatch is automatic-breakpoint-conflict's.
+  if (top && !lastBlock(call)?.cacheControl) markers.push(top);
+  const out: Array<{ long: Marker; short: Marker }> = [];
+  let short: Marker | undefined;
+  for (const m of markers) {
+    if (m.ttl === '5m') {
+      short ??= m;
+      continue;
+    }
+    if (m.ttl === '1h' && short) out.push({ long: m, short });
+  }
+  return out;
+}
+
+function describeLong(m: Marker): string {
+  return m.topLevel ? 'The top-level (automatic) `cache_control`, which lands on the last block,' : `The marker on \`${m.path}\``;
+}
+
+function describeShort(m: Marker): string {
+  return m.value.kind === 'obj' && m.value.entries.some((e) => e.key === 'ttl') ? `a ttl '5m' marker on \`${m.path}\`` : `the marker on \`${m.path}\` (no \`ttl\`, so 5m)`;
+}
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+/** Where a request is written: `line N` in this file, else `file.py:N`. */
+function place(ctx: RuleContext, call: RequestCall): string {
+  const line = lineOf(ctx.textOf({ file: call.file, start: 0, end: call.callee.start }));
+  return call.file === ctx.file ? `line ${line}` : `${basename(call.file)}:${line}`;
+}
+
+function lineOf(textBefore: string): number {
+  return textBefore.split('\n').length;
+}

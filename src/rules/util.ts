@@ -5,9 +5,9 @@ import type { CallSite, FileView } from '../core/fileView';
 import type { Platform } from '../core/knownNames';
 import { betaToTypeSpelling, platformOfClient, typeToBetaSpelling } from '../core/knownNames';
 import { judgeUnknownName } from '../core/namePolicy';
-import { hasBreakpoint } from '../core/breakpoints';
+import { explicitMarkers, hasBreakpoint, keyedMarkers, topLevelMarker } from '../core/breakpoints';
 import type { LanguageId, RequestCall } from '../core/model';
-import { param } from '../core/model';
+import { param, prefixBlocks } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import type { Entry, Taint, Value } from '../core/value';
@@ -45,6 +45,7 @@ export function relatedFor(ctx: RuleContext, t: Taint, reportedAt: Loc): Related
   const out: Related[] = [];
   const same = (a: Loc, b: Loc) => a.file === b.file && a.start === b.start && a.end === b.end;
   if (!same(t.at, reportedAt)) out.push({ at: t.at, message: `\`${t.text}\` is produced here` });
+  for (const step of t.innerEmbeds ?? []) if (!same(step, reportedAt)) out.push({ at: step, message: 'written into a text here' });
   for (const step of t.chain) {
     if (same(step, reportedAt) || same(step, t.at)) continue;
     const text = ctx.textOf(step).split(/\r?\n/)[0].trim();
@@ -75,7 +76,27 @@ export function caches(call: RequestCall): boolean {
  * changing prefix costs it nothing more than a fixed one, and the cache rules say nothing about
  * it — as the token lens says "no cache breakpoint". The sentence each cache rule's docs carry.
  */
-export const UNCACHED_POLICY = 'A request without a cache breakpoint caches nothing, so it is not reported; once it has one (a `cache_control` on a block, or at the top level), it is.';
+export const UNCACHED_POLICY =
+  'A request without a cache breakpoint caches nothing, so it is not reported; once it has one (a `cache_control` on a block, or at the top level), it is. A breakpoint that a setting turns on (a helper that returns the system text as it is, or as one text block with `cache_control` when caching is enabled; `...(cache ? { cache_control } : {})`) counts: the request is read as it is sent with caching on, the only case in which its prefix matters.';
+
+/**
+ * How far the cache reaches, as an index into prefixBlocks(call): the last block with a marker,
+ * or the request's last block when a marker covers the whole request (the top-level one, or one
+ * set by assignment, whose block is not seen); -1 when the request caches nothing. A block after
+ * it is not part of any cached prefix: what changes there costs no cache write. `ctx`: the view
+ * of the request's own file (another file's, for a request a value reaches there).
+ */
+export function lastCachedBlock(call: RequestCall, ctx: Pick<RuleContext, 'view' | 'textOf'>): number {
+  if (!caches(call)) return -1;
+  const blocks = prefixBlocks(call);
+  if (topLevelMarker(call) || keyedMarkers(call, ctx.view, ctx.textOf).length) return blocks.length - 1;
+  if (!explicitMarkers(call).length) return -1;
+  let last = -1;
+  blocks.forEach((b, i) => {
+    if (b.cacheControl) last = i;
+  });
+  return last;
+}
 
 /** A request that caches its prefix: it can and it has a breakpoint (see UNCACHED_POLICY). */
 export function cachesPrefix(call: RequestCall, ctx: RuleContext): boolean {

@@ -1,6 +1,5 @@
-import { hasBreakpoint } from '../core/breakpoints';
 import type { Related } from '../core/diagnostic';
-import { param } from '../core/model';
+import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { Fix } from '../core/fix';
 import type { LanguageId, ReachedRequest, RequestCall } from '../core/model';
@@ -10,7 +9,7 @@ import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, caches, cachesPrefix, changedDefinition, describe, fileText, inFile, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+import { basename, changedDefinition, describe, fileText, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
 
 /**
  * The calls of the clock and random sources the analysis knows, as each front end writes them
@@ -38,7 +37,7 @@ export default defineRule({
     triggers: { python: [SOURCE_WORDS.python, 'reaches-requests'], typescript: [SOURCE_WORDS.typescript, 'reaches-requests'] },
     summary: 'A clock or random value inside the system prompt rewrites the cached prefix on every call.',
     docs: `## What it does
-Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
+Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix, where the cache covers them: in a system block up to the last cache breakpoint, in the order tools → system → messages. A block after the last breakpoint (a dated block after the marked handbook block, or any system text when only the tools are marked) is in no cached prefix, and is where text that changes belongs. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
 
 The value may be written in a caller and passed down to a request in another module: a prompt built with today's date and handed to \`complete(prompt, system_text=...)\`, which builds a chat-format message list and passes it on to a provider wrapper that moves the system message into a cached \`system\`. That is reported in the caller's file, where the value is written into the text, with where it is produced, each call it takes and the request as related places. Only texts the value is written into are followed (not every use of a date or an id), through calls of functions (not methods of other objects), a few calls deep; what a test file passes is its own data and is not followed.
 
@@ -146,10 +145,8 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
     const own = new Set(ctx.calls.flatMap((c) => volatileInSystem(c, ctx)).map(taintKey));
     for (const r of reached) {
       const other = ctx.across.view(r.call.file);
-      if (!other || !caches(r.call) || !hasBreakpoint(r.call, other.view, ctx.textOf)) continue;
-      const system = param(r.call, 'system');
-      if (!system) continue;
-      for (const t of uniqueTaints(allTaints(system).filter((x) => (x.cls === 'clock' || x.cls === 'random') && x.at.file === ctx.file))) {
+      if (!other) continue;
+      for (const t of volatileInSystem(r.call, { view: other.view, textOf: ctx.textOf }).filter((x) => x.at.file === ctx.file)) {
         if (own.has(taintKey(t))) continue;
         own.add(taintKey(t));
         const at = t.embed?.file === ctx.file ? t.embed : t.at;
@@ -164,10 +161,16 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
   },
 });
 
-function volatileInSystem(call: RequestCall, ctx: RuleContext): Taint[] {
-  if (!cachesPrefix(call, ctx)) return [];
-  const system = param(call, 'system');
-  return system ? uniqueTaints(allTaints(system).filter((t) => t.cls === 'clock' || t.cls === 'random')) : [];
+/**
+ * The clock and random values in the system blocks of a request that its cache covers: only the
+ * blocks up to the last breakpoint are in a cached prefix; a time in a block after it
+ * (`[{..., cache_control}, {"text": f"Now: {now}"}]`) is where it belongs. `ctx`: the view of the
+ * request's file.
+ */
+function volatileInSystem(call: RequestCall, ctx: Pick<RuleContext, 'view' | 'textOf'>): Taint[] {
+  const last = lastCachedBlock(call, ctx);
+  const cached = prefixBlocks(call).filter((b, i) => i <= last && b.section === 'system');
+  return uniqueTaints(cached.flatMap((b) => allTaints(b.value)).filter((t) => t.cls === 'clock' || t.cls === 'random'));
 }
 
 function taintKey(t: Taint): string {

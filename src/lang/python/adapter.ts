@@ -438,6 +438,14 @@ export const pythonAdapter: Adapter = withKeptExprs({
     };
   },
 
+  keywordFields(cls: Node) {
+    // `@dataclass`, `@dataclasses.dataclass(frozen=True)`, attrs' `@define` / `@attr.s`; a pydantic model by its base.
+    const decorated = cls.parent?.type === 'decorated_definition' ? cls.parent : undefined;
+    const decorators = decorated ? named(decorated).filter((c) => c.type === 'decorator').map((d) => d.text.replace(/\(.*$/s, '')) : [];
+    if (decorators.some((d) => /^@\s*(?:dataclasses\.)?dataclass$|^@\s*(?:attr\.s|attr\.attrs|attrs\.define|attrs\.frozen|attr\.define|define|frozen)$/.test(d))) return true;
+    return /\b(?:BaseModel|BaseSettings)\b/.test(cls.childForFieldName('superclasses')?.text ?? '');
+  },
+
   classHeader(cls: Node) {
     return { name: cls.childForFieldName('name')?.text, bases: cls.childForFieldName('superclasses')?.text ?? '' };
   },

@@ -215,6 +215,10 @@ export const pythonFacts: FactSyntax = {
     return undefined;
   },
 
+  catches(n: Node) {
+    return n.type === 'as_pattern' && (n.parent?.type === 'except_clause' || n.parent?.type === 'except_group_clause');
+  },
+
   leaves(n: Node) {
     if (n.type === 'return_statement' || n.type === 'raise_statement') return true;
     // `sys.exit(1)`, `exit()`, `quit()`, `os._exit(1)` as a statement of its own.

@@ -118,7 +118,7 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     // A mode that is not known may be either.
     if (!opened.path || opened.mode === '?') continue;
     const at = unit.loc(node);
-    const op: Extract<FileOp, { kind: 'write' | 'read' }> = /[wax+]/.test(opened.mode) ? { kind: 'write', at, path: fp(opened.path), truncates: /w/.test(opened.mode), data: [] } : { kind: 'read', at, path: fp(opened.path) };
+    const op: Extract<FileOp, { kind: 'write' | 'read' }> = /[wax+]/.test(opened.mode) ? { kind: 'write', at, path: fp(opened.path), truncates: /w/.test(opened.mode), data: [], ...(/a/.test(opened.mode) ? { appends: true } : {}) } : { kind: 'read', at, path: fp(opened.path) };
     ops.push(op);
     byOpen.set(node.id, op);
   }
@@ -174,7 +174,7 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     } else if (name === 'os.open' && pos.length >= 2) {
       // `os.open(p, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)`: a write when the flags say so.
       const flags = pos[1].value.text;
-      if (/\bO_(WRONLY|RDWR)\b/.test(flags)) ops.push({ kind: 'write', at, path: fp(pos[0].value), truncates: /\bO_TRUNC\b/.test(flags), data: [] });
+      if (/\bO_(WRONLY|RDWR)\b/.test(flags)) ops.push({ kind: 'write', at, path: fp(pos[0].value), truncates: /\bO_TRUNC\b/.test(flags), data: [], ...(/\bO_APPEND\b/.test(flags) ? { appends: true } : {}) });
     } else if (FSYNC.has(name)) {
       ops.push({ kind: 'fsync', at });
     } else if (TEMPFILE.has(name) || name === 'tempfile.gettempdir') {

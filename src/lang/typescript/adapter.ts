@@ -45,34 +45,6 @@ function args(list: Node | null): Arg[] {
   return named(list).map((a) => (a.type === 'spread_element' ? { value: named(a)[0] ?? a, spread: 'list' as const } : { value: a }));
 }
 
-/** The names a binding pattern declares (`a`, `{ b, c: d }`, `[e, ...f]`, `g = 1`), not those read in its defaults. */
-function patternNames(pattern: Node): Node[] {
-  const out: Node[] = [];
-  const visit = (n: Node) => {
-    switch (n.type) {
-      case 'identifier':
-      case 'shorthand_property_identifier_pattern':
-        out.push(n);
-        return;
-      case 'assignment_pattern':
-      case 'object_assignment_pattern': {
-        const left = n.childForFieldName('left');
-        if (left) visit(left);
-        return;
-      }
-      case 'pair_pattern': {
-        const value = n.childForFieldName('value');
-        if (value) visit(value);
-        return;
-      }
-      default:
-        for (const c of named(n)) visit(c);
-    }
-  };
-  visit(pattern);
-  return out;
-}
-
 function propertyKey(key: Node): { key?: string; computed?: Node } {
   switch (key.type) {
     case 'property_identifier':
@@ -90,6 +62,69 @@ function propertyKey(key: Node): { key?: string; computed?: Node } {
     }
     default:
       return { computed: key };
+  }
+}
+
+/**
+ * The names an object pattern binds, each to its key of the destructured object (`{ a, b: c,
+ * d = 1, ...rest }`), for a declaration (`kind` 'assign', `value` the object) or a parameter
+ * (`kind` 'param', the object is the argument). A key written otherwise (nested, computed) binds
+ * an opaque name.
+ */
+function objectPatternBindings(pattern: Node, kind: 'assign' | 'param', at: Node, value?: Node): Binding[] {
+  const out: Binding[] = [];
+  const taken: string[] = [];
+  let rest: Node | undefined;
+  for (const p of named(pattern)) {
+    if (p.type === 'shorthand_property_identifier_pattern') {
+      out.push({ name: p.text, kind, at, nameNode: p, value, key: p.text });
+      taken.push(p.text);
+    } else if (p.type === 'pair_pattern') {
+      const k = p.childForFieldName('key');
+      const v = p.childForFieldName('value');
+      const key = k ? propertyKey(k).key : undefined;
+      if (key !== undefined) taken.push(key);
+      // `{ system: instructions = '' }`: the key's value under another name, with the key's default.
+      const target = v?.type === 'assignment_pattern' ? v.childForFieldName('left') : v;
+      const d = v?.type === 'assignment_pattern' ? (v.childForFieldName('right') ?? undefined) : undefined;
+      if (k && target?.type === 'identifier') out.push({ name: target.text, kind: key === undefined ? 'opaque' : kind, at, nameNode: target, value, key, ...(d ? { fallback: d } : {}) });
+      else if (v) for (const n of patternNames(v)) out.push({ name: n.text, kind: 'opaque', at, nameNode: n });
+    } else if (p.type === 'object_assignment_pattern') {
+      // `{ model = "claude-…" } = options`: the key's value, or the default when it is absent.
+      const l = p.childForFieldName('left');
+      const r = p.childForFieldName('right');
+      if (l?.type === 'shorthand_property_identifier_pattern' && r) {
+        out.push({ name: l.text, kind, at, nameNode: l, value, key: l.text, fallback: r });
+        taken.push(l.text);
+      } else if (l) for (const n of patternNames(l)) out.push({ name: n.text, kind: 'opaque', at, nameNode: n });
+    } else if (p.type === 'rest_pattern') rest = named(p).find((c) => c.type === 'identifier');
+  }
+  // `{ betas, ...rest } = request`: the other keys of the object.
+  if (rest) out.push({ name: rest.text, kind, at, nameNode: rest, value, without: taken });
+  return out;
+}
+
+/** The names a destructuring pattern binds (not the names its defaults read). */
+function patternNames(pattern: Node): Node[] {
+  switch (pattern.type) {
+    case 'identifier':
+    case 'shorthand_property_identifier_pattern':
+      return [pattern];
+    case 'pair_pattern': {
+      const v = pattern.childForFieldName('value');
+      return v ? patternNames(v) : [];
+    }
+    case 'object_assignment_pattern':
+    case 'assignment_pattern': {
+      const l = pattern.childForFieldName('left');
+      return l ? patternNames(l) : [];
+    }
+    case 'object_pattern':
+    case 'array_pattern':
+    case 'rest_pattern':
+      return named(pattern).flatMap(patternNames);
+    default:
+      return [];
   }
 }
 
@@ -221,34 +256,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
         const value = node.childForFieldName('value') ?? undefined;
         const at = node.parent && (node.parent.type === 'lexical_declaration' || node.parent.type === 'variable_declaration') ? node.parent : node;
         if (name?.type === 'identifier') return [{ name: name.text, kind: 'assign', at, nameNode: name, value }];
-        if (name?.type === 'object_pattern') {
-          const out: Binding[] = [];
-          const taken: string[] = [];
-          let rest: Node | undefined;
-          for (const p of named(name)) {
-            if (p.type === 'shorthand_property_identifier_pattern') {
-              out.push({ name: p.text, kind: 'assign', at, nameNode: p, value, key: p.text });
-              taken.push(p.text);
-            } else if (p.type === 'pair_pattern') {
-              const k = p.childForFieldName('key');
-              const v = p.childForFieldName('value');
-              const key = k ? propertyKey(k).key : undefined;
-              if (key !== undefined) taken.push(key);
-              if (k && v?.type === 'identifier') out.push({ name: v.text, kind: 'assign', at, nameNode: v, value, key });
-            } else if (p.type === 'object_assignment_pattern') {
-              // `{ model = "claude-…" } = options`: the key's value, or the default when it is absent.
-              const l = p.childForFieldName('left');
-              const r = p.childForFieldName('right');
-              if (l?.type === 'shorthand_property_identifier_pattern' && r) {
-                out.push({ name: l.text, kind: 'assign', at, nameNode: l, value, key: l.text, fallback: r });
-                taken.push(l.text);
-              } else if (l) out.push({ name: l.text, kind: 'opaque', at, nameNode: l });
-            } else if (p.type === 'rest_pattern') rest = named(p).find((c) => c.type === 'identifier');
-          }
-          // `{ betas, ...rest } = request`: the other keys of the object.
-          if (rest) out.push({ name: rest.text, kind: 'assign', at, nameNode: rest, value, without: taken });
-          return out;
-        }
+        if (name?.type === 'object_pattern') return objectPatternBindings(name, 'assign', at, value);
         if (name?.type === 'array_pattern') {
           // `const [system, turns] = split(chat)`: each name takes the item at its place (holes
           // count; a rest element makes the places after it depend on the length).
@@ -345,42 +353,17 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       const pattern = p.type === 'required_parameter' || p.type === 'optional_parameter' ? p.childForFieldName('pattern') : p.type === 'assignment_pattern' ? p.childForFieldName('left') : p;
       const i = index++;
       if (!pattern) continue;
-      if (pattern.type === 'identifier') {
-        out.push({ name: pattern.text, kind: 'param', at: pattern, nameNode: pattern, paramIndex: i });
+      // `{ system, docs = [] }`: each name is its key of the object passed in.
+      if (pattern.type === 'object_pattern') {
+        for (const b of objectPatternBindings(pattern, 'param', pattern)) out.push({ ...b, at: b.nameNode, paramIndex: i });
         continue;
       }
-      if (pattern.type === 'rest_pattern') {
-        for (const id of patternNames(pattern)) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: i, rest: true });
+      if (pattern.type === 'identifier' || pattern.type === 'rest_pattern') {
+        for (const id of pattern.type === 'identifier' ? [pattern] : patternNames(pattern)) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: i, rest: pattern.type === 'rest_pattern' });
         continue;
       }
-      // `{ prompt, system = '' }: AskOptions`: each name is a key of the argument (with its default).
-      // Names deeper in the pattern are declared but not bound from the argument (index -1).
-      const unbound = (n: Node) => {
-        for (const id of patternNames(n)) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: -1 });
-      };
-      if (pattern.type !== 'object_pattern') {
-        unbound(pattern);
-        continue;
-      }
-      for (const c of named(pattern)) {
-        if (c.type === 'shorthand_property_identifier_pattern') {
-          out.push({ name: c.text, kind: 'param', at: c, nameNode: c, paramIndex: i, key: c.text });
-        } else if (c.type === 'object_assignment_pattern') {
-          const l = c.childForFieldName('left');
-          const r = c.childForFieldName('right') ?? undefined;
-          if (l?.type === 'shorthand_property_identifier_pattern') out.push({ name: l.text, kind: 'param', at: l, nameNode: l, paramIndex: i, key: l.text, fallback: r });
-          else if (l) unbound(l);
-        } else if (c.type === 'pair_pattern') {
-          const k = c.childForFieldName('key');
-          const v = c.childForFieldName('value');
-          const key = k ? propertyKey(k).key : undefined;
-          const left = v?.type === 'assignment_pattern' ? v.childForFieldName('left') : v;
-          if (key !== undefined && left?.type === 'identifier') {
-            const d = v?.type === 'assignment_pattern' ? (v.childForFieldName('right') ?? undefined) : undefined;
-            out.push({ name: left.text, kind: 'param', at: left, nameNode: left, paramIndex: i, key, fallback: d });
-          } else if (v) unbound(v);
-        } else unbound(c);
-      }
+      // `[system, turns]`: names declared deeper in a pattern are not the argument (index -1: bound from none).
+      for (const id of patternNames(pattern)) out.push({ name: id.text, kind: 'param', at: id, nameNode: id, paramIndex: -1 });
     }
     return out;
   },
@@ -423,12 +406,21 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       named(list).forEach((p, i) => {
         const name = p.type === 'assignment_pattern' ? p.childForFieldName('left') : p.childForFieldName('pattern');
         const value = p.type === 'assignment_pattern' ? p.childForFieldName('right') : p.childForFieldName('value');
-        if (name?.type === 'identifier' && value) defaults.set(i, value);
+        if ((name?.type === 'identifier' || name?.type === 'object_pattern') && value) defaults.set(i, value);
       });
     }
     for (const b of typescriptAdapter.params(fn)) {
-      const d = b.key !== undefined ? b.fallback : defaults.get(b.paramIndex ?? -1);
-      params.push({ name: b.name, index: b.paramIndex ?? 0, rest: b.rest, ...(b.key !== undefined ? { key: b.key } : {}), ...(d ? { default: d } : {}) });
+      if (b.kind !== 'param') continue;
+      const d = defaults.get(b.paramIndex ?? -1);
+      params.push({
+        name: b.name,
+        index: b.paramIndex ?? 0,
+        rest: b.rest,
+        ...(d ? { default: d } : {}),
+        ...(b.key !== undefined ? { key: b.key } : {}),
+        ...(b.fallback ? { keyDefault: b.fallback } : {}),
+        ...(b.without ? { without: b.without } : {}),
+      });
     }
     // `get name() { ... }` in a class or an object literal.
     const property = fn.type === 'method_definition' && fn.children.some((c) => c.type === 'get');

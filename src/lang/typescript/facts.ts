@@ -213,6 +213,10 @@ export const typescriptFacts: FactSyntax = {
     return undefined;
   },
 
+  catches(n: Node) {
+    return n.type === 'catch_clause';
+  },
+
   leaves(n: Node) {
     if (n.type === 'return_statement' || n.type === 'throw_statement') return true;
     // `process.exit(1)` as a statement of its own.

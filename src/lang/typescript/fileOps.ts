@@ -1,5 +1,5 @@
 /**
- * Node's file operations: `fs.writeFile(Sync)` / `fs.promises.writeFile` by flag, `readFile`,
+ * Node's file operations: `fs.writeFile(Sync)` / `fs.promises.writeFile` by flag, `appendFile(Sync)`, `readFile`,
  * `rename(Sync)`, `createWriteStream`, `fsync`, and the temp folders (`os.tmpdir`, `mkdtemp`).
  */
 import type { FileOp } from '../../core/fileView';
@@ -69,11 +69,14 @@ export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
       const opts = args[2]?.value();
       const flag = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flag')?.value : opts;
       const f = flag?.kind === 'str' && flag.complete ? flag.text : undefined;
-      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(f), data: args[1] ? [args[1]] : [] });
+      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(f), data: args[1] ? [args[1]] : [], ...(f && /^a/.test(f) ? { appends: true } : {}) });
+    } else if ((fn === 'appendFileSync' || fn === 'appendFile') && args[0]) {
+      ops.push({ kind: 'write', at, path: fp(0), truncates: false, data: args[1] ? [args[1]] : [], appends: true });
     } else if (fn === 'createWriteStream' && args[0]) {
       const opts = args[1]?.value();
       const flags = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flags')?.value : undefined;
-      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(flags?.kind === 'str' ? flags.text : undefined), data: [], ...(pipedTo(unit, node) ? { streamed: true } : {}) });
+      const flag = flags?.kind === 'str' ? flags.text : undefined;
+      ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(flag), data: [], ...(pipedTo(unit, node) ? { streamed: true } : {}), ...(flag && /^a/.test(flag) ? { appends: true } : {}) });
     } else if ((fn === 'readFileSync' || fn === 'readFile') && args[0]) {
       ops.push({ kind: 'read', at, path: fp(0) });
     } else if ((fn === 'renameSync' || fn === 'rename') && args[1]) {

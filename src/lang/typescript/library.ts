@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../../core/span';
 import type { ListValue, StrValue, Taint, Value } from '../../core/value';
-import { HOLE, allTaints, concatStrings, itemsSeen, listedItems, union, unknown, withoutUnordered } from '../../core/value';
+import { HOLE, allTaints, concatStrings, itemsSeen, listedItems, union, unknown, withoutFirst, withoutUnordered } from '../../core/value';
 import type { Evaluator, Env } from '../evaluate';
 import { itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
@@ -126,10 +126,11 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
       case 'sort':
       case 'toSorted': {
         const clean = withoutUnordered(receiver);
-        return { ...clean, at };
+        return clean.kind === 'list' ? { ...clean, at, head: 0 } : { ...clean, at };
       }
       case 'slice': {
-        const out: ListValue = { ...receiver, at, complete: false, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
+        const from = args.length === 1 && !args[0].spread ? ev.eval(unit, args[0].value, env) : undefined;
+        const out: ListValue = { ...(from ? withoutFirst(receiver, from) : { ...receiver, complete: false, head: 0 }), at, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
         if (args[0] && ev.isCount(unit, args[0].value, env) && !stripsLeadingSystem(ev, unit, receiver, args, node)) out.trims!.push(ev.trim(unit, 'slice', node));
         return out;
       }

@@ -200,7 +200,7 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       const requestsPossible = !this.prefilter || mayHoldRequests(text);
-      const reaches = () => !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang);
+      const reaches = () => !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang, requestsPossible);
       const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches) : rulesFor(rules, file, lang);
       if (!active.length && !SUPPRESSION_WORD.test(text)) {
         this.workspace.setOverlay(file, text, lang);

@@ -146,6 +146,14 @@ export class DiskHost {
     return fs.existsSync(absPath);
   }
 
+  listFolder(absFolder: string): readonly string[] | undefined {
+    try {
+      return fs.readdirSync(absFolder);
+    } catch {
+      return undefined;
+    }
+  }
+
   listDir(absPath: string): string[] | undefined {
     try {
       return fs.readdirSync(absPath);

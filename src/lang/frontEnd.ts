@@ -26,6 +26,12 @@ export interface ModuleSyntax {
   /** The workspace file an import specifier written in `file` names, if one exists (asked without reading source files). */
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined;
   /**
+   * Whether what `spec` names from `file` depends on `file` itself, not only on its folder (a
+   * module that the specifier could name is not imported by itself): the answer is then kept
+   * for the file, else for every file of the folder.
+   */
+  resolvesPerFile?(file: string, spec: string): boolean;
+  /**
    * A test file by the names the language's test runners collect (`test_*.py`, `conftest.py`,
    * `*.test.ts`, `__tests__/`). Folder names alone (`tests/`) do not count: a project may sit
    * under any folder.

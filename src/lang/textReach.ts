@@ -78,6 +78,9 @@ interface TextFacts {
   targets(imp: ImportedName): string[];
 }
 
+/** Characters of module texts whose facts are kept (textFacts). */
+const MAX_FACT_CHARS = 1024 * 1024;
+
 /** What textMayReach reads of a module's text, kept while the text is the same (per workspace). */
 const textFactsOf = new WeakMap<Workspace, Map<string, TextFacts>>();
 
@@ -104,17 +107,26 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
     },
   };
   byFile.set(file, facts);
-  // A bound on what is kept: the facts of the most recent modules.
-  if (byFile.size > 64) byFile.delete(byFile.keys().next().value!);
+  // A bound on what is kept: the facts of the most recent modules, which hold their texts (as the
+  // workspace's text cache, about a megabyte of characters).
+  let chars = 0;
+  for (const f of byFile.values()) chars += f.text.length;
+  for (const [oldest, f] of byFile) {
+    if (chars <= MAX_FACT_CHARS || byFile.size <= 1) break;
+    byFile.delete(oldest);
+    chars -= f.text.length;
+  }
   return facts;
 }
 
 /** The calls a text makes, as the name they start from and the last attribute (`a.b.c(` -> [a, c], `f(` -> [f, undefined]). */
-function calledChains(text: string): Array<[string, string | undefined]> {
+function calledChains(text: string, roots?: readonly string[]): Array<[string, string | undefined]> {
   const out: Array<[string, string | undefined]> = [];
   const seen = new Set<string>();
   // Bounded repetitions only: each start is tried in a bounded number of steps, whatever the text.
-  for (const m of text.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]{0,200})((?:\s{0,16}\.\s{0,16}[A-Za-z_$][\w$]{0,200}){0,8})\s{0,16}\(/g)) {
+  // Given the names a chain may start from, the search starts only at those.
+  const start = roots ? `(${roots.map((r) => r.replace(/\$/g, '\\$')).join('|')})(?![\\w$])` : '([A-Za-z_$][\\w$]{0,200})';
+  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${start}((?:\\s{0,16}\\.\\s{0,16}[A-Za-z_$][\\w$]{0,200}){0,8})\\s{0,16}\\(`, 'g'))) {
     const last = m[2] ? /([A-Za-z_$][\w$]*)\s*$/.exec(m[2])?.[1] : undefined;
     const k = `${m[1]}.${last ?? ''}`;
     if (seen.has(k)) continue;
@@ -129,12 +141,15 @@ function calledChains(text: string): Array<[string, string | undefined]> {
  * function it imports (`send(`, `llm.send(`) that may lead to one (textMayReach). Read before
  * the file is parsed (the `'reaches-requests'` trigger).
  */
-export function callsTowardRequests(ws: Workspace, file: string, text: string, language: LanguageId): boolean {
-  if (mayHoldRequests(text)) return true;
-  const imported = new Map(frontEndFor(language).modules.importedNames(text).map((i) => [i.local, i] as const));
-  for (const [root, last] of calledChains(text)) {
-    const imp = imported.get(root);
-    if (!imp) continue;
+export function callsTowardRequests(ws: Workspace, file: string, text: string, language: LanguageId, holdsRequests = mayHoldRequests(text)): boolean {
+  if (holdsRequests) return true;
+  // Only a name imported from a module of the workspace can lead to one: those are looked for
+  // in the calls (most files import only libraries, and the search of every call is the cost).
+  const imported = new Map<string, ImportedName>();
+  for (const imp of frontEndFor(language).modules.importedNames(text)) if (ws.importTargets(file, language, imp).some((t) => t !== file)) imported.set(imp.local, imp);
+  if (!imported.size) return false;
+  for (const [root, last] of calledChains(text, [...imported.keys()])) {
+    const imp = imported.get(root)!;
     const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
     if (ws.importTargets(file, language, imp).some((t) => t !== file && textMayReach(ws, t, target))) return true;
   }

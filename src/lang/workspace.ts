@@ -5,6 +5,7 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { Node, Parsers, Tree } from './parsers';
+import * as path from 'node:path';
 import { languageForPath } from './parsers';
 import type { FrontEnd, ImportedName } from './frontEnd';
 import { frontEndFor } from './frontEnds';
@@ -17,6 +18,8 @@ export interface SourceHost {
   readFile(absPath: string): string | undefined;
   /** Whether a file exists (cheaper than reading it); readFile answers when absent. */
   exists?(absPath: string): boolean;
+  /** The names of the entries of a folder, or undefined when it cannot be read (then exists answers). */
+  listFolder?(absFolder: string): readonly string[] | undefined;
   /**
    * Every source file of the project that holds `absPath`, when all of them are seen (the run
    * or the editor walked the whole project); undefined when some may not be. Fixes that change
@@ -299,6 +302,49 @@ const MAX_UNIT_CHARS = 512 * 1024;
  */
 const MAX_EDIT_BASES = 8;
 
+/**
+ * A copy of `s` that holds only its own characters. V8 makes a substring of a long text (a name
+ * matched in a module's source) point into that text, and a string built from it points to it
+ * too: kept as a key of a map that lives as long as the workspace, it would keep the whole file's
+ * text in memory (on a large repository, tens of megabytes per thread).
+ */
+export function ownCopy(s: string): string {
+  // Flattening the concatenation copies the characters; the slice then points into that copy.
+  return (' ' + s).slice(1);
+}
+
+/**
+ * A cache of answers by a string key: the keys are stored as copies of their own (see ownCopy),
+ * and past `max` entries the oldest go (they are found again when asked), so that a run over a
+ * large repository keeps a bounded amount, whatever the number of files it reads.
+ */
+class AnswerCache<V> extends Map<string, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+
+  override set(key: string, value: V): this {
+    if (!this.has(key)) for (const oldest of this.keys()) {
+      if (this.size < this.max) break;
+      this.delete(oldest);
+    }
+    return super.set(ownCopy(key), value);
+  }
+}
+
+const NO_ENTRIES: ReadonlySet<string> = new Set();
+
+/** What a module's text says of where it leads (Workspace.leadsTo): whether it holds a request, the workspace files it imports, and the text's length and hash. */
+interface ImportFacts {
+  holds: boolean;
+  imports: string[];
+  length: number;
+  hash: number;
+}
+
+/** Answers kept per cache of the workspace (module paths, derived facts, what leads to requests): a few MB each. */
+const MAX_CACHED_ANSWERS = 20_000;
+
 export class Workspace {
   /** In least recently used order (a Map iterates in insertion order; a hit re-inserts). */
   private readonly units = new Map<string, FileUnit | null>();
@@ -333,7 +379,7 @@ export class Workspace {
   setText(file: string, text: string, language?: LanguageId): FileUnit {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return this.get(file)!;
-    this.modulePaths.clear();
+    this.textGiven(file);
     const lang = language ?? languageForPath(file) ?? 'python';
     this.textSet(file, text);
     this.importsChanged(file, text, lang);
@@ -350,14 +396,51 @@ export class Workspace {
     return this.addUnit(file, text, lang, tree);
   }
 
-  /** Whether a file exists, asked of the host once per path and run. */
+  /**
+   * A text is given for a file. The import paths found so far stay right when the file was known
+   * to exist (a file on disk, an open buffer): a new file (an unsaved buffer), or one that is not
+   * source code (a tsconfig.json's aliases), can change what an import names.
+   */
+  private textGiven(file: string): void {
+    if (languageForPath(file) && this.exists(file)) return;
+    this.existing.clear();
+    this.listings.clear();
+    this.modulePaths.clear();
+  }
+
+  /**
+   * Whether a file exists, asked of the host once per path and run; with a host that lists
+   * folders, once per folder: module resolution probes many candidate paths per import (each
+   * folder up the tree, `x.py` and `x/__init__.py`), and one set of names per folder holds
+   * far less than one answer per probe.
+   */
   exists(file: string): boolean {
+    if (this.overlays.has(file)) return true;
+    if (this.host.listFolder) return this.entriesOf(path.dirname(file)).has(path.basename(file));
     let known = this.existing.get(file);
     if (known === undefined) {
-      known = this.overlays.has(file) || (this.host.exists ? this.host.exists(file) : this.host.readFile(file) !== undefined);
+      known = this.host.exists ? this.host.exists(file) : this.host.readFile(file) !== undefined;
       this.existing.set(file, known);
     }
     return known;
+  }
+
+  /** The names in each folder asked about (see exists). */
+  private readonly listings = new Map<string, ReadonlySet<string>>();
+
+  /**
+   * The names in a folder, listed once. A folder its parent does not hold is not listed: most
+   * folders that module resolution asks about do not exist (`<each folder up>/json/`), and
+   * finding that out from the file system costs a failed call each.
+   */
+  private entriesOf(folder: string): ReadonlySet<string> {
+    let names = this.listings.get(folder);
+    if (names) return names;
+    const parent = path.dirname(folder);
+    const listed = parent === folder || this.entriesOf(parent).has(path.basename(folder)) ? this.host.listFolder!(folder) : undefined;
+    names = listed ? new Set(listed) : NO_ENTRIES;
+    this.listings.set(folder, names);
+    return names;
   }
 
   /**
@@ -367,7 +450,7 @@ export class Workspace {
   setOverlay(file: string, text: string, language?: LanguageId): void {
     const old = this.units.get(file);
     if (old && old.text === text && (!language || old.language === language)) return;
-    this.modulePaths.clear();
+    this.textGiven(file);
     const lang = language ?? languageForPath(file);
     this.textSet(file, text);
     if (lang) this.importsChanged(file, text, lang);
@@ -389,6 +472,7 @@ export class Workspace {
   invalidate(file: string): void {
     // A file was created, deleted or changed: what exists may have changed with it.
     this.existing.clear();
+    this.listings.clear();
     this.modulePaths.clear();
     this.imports.clear();
     this.leads.clear();
@@ -469,16 +553,18 @@ export class Workspace {
    * asking which files exist (and reading a tsconfig.json for path aliases), never a source file.
    */
   modulePath(from: { file: string; language: LanguageId }, spec: string): string | undefined {
-    // Asked for every call of an imported name (calleeName): the answer is kept, and dropped
-    // whenever a file's text is set or a file changes (what exists, a tsconfig.json).
-    const key = `${from.language}\u0000${from.file}\u0000${spec}`;
+    // Asked for every call of an imported name (calleeName) and every import of the modules a
+    // request may be reached through: the answer is kept, for the folder when it is the same for
+    // all of its files, and dropped whenever a file appears or changes (what exists, a tsconfig.json).
+    const modules = frontEndFor(from.language).modules;
+    const key = `${from.language}\u0000${modules.resolvesPerFile?.(from.file, spec) ? from.file : path.dirname(from.file)}\u0000${spec}`;
     if (this.modulePaths.has(key)) return this.modulePaths.get(key);
-    const found = frontEndFor(from.language).modules.modulePath(this.moduleHost, from.file, spec);
+    const found = modules.modulePath(this.moduleHost, from.file, spec);
     this.modulePaths.set(key, found);
     return found;
   }
 
-  private readonly modulePaths = new Map<string, string | undefined>();
+  private readonly modulePaths = new AnswerCache<string | undefined>(MAX_CACHED_ANSWERS);
 
   /**
    * Whether a module, or one it imports (up to `depth` imports away), holds text that `holds`
@@ -487,34 +573,18 @@ export class Workspace {
    * text is set again or a file changes. `holds` must be the same function on every call.
    */
   leadsTo(file: string, holds: (text: string) => boolean, depth: number): boolean {
+    // Known per module and depth, so that the modules every file imports (a package's shared
+    // helpers) are read once for all the files that import them, not once per file.
     const key = `${depth}\u0000${file}`;
     const known = this.leads.get(key);
     if (known !== undefined) return known;
-    const seen = new Set([file]);
-    let level = [file];
-    let found = false;
-    for (let d = 0; d <= depth && level.length && !found; d++) {
-      const next: string[] = [];
-      for (const f of level) {
-        const facts = this.importFacts(f, holds);
-        if (!facts) continue;
-        if (facts.holds) {
-          found = true;
-          break;
-        }
-        for (const g of facts.imports) {
-          if (seen.has(g)) continue;
-          seen.add(g);
-          next.push(g);
-        }
-      }
-      level = next;
-    }
+    const facts = this.importFacts(file, holds);
+    const found = !!facts && (facts.holds || (depth > 0 && facts.imports.some((g) => this.leadsTo(g, holds, depth - 1))));
     this.leads.set(key, found);
     return found;
   }
 
-  private importFacts(file: string, holds: (text: string) => boolean): { holds: boolean; imports: string[] } | undefined {
+  private importFacts(file: string, holds: (text: string) => boolean): ImportFacts | undefined {
     this.holds = holds;
     let facts = this.imports.get(file);
     if (facts) return facts;
@@ -525,12 +595,12 @@ export class Workspace {
     return facts;
   }
 
-  private readImports(file: string, text: string, language: LanguageId, holds: (text: string) => boolean): { holds: boolean; imports: string[] } {
+  private readImports(file: string, text: string, language: LanguageId, holds: (text: string) => boolean): ImportFacts {
     const imports = new Set<string>();
     for (const imp of frontEndFor(language).modules.importedNames(text)) {
       for (const target of this.importTargets(file, language, imp)) if (target !== file) imports.add(target);
     }
-    return { holds: holds(text), imports: [...imports].sort() };
+    return { holds: holds(text), imports: [...imports].sort(), length: text.length, hash: textHash(text) };
   }
 
   /** The workspace files an imported name may come from: its module, and the submodule it may name (`from pkg import mod`). */
@@ -552,7 +622,9 @@ export class Workspace {
    */
   private importsChanged(file: string, text: string, language: LanguageId): void {
     const old = this.imports.get(file);
-    if (!old || !this.holds) return;
+    // The same text (a command-line run sets each file's text once, after reading it for this):
+    // what it imports is what was read.
+    if (!old || !this.holds || (old.length === text.length && old.hash === textHash(text))) return;
     const now = this.readImports(file, text, language, this.holds);
     this.imports.set(file, now);
     if (now.holds !== old.holds || now.imports.join('\u0000') !== old.imports.join('\u0000')) {
@@ -563,7 +635,7 @@ export class Workspace {
 
   private holds?: (text: string) => boolean;
 
-  private readonly imports = new Map<string, { holds: boolean; imports: string[] }>();
+  private readonly imports = new Map<string, ImportFacts>();
 
   /**
    * Facts the analysis derives from the code of several files and keeps between analyses
@@ -571,7 +643,7 @@ export class Workspace {
    * deriver's own that names the file it is about. They are forgotten when a file that was parsed
    * or read (noteRead) gets another text, or a file changes.
    */
-  readonly derived = new Map<string, boolean>();
+  readonly derived = new AnswerCache<boolean>(MAX_CACHED_ANSWERS);
   /** A hash of the text of every file parsed so far, to tell when one gets another text. */
   private readonly textHashes = new Map<string, number>();
 
@@ -594,7 +666,7 @@ export class Workspace {
     if (!this.textHashes.has(file)) this.textHashes.set(file, textHash(text));
   }
 
-  private readonly leads = new Map<string, boolean>();
+  private readonly leads = new AnswerCache<boolean>(MAX_CACHED_ANSWERS);
 
   /** The member names each project file calls (`x.name(…)`), one a line, read from its text once (see filesCallingMember). */
   private readonly memberCalls = new Map<string, string>();

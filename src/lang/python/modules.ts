@@ -58,6 +58,14 @@ export const pythonModules: ModuleSyntax = {
     }
     return undefined;
   },
+  // modulePath leaves out the importing module itself only for an absolute import whose last
+  // name is the module's own (`typing.py` importing `typing`, `hud/__init__.py` importing `hud`).
+  resolvesPerFile(file, spec) {
+    if (spec.startsWith('.')) return false;
+    const last = spec.slice(spec.lastIndexOf('.') + 1);
+    const base = path.basename(file);
+    return base === `${last}.py` || (base === '__init__.py' && path.basename(path.dirname(file)) === last);
+  },
   submodule: (module, name) => `${module}${module.endsWith('.') ? '' : '.'}${name}`,
   definitions(text) {
     // Where every `def` starts, found in one pass (a module is asked for many names).

@@ -289,14 +289,26 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
 });
 
 async function openFile(page: Page, rel: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
-  await page.keyboard.press('Control+P');
-  await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
-  await page.keyboard.type(rel, { delay: 10 });
   const name = path.basename(rel);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20_000 });
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 20_000 });
+  const active = page.locator('.tabs-container .tab.active', { hasText: name });
+  // Quick open fills its list in two passes (recent files, then the file search); an Enter that
+  // lands between them can pick nothing. The user would simply try again, and so does the test.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+    await page.keyboard.press('Control+P');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
+    await page.keyboard.type(rel, { delay: 10 });
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await row.waitFor({ timeout: 20_000 });
+    await row.click();
+    try {
+      await active.waitFor({ timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 30_000 });
 }
 

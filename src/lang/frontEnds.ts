@@ -1,6 +1,6 @@
 /** The one place that picks a file's front end by its language. */
 import type { LanguageId } from '../core/model';
-import type { FrontEnd } from './frontEnd';
+import type { FrontEnd, ImportedName } from './frontEnd';
 import { python } from './python';
 import { typescript } from './typescript';
 import { pythonSdkNames, pythonSdkVersion } from './python/sdkNames';
@@ -13,4 +13,33 @@ export function frontEndFor(language: LanguageId): FrontEnd {
 /** The reader of an installed SDK's declarations, by the SDK's ecosystem. */
 export function sdkReaderFor(ecosystem: 'python' | 'javascript'): { version: typeof pythonSdkVersion; names: typeof pythonSdkNames } {
   return ecosystem === 'python' ? { version: pythonSdkVersion, names: pythonSdkNames } : { version: typescriptSdkVersion, names: typescriptSdkNames };
+}
+
+/** Texts whose imports importedNamesOf keeps (the modules a few analyses in a row look at), and their characters in all (the texts are the keys). */
+const KEPT_IMPORT_LISTS = 64;
+const KEPT_IMPORT_CHARS = 1024 * 1024;
+let keptChars = 0;
+/** In least recently asked order. */
+const importLists = new Map<string, { frontEnd: FrontEnd; names: readonly ImportedName[] }>();
+
+/**
+ * What a text imports (ModuleSyntax.importedNames), kept for the last texts asked about: the
+ * trigger of a file, its analysis, and the reading of each module it imports ask for the same
+ * texts' imports again. The text itself is the key (the same text, the same imports); the lists
+ * are shared, never to be changed.
+ */
+export function importedNamesOf(language: LanguageId, text: string): readonly ImportedName[] {
+  const frontEnd = frontEndFor(language);
+  const kept = importLists.get(text);
+  if (kept) importLists.delete(text);
+  else keptChars += text.length;
+  const found = kept && kept.frontEnd === frontEnd ? kept : { frontEnd, names: frontEnd.modules.importedNames(text) };
+  importLists.set(text, found);
+  for (const old of importLists.keys()) {
+    if (importLists.size <= KEPT_IMPORT_LISTS && keptChars <= KEPT_IMPORT_CHARS) break;
+    if (old === text) break;
+    importLists.delete(old);
+    keptChars -= old.length;
+  }
+  return found.names;
 }

@@ -8,7 +8,7 @@
  */
 import type { LanguageId } from '../core/model';
 import type { ImportedName } from './frontEnd';
-import { frontEndFor } from './frontEnds';
+import { frontEndFor, importedNamesOf } from './frontEnds';
 import { mayHoldRequests } from './requests';
 import type { Workspace } from './workspace';
 
@@ -72,7 +72,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
 
 interface TextFacts {
   text: string;
-  imported: ImportedName[];
+  imported: readonly ImportedName[];
   definition(name: string): string | undefined;
   /** The files an import of the module names (Workspace.importTargets, kept with the facts). */
   targets(imp: ImportedName): string[];
@@ -95,7 +95,7 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
   const targets = new Map<ImportedName, string[]>();
   const facts: TextFacts = {
     text,
-    imported: modules.importedNames(text),
+    imported: importedNamesOf(language, text),
     definition(name) {
       if (!definitions.has(name)) definitions.set(name, lookup(name));
       return definitions.get(name);
@@ -146,7 +146,7 @@ export function callsTowardRequests(ws: Workspace, file: string, text: string, l
   // Only a name imported from a module of the workspace can lead to one: those are looked for
   // in the calls (most files import only libraries, and the search of every call is the cost).
   const imported = new Map<string, ImportedName>();
-  for (const imp of frontEndFor(language).modules.importedNames(text)) if (ws.importTargets(file, language, imp).some((t) => t !== file)) imported.set(imp.local, imp);
+  for (const imp of importedNamesOf(language, text)) if (ws.importTargets(file, language, imp).some((t) => t !== file)) imported.set(imp.local, imp);
   if (!imported.size) return false;
   for (const [root, last] of calledChains(text, [...imported.keys()])) {
     const imp = imported.get(root)!;

@@ -8,7 +8,7 @@ import type { Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';
 import { languageForPath } from './parsers';
 import type { FrontEnd, ImportedName } from './frontEnd';
-import { frontEndFor } from './frontEnds';
+import { frontEndFor, importedNamesOf } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
 import { walkTypes } from './walk';
 
@@ -573,14 +573,19 @@ export class Workspace {
    * text is set again or a file changes. `holds` must be the same function on every call.
    */
   leadsTo(file: string, holds: (text: string) => boolean, depth: number): boolean {
-    // Known per module and depth, so that the modules every file imports (a package's shared
-    // helpers) are read once for all the files that import them, not once per file.
-    const key = `${depth}\u0000${file}`;
-    const known = this.leads.get(key);
-    if (known !== undefined) return known;
+    // Known per module, so that the modules every file imports (a package's shared helpers) are
+    // read once for all the files that import them, not once per file: an answer at one depth
+    // holds at every depth on its side (what leads within 2 imports leads within 3).
+    const known = this.leads.get(file);
+    if (known?.leadsFrom !== undefined && depth >= known.leadsFrom) return true;
+    if (known?.notUpTo !== undefined && depth <= known.notUpTo) return false;
     const facts = this.importFacts(file, holds);
     const found = !!facts && (facts.holds || (depth > 0 && facts.imports.some((g) => this.leadsTo(g, holds, depth - 1))));
-    this.leads.set(key, found);
+    // Asked again meanwhile (an import cycle back to it): the bounds found then are kept.
+    const bounds = this.leads.get(file) ?? {};
+    if (found) bounds.leadsFrom = Math.min(bounds.leadsFrom ?? depth, depth);
+    else bounds.notUpTo = Math.max(bounds.notUpTo ?? depth, depth);
+    if (!this.leads.has(file)) this.leads.set(file, bounds);
     return found;
   }
 
@@ -597,7 +602,7 @@ export class Workspace {
 
   private readImports(file: string, text: string, language: LanguageId, holds: (text: string) => boolean): ImportFacts {
     const imports = new Set<string>();
-    for (const imp of frontEndFor(language).modules.importedNames(text)) {
+    for (const imp of importedNamesOf(language, text)) {
       for (const target of this.importTargets(file, language, imp)) if (target !== file) imports.add(target);
     }
     return { holds: holds(text), imports: [...imports].sort(), length: text.length, hash: textHash(text) };
@@ -666,7 +671,8 @@ export class Workspace {
     if (!this.textHashes.has(file)) this.textHashes.set(file, textHash(text));
   }
 
-  private readonly leads = new AnswerCache<boolean>(MAX_CACHED_ANSWERS);
+  /** Per module, what leadsTo found: it leads at `leadsFrom` imports away and more, and not at `notUpTo` and fewer. */
+  private readonly leads = new AnswerCache<{ leadsFrom?: number; notUpTo?: number }>(MAX_CACHED_ANSWERS);
 
   /** The member names each project file calls (`x.name(…)`), one a line, read from its text once (see filesCallingMember). */
   private readonly memberCalls = new Map<string, string>();

@@ -84,21 +84,58 @@ export const pythonModules: ModuleSyntax = {
     };
   },
   importedNames(text) {
-    const out: ImportedName[] = [];
-    // Bounded repetitions only (an import statement is short): linear in the text, whatever it holds.
-    for (const m of text.matchAll(/^[ \t]{0,80}from[ \t]{1,8}(\.{0,8}[\w.]{0,300})[ \t]{1,8}import[ \t]{1,8}(\([^)]{0,4000}\)|[^\n#]{0,4000})/gm)) {
-      for (const part of m[2].replace(/[()\\]/g, ' ').split(',')) {
-        const n = /^\s*(\w+)(?:\s+as\s+(\w+))?/.exec(part);
-        if (n && n[1] !== '*') out.push({ spec: m[1], name: n[1], local: n[2] ?? n[1] });
+    const froms: ImportedName[] = [];
+    const plain: ImportedName[] = [];
+    // Both statements have the word `import` on their first line, close to its start: the lines
+    // are found from the word (a fast search of the text), and each is matched from its start.
+    // The same matches as the patterns run over the whole text in multiline mode (`^`), which
+    // tried every character of a file and was the larger part of reading a module's imports.
+    let fromEnd = 0;
+    let plainEnd = 0;
+    let lastLine = -1;
+    for (let at = text.indexOf('import'); at !== -1; at = text.indexOf('import', at + 6)) {
+      const line = lineStartNear(text, at);
+      if (line < 0 || line === lastLine) continue;
+      lastLine = line;
+      if (line >= fromEnd) {
+        FROM_IMPORT.lastIndex = line;
+        const m = FROM_IMPORT.exec(text);
+        if (m) {
+          fromEnd = line + m[0].length;
+          for (const part of m[2].replace(/[()\\]/g, ' ').split(',')) {
+            const n = /^\s*(\w+)(?:\s+as\s+(\w+))?/.exec(part);
+            if (n && n[1] !== '*') froms.push({ spec: m[1], name: n[1], local: n[2] ?? n[1] });
+          }
+        }
+      }
+      if (line >= plainEnd) {
+        PLAIN_IMPORT.lastIndex = line;
+        const m = PLAIN_IMPORT.exec(text);
+        if (m) {
+          plainEnd = line + m[0].length;
+          for (const part of m[1].split(',')) {
+            const n = /^\s*([\w.]+)(?:\s+as\s+(\w+))?/.exec(part);
+            if (n) plain.push({ spec: n[1], local: n[2] ?? n[1].split('.')[0] });
+          }
+        }
       }
     }
-    for (const m of text.matchAll(/^[ \t]{0,80}import[ \t]{1,8}([\w., \t]{1,4000})/gm)) {
-      for (const part of m[1].split(',')) {
-        const n = /^\s*([\w.]+)(?:\s+as\s+(\w+))?/.exec(part);
-        if (n) out.push({ spec: n[1], local: n[2] ?? n[1].split('.')[0] });
-      }
-    }
-    return out;
+    return froms.concat(plain);
   },
 
 };
+
+// Bounded repetitions only (an import statement is short): linear in the text, whatever it holds.
+const FROM_IMPORT = /[ \t]{0,80}from[ \t]{1,8}(\.{0,8}[\w.]{0,300})[ \t]{1,8}import[ \t]{1,8}(\([^)]{0,4000}\)|[^\n#]{0,4000})/y;
+const PLAIN_IMPORT = /[ \t]{0,80}import[ \t]{1,8}([\w., \t]{1,4000})/y;
+/** How far the word `import` of an import statement's first line can be from the line's start (FROM_IMPORT: 80 + 4 + 8 + 308 + 8). */
+const IMPORT_WORD_REACH = 420;
+
+/** Where the line holding `at` starts (after \n, \r, U+2028 or U+2029, as `^` in multiline mode), or -1 when that is farther back than IMPORT_WORD_REACH. */
+function lineStartNear(text: string, at: number): number {
+  for (let i = at - 1; i >= 0 && at - i <= IMPORT_WORD_REACH; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return i + 1;
+  }
+  return at <= IMPORT_WORD_REACH ? 0 : -1;
+}

@@ -1,0 +1,80 @@
+/**
+ * What is read from module texts without parsing them (the reach search and the
+ * `'reaches-requests'` trigger): the names a Python text imports, and whether a module leads to
+ * a request a given number of imports away, whatever order the depths are asked in.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importedNamesOf } from '../src/lang/frontEnds';
+import { Parsers } from '../src/lang/parsers';
+import { python } from '../src/lang/python';
+import { Workspace } from '../src/lang/workspace';
+
+describe('the imports of a Python text, read without parsing it', () => {
+  const names = (text: string) => python.modules.importedNames(text).map((n) => [n.spec, n.name ?? null, n.local]);
+
+  it('reads both statements at the start of a line, indented or not, the `from` ones first', () => {
+    const text = ['import os, json as j', 'def f():', '    from .tools import (', '        run,', '        importer as imp,', '    )', '    import a.b.c', 'from importlib import import_module', ''].join('\n');
+    expect(names(text)).toEqual([
+      ['.tools', 'run', 'run'],
+      ['.tools', 'importer', 'imp'],
+      ['importlib', 'import_module', 'import_module'],
+      ['os', null, 'os'],
+      ['json', null, 'j'],
+      ['a.b.c', null, 'a'],
+    ]);
+  });
+
+  it('takes every line break a multiline pattern takes: \\r, \\r\\n, U+2028', () => {
+    expect(names('import a\rfrom b import c\r')).toEqual([['b', 'c', 'c'], ['a', null, 'a']]);
+    expect(names('x = 1\r\nimport q\r\n')).toEqual([['q', null, 'q']]);
+    expect(names('x = 1\u2028import q')).toEqual([['q', null, 'q']]);
+  });
+
+  it('ignores the word where no statement starts: comments, strings, a line too long before it', () => {
+    expect(names('# import os\nx = "import sys"\n')).toEqual([]);
+    // A list may be read for more than it imports (never for less): a line inside it that reads
+    // like an import statement is read as one too, as the patterns over the whole text read it.
+    expect(names('from m import (\n  a,\nimport b,\n)\n')).toEqual([['m', 'a', 'a'], ['m', 'import', 'import'], ['b', null, 'b']]);
+    expect(names(`${' '.repeat(500)}import os\n`)).toEqual([]);
+    expect(names(`x = ${'y'.repeat(600)} import os\nimport z`)).toEqual([['z', null, 'z']]);
+  });
+
+  it('keeps the lists of the texts asked about last, one per front end for the same text', () => {
+    const text = 'from a import b\nimport c\n';
+    expect(importedNamesOf('python', text)).toBe(importedNamesOf('python', text));
+    expect(importedNamesOf('typescript', text)).not.toBe(importedNamesOf('python', text));
+    expect(importedNamesOf('python', text).map((n) => n.local)).toEqual(['b', 'c']);
+  });
+});
+
+describe('whether a module leads to a request, a number of imports away', () => {
+  let parsers: Parsers;
+  beforeAll(async () => {
+    parsers = await Parsers.load();
+  });
+
+  // a -> b -> c -> d, d makes the request; e imports a and itself; f imports nothing.
+  const files = new Map<string, string>([
+    ['/p/a.py', 'from b import go\n'],
+    ['/p/b.py', 'import c\nimport a\n'],
+    ['/p/c.py', 'from d import send\n'],
+    ['/p/d.py', 'def send(c):\n    return c.messages.create(model="m", max_tokens=1, messages=[])\n'],
+    ['/p/e.py', 'import e\nimport a\n'],
+    ['/p/f.py', 'x = 1\n'],
+  ]);
+  const holds = (text: string) => text.includes('messages.create');
+  const answers = (order: Array<[string, number]>) => {
+    const ws = new Workspace(parsers, { readFile: (p) => files.get(p) });
+    return order.map(([file, depth]) => ws.leadsTo(`/p/${file}.py`, holds, depth));
+  };
+
+  it('is the same whichever depth is asked first', () => {
+    const asked: Array<[string, number]> = [];
+    for (const file of ['a', 'b', 'c', 'd', 'e', 'f']) for (let depth = 0; depth <= 5; depth++) asked.push([file, depth]);
+    const expected = asked.map(([file, depth]) => ({ a: depth >= 3, b: depth >= 2, c: depth >= 1, d: true, e: depth >= 4, f: false })[file]!);
+    expect(answers(asked)).toEqual(expected);
+    expect(answers([...asked].reverse())).toEqual([...expected].reverse());
+    // Shallow after deep, and deep after shallow, on the modules of a cycle (a <-> b).
+    expect(answers([['a', 5], ['a', 2], ['b', 1], ['b', 2], ['e', 3], ['e', 4]])).toEqual([true, false, false, true, false, true]);
+  });
+});

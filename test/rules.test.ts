@@ -91,6 +91,11 @@ describe('fixtures', () => {
       for (const k of todoExpect) expect(actual, `todo-expect ${k} is now reported: change it to expect`).not.toContain(k);
       for (const k of todoOk) expect(actual, `todo-ok ${k} is no longer reported: remove it`).toContain(k);
       expect(actual.filter((k) => !todoOk.has(k))).toEqual(expected);
+      // A message written after the range (`"changes on every call"`) is part of what the user reads.
+      for (const e of expectations.filter((x) => x.kind === 'expect' && x.message)) {
+        const found = result.diagnostics.filter((d) => diagnosticKey(index, d) === e.key).map((d) => d.message);
+        expect(found.some((m) => m.includes(e.message!)), `${e.key}: no message contains "${e.message}" (${found.join(' | ')})`).toBe(true);
+      }
 
       if (!c.name.startsWith('bad')) return;
       await checkFixes(a, c, raw, result.diagnostics);

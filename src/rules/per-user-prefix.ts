@@ -118,7 +118,10 @@ function checkSection(call: RequestCall, ctx: RuleContext, section: 'tools' | 's
   const by = `\`${t.text}\``;
   let message: string;
   if (t === filter) {
-    message = `\`tools\` is filtered per request (by ${by}): every distinct tool set is a separate cache entry at position 0, so users with different permissions never share the cached prefix. Send one fixed tool list and refuse disallowed tool calls in code.`;
+    message =
+      section === 'tools'
+        ? `\`tools\` is filtered per request (by ${by}): every distinct tool set is a separate cache entry at position 0, so users with different permissions never share the cached prefix. Send one fixed tool list and refuse disallowed tool calls in code.`
+        : `\`system\` is filtered per request (by ${by}): every distinct set of system blocks is a separate cache entry at the start of the prefix, so users who get different blocks never share the cached prefix. Send the same system blocks to everyone and put what differs per user in the user turn.`;
   } else if (t === whole) {
     message = `\`${section}\` is loaded per user or request (${by}): it sits at the start of the cached prefix, so every user writes a private cache entry. Keep \`${section}\` the same for everyone and put the per-user part in the user turn.`;
   } else {

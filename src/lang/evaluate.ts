@@ -1469,9 +1469,10 @@ export class Evaluator {
     const at = unit.loc(node);
     if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
     const from = lower && !upper ? this.eval(unit, lower, env) : undefined;
+    // An end given (`x[:-1]`, `x[a:b]`) cuts the last items off: the last one seen is no longer the last.
     const out: ListValue =
       obj.kind === 'list'
-        ? { ...(from ? withoutFirst(obj, from) : { ...obj, complete: false, head: 0 }), at, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
+        ? { ...(from ? withoutFirst(obj, from) : { ...obj, complete: false, head: 0, ...(upper ? { tailKnown: false } : {}) }), at, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
         : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
     if (lower && this.isCount(unit, lower, env) && !(!upper && this.stripsLeadingSystem(unit, objNode, obj, lower, node))) out.trims!.push(this.trim(unit, 'slice', node));
     return out;

@@ -130,7 +130,8 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
       }
       case 'slice': {
         const from = args.length === 1 && !args[0].spread ? ev.eval(unit, args[0].value, env) : undefined;
-        const out: ListValue = { ...(from ? withoutFirst(receiver, from) : { ...receiver, complete: false, head: 0 }), at, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
+        // An end given (`.slice(0, -1)`) cuts the last items off: the last one seen is no longer the last.
+        const out: ListValue = { ...(from ? withoutFirst(receiver, from) : { ...receiver, complete: false, head: 0, ...(args.length > 1 ? { tailKnown: false } : {}) }), at, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
         if (args[0] && ev.isCount(unit, args[0].value, env) && !stripsLeadingSystem(ev, unit, receiver, args, node)) out.trims!.push(ev.trim(unit, 'slice', node));
         return out;
       }

@@ -205,6 +205,9 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
   return undefined;
 }
 
+/** List changes that only add items at the end: the items before stay the first ones. */
+const ADDS_AT_END: ReadonlySet<string> = new Set(['append', 'extend', 'push']);
+
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
   /** Values read under one set of bound names (an inlined call, an instance's constructor), by that set. */
@@ -1736,17 +1739,21 @@ export class Evaluator {
     // replay these very changes).
     const mutations: import('./syntax').Mutation[] = [];
     let unsure = false;
+    /** A change that may run and was left out touches the start of the list (not only adds at its end). */
+    let unsureHead = false;
     for (const m of all) {
       const runs = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
       if (runs === false) continue;
       // Reading only what certainly runs: a change that may not run leaves the value not known in full.
-      if (this.certainChangesOnly && runs !== true) unsure = true;
-      else mutations.push(m);
+      if (this.certainChangesOnly && runs !== true) {
+        unsure = true;
+        unsureHead ||= !ADDS_AT_END.has(m.method);
+      } else mutations.push(m);
     }
     const v = this.applyChanges(unit, scopeNode, base, mutations, env);
     if (!unsure) return v;
     if (v.kind === 'obj') return { ...v, complete: false };
-    if (v.kind === 'list') return { ...v, complete: false, tailKnown: false, covered: false };
+    if (v.kind === 'list') return { ...v, complete: false, tailKnown: false, covered: false, ...(unsureHead ? { head: 0 } : {}) };
     return v;
   }
 

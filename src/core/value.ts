@@ -385,6 +385,16 @@ export function withoutFirst(v: ListValue, count: Value): ListValue {
   return { ...v, items: v.items.slice(n), ...(v.complete ? {} : { head }), ...(v.tailKnown && v.items.length <= n ? { tailKnown: false } : {}) };
 }
 
+/**
+ * A list sliced (`x[a:]`, `x[a:b]`, `x.slice(a, b)`): the list after its first `from` items when
+ * only a start is given (withoutFirst); otherwise neither known in full nor from its start, and
+ * with an end given (`x[:-1]`) not at its end either: the last item seen is cut off.
+ */
+export function sliceOf(v: ListValue, from: Value | undefined, cutsEnd: boolean): ListValue {
+  if (from) return withoutFirst(v, from);
+  return { ...v, complete: false, head: 0, ...(cutsEnd ? { tailKnown: false } : {}) };
+}
+
 /** How many of the leading parts (of these tree sizes) fit in one bounded value. */
 function fitting(partSizes: number[]): number {
   let total = 1;

@@ -6,7 +6,7 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, itemsSeen, knownHead, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, withoutFirst } from '../core/value';
+import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, itemsSeen, knownHead, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, sliceOf } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import { mayHoldRequests } from './requests';
@@ -1472,10 +1472,9 @@ export class Evaluator {
     const at = unit.loc(node);
     if (obj.kind === 'str') return { kind: 'str', text: HOLE, complete: false, at, taints: obj.taints };
     const from = lower && !upper ? this.eval(unit, lower, env) : undefined;
-    // An end given (`x[:-1]`, `x[a:b]`) cuts the last items off: the last one seen is no longer the last.
     const out: ListValue =
       obj.kind === 'list'
-        ? { ...(from ? withoutFirst(obj, from) : { ...obj, complete: false, head: 0, ...(upper ? { tailKnown: false } : {}) }), at, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
+        ? { ...sliceOf(obj, from, !!upper), at, covered: itemsSeen(obj), trims: [...(obj.trims ?? [])] }
         : { kind: 'list', items: [], complete: false, at, taints: allTaints(obj), trims: [...(obj.trims ?? [])] };
     if (lower && this.isCount(unit, lower, env) && !(!upper && this.stripsLeadingSystem(unit, objNode, obj, lower, node))) out.trims!.push(this.trim(unit, 'slice', node));
     return out;

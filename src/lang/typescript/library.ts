@@ -5,7 +5,7 @@
  */
 import type { Loc } from '../../core/span';
 import type { ListValue, StrValue, Taint, Value } from '../../core/value';
-import { HOLE, allTaints, concatStrings, itemsSeen, listedItems, union, unknown, withoutFirst, withoutUnordered } from '../../core/value';
+import { HOLE, allTaints, concatStrings, itemsSeen, listedItems, union, unknown, withoutUnordered, sliceOf } from '../../core/value';
 import type { Evaluator, Env } from '../evaluate';
 import { itemsOrigin } from '../evaluate';
 import type { Library } from '../frontEnd';
@@ -130,8 +130,7 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
       }
       case 'slice': {
         const from = args.length === 1 && !args[0].spread ? ev.eval(unit, args[0].value, env) : undefined;
-        // An end given (`.slice(0, -1)`) cuts the last items off: the last one seen is no longer the last.
-        const out: ListValue = { ...(from ? withoutFirst(receiver, from) : { ...receiver, complete: false, head: 0, ...(args.length > 1 ? { tailKnown: false } : {}) }), at, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
+        const out: ListValue = { ...sliceOf(receiver, from, args.length > 1), at, covered: itemsSeen(receiver), trims: [...(receiver.trims ?? [])] };
         if (args[0] && ev.isCount(unit, args[0].value, env) && !stripsLeadingSystem(ev, unit, receiver, args, node)) out.trims!.push(ev.trim(unit, 'slice', node));
         return out;
       }

@@ -11,6 +11,7 @@ import type { CrossFileView, Definition, NeededImport, OtherUses, Transplant, Us
 import type { EditBuilder } from '../core/edits';
 import type { FileView } from '../core/fileView';
 import type { LanguageId } from '../core/model';
+import { contains } from '../core/span';
 import type { Loc } from '../core/span';
 import { editBuilderFor } from './edits';
 import type { Evaluator } from './evaluate';
@@ -18,10 +19,6 @@ import { buildFileView } from './fileView';
 import type { Node } from './parsers';
 import type { Binding } from './syntax';
 import type { FileUnit, Scope, SourceHost, Workspace } from './workspace';
-
-function contains(outer: { start: number; end: number }, inner: { start: number; end: number }): boolean {
-  return outer.start <= inner.start && inner.end <= outer.end;
-}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

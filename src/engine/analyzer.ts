@@ -200,7 +200,11 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       const requestsPossible = !this.prefilter || mayHoldRequests(text);
-      const reaches = () => !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang, requestsPossible);
+      // Whether the file calls something it imports that may lead to a request: asked by the
+      // trigger (of a file that holds none itself) and by the reach search, answered once.
+      let callsOut: boolean | undefined;
+      const callsOutward = () => (callsOut ??= !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang, false));
+      const reaches = () => requestsPossible || callsOutward();
       const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches) : rulesFor(rules, file, lang);
       if (!active.length && !SUPPRESSION_WORD.test(text)) {
         this.workspace.setOverlay(file, text, lang);
@@ -245,7 +249,7 @@ export class Analyzer implements AnalysisEngine {
             const key = [...classes].sort().join(',');
             let found = reached.get(key);
             // An evaluator of its own: the search spends its own budget, never the one the file's other findings need.
-            if (!found) reached.set(key, (found = reachedRequests(unit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes))));
+            if (!found) reached.set(key, (found = reachedRequests(unit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes), callsOutward)));
             return found;
           },
           get constructedCalls() {

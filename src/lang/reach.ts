@@ -52,14 +52,20 @@ interface Passed {
  * `classes` produced in `unit`. A file that calls no library source of those classes (the
  * callee names of its calls, read without other files) reaches none.
  */
-export function reachedRequests(unit: FileUnit, ev: Evaluator, classes: ReadonlySet<TaintClass>): ReachedRequest[] {
+export function reachedRequests(
+  unit: FileUnit,
+  ev: Evaluator,
+  classes: ReadonlySet<TaintClass>,
+  /** The answer of callsTowardRequests for the file (with no request of its own counted), when the caller has it. */
+  callsOutward: () => boolean = () => callsTowardRequests(unit.workspace, unit.file, unit.text, unit.language, false),
+): ReachedRequest[] {
   // Nothing to reach from a test (what it passes is its own data), or when the file calls nothing
   // it imports from a module that leads to a request (the `'reaches-requests'` trigger: the same
   // answer with the prefilter on or off). Asked of a file that makes requests too: its own are the
   // rules' own, and without this the file's every source and mention was read again on each
   // keystroke in the editor (half of the time of an edit of a 3,000-line request file).
   if (unit.frontEnd.modules.isTestFile(unit.file)) return [];
-  if (!callsTowardRequests(unit.workspace, unit.file, unit.text, unit.language, false)) return [];
+  if (!callsOutward()) return [];
   const sources = sourceCalls(unit, ev, classes);
   if (!sources.length) return [];
   // What the file passes on: only texts a value is written into (a prompt), not every use of a date or an id.

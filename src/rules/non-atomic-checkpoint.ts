@@ -487,7 +487,9 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       }
       return undefined;
     };
-    const memory = memoryTool(ctx, ops);
+    // Asked only of a write that earlier tests leave standing: it evaluates the path of every file operation.
+    let memoryKnown: boolean | undefined;
+    const memory = (): boolean => (memoryKnown ??= memoryTool(ctx, ops));
     /**
      * A copy of the file is taken first in the same function (`shutil.copy2(path, backup)`): a torn
      * write is undone from it. Or the same function has just made the file from a source that
@@ -919,7 +921,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const evidence = (at: Loc, p: FilePath, structured = true, write?: Extract<FileOp, { kind: 'write' }>, throughCaller = false): Evidence | undefined => {
       const found = evidenceBeforeRecords(at, p, structured, write, throughCaller);
       if (!found || (write?.data.length === 1 && failureRecord(write.data[0]))) return undefined;
-      if (!found.seeded && !memory && createdRecord(at, p, write)) return undefined;
+      if (!found.seeded && !memory() && createdRecord(at, p, write)) return undefined;
       return found;
     };
     const evidenceBeforeRecords = (at: Loc, p: FilePath, structured: boolean, write: Extract<FileOp, { kind: 'write' }> | undefined, throughCaller: boolean): Evidence | undefined => {
@@ -947,7 +949,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // each time (a uuid or a timestamp in its name).
       // Unless the program then only appends to it and reads it back (notes seeded once, then
       // added to): the seed is skipped once the file exists, so a torn one stays under every append.
-      if (!memory && !partialFill && (WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '') || createsOnly(at, p))) {
+      if (!partialFill && (WRITE_ONCE.test(view.enclosingCondition(at)?.conditionText ?? '') || createsOnly(at, p)) && !memory()) {
         const seed = appendedSeed(p);
         if (!seed) return undefined;
         return {
@@ -967,7 +969,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const fresh = FRESH_NAME.test(built) || freshAttribute(at, built) || probedFree(at, built);
       const family = fresh ? listedFamily(at, p) : undefined;
       if (fresh && !family) return undefined;
-      if (!memory && credentials(at, p)) return undefined;
+      if (credentials(at, p) && !memory()) return undefined;
       if (named.some((w) => PROCESS_FILE_WORDS.has(w))) return undefined;
       // Another tool's configuration (an editor's or another agent's settings): its own format and readers.
       if (FOREIGN_TOOL_DIR.test(`${built} ${knownText()}`)) return undefined;
@@ -1022,7 +1024,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
           consequence: 'what the earlier calls saved is lost',
         };
       }
-      if (memory) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
+      if (memory()) return { why: "it is one of the memory tool's files", consequence: 'the memory is lost' };
       return undefined;
     };
 

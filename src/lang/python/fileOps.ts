@@ -9,6 +9,7 @@ import type { Evaluator } from '../evaluate';
 import { argView, filePath, knownString } from '../fileOps';
 import type { Node } from '../parsers';
 import type { Arg, Expr } from '../syntax';
+import { walk } from '../walk';
 import type { FileUnit } from '../workspace';
 
 const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open']);
@@ -76,10 +77,23 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     if (e.k === 'ident') {
       const bound = ev.boundExpression(unit, n, e.name);
       if (bound && isPath(bound, depth + 1)) return true;
-      return PATHISH.test(e.name);
+      return PATHISH.test(e.name) || annotatedPath(n, e.name);
     }
     if (e.k === 'member') return PATHISH.test(e.prop);
     return false;
+  };
+
+  /** A parameter annotated as pathlib's path (`out: Path`, `dest: Optional[pathlib.Path] = None`), whatever its name. */
+  const annotatedPath = (n: Node, name: string): boolean => {
+    const b = ev.findBinding(unit, n, name)?.binding;
+    const param = b?.kind === 'param' ? b.nameNode.parent : undefined;
+    const type = param && /^typed_(default_)?parameter$/.test(param.type) ? param.childForFieldName('type') : undefined;
+    if (!type || !/Path\b/.test(type.text)) return false;
+    let found = false;
+    walk(type, (t) => {
+      if (!found && (t.type === 'identifier' || t.type === 'attribute')) found = PATH_CLASS.test(ev.calleeName(unit, t) ?? '');
+    });
+    return found;
   };
 
   /** The `open(...)` call a handle comes from: the call itself, `with open(...) as f`, `f = open(...)`. */

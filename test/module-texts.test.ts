@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
+import { textMayReach } from '../src/lang/textReach';
 import { Workspace } from '../src/lang/workspace';
 
 describe('the imports of a Python text, read without parsing it', () => {
@@ -76,5 +77,29 @@ describe('whether a module leads to a request, a number of imports away', () => 
     expect(answers([...asked].reverse())).toEqual([...expected].reverse());
     // Shallow after deep, and deep after shallow, on the modules of a cycle (a <-> b).
     expect(answers([['a', 5], ['a', 2], ['b', 1], ['b', 2], ['e', 3], ['e', 4]])).toEqual([true, false, false, true, false, true]);
+  });
+});
+
+describe('whether a function may lead to a request, read from module texts', () => {
+  let parsers: Parsers;
+  beforeAll(async () => {
+    parsers = await Parsers.load();
+  });
+
+  // `steps.plan` calls `agents.run`, whose only way to a request is back through `steps.plan`,
+  // which also calls `client.send`. Both lead to one, whichever is asked first.
+  const files = new Map<string, string>([
+    ['/q/steps.py', 'from agents import run\nfrom client import send\n\ndef plan(task):\n    run(task)\n    return send(task)\n'],
+    ['/q/agents.py', 'from steps import plan\n\ndef run(task):\n    return plan(task)\n'],
+    ['/q/client.py', 'def send(c, task):\n    return c.messages.create(model="m", max_tokens=1, messages=[{"role": "user", "content": task}])\n'],
+  ]);
+  const answers = (order: Array<[string, string]>) => {
+    const ws = new Workspace(parsers, { readFile: (p) => files.get(p) });
+    return order.map(([file, name]) => textMayReach(ws, `/q/${file}.py`, name));
+  };
+
+  it('is the same whichever function of a cycle of calls is asked first', () => {
+    expect(answers([['agents', 'run'], ['steps', 'plan']])).toEqual([true, true]);
+    expect(answers([['steps', 'plan'], ['agents', 'run']])).toEqual([true, true]);
   });
 });

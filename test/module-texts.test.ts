@@ -4,6 +4,7 @@
  * a request a given number of imports away, whatever order the depths are asked in.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Analyzer } from '../src/engine/analyzer';
 import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
@@ -101,5 +102,41 @@ describe('whether a function may lead to a request, read from module texts', () 
   it('is the same whichever function of a cycle of calls is asked first', () => {
     expect(answers([['agents', 'run'], ['steps', 'plan']])).toEqual([true, true]);
     expect(answers([['steps', 'plan'], ['agents', 'run']])).toEqual([true, true]);
+  });
+});
+
+describe('the functions a search may enter, read from their code', () => {
+  // The same cycle in code: `steps.plan` calls `agents.run` and the client; `agents.run` leads
+  // to a request only back through `steps.plan`. A date passed to either reaches the cached
+  // system prompt, whichever caller is analysed first.
+  const files: Record<string, string> = {
+    '/r/client.py': `import anthropic
+
+client = anthropic.Anthropic()
+
+def send(task):
+    return client.messages.create(
+        model="claude-sonnet-4-6",
+        max_tokens=256,
+        system=[{"type": "text", "text": task, "cache_control": {"type": "ephemeral"}}],
+        messages=[{"role": "user", "content": "Go on."}],
+    )
+`,
+    '/r/steps.py': 'from agents import run\nfrom client import send\n\ndef plan(task, again=False):\n    if again:\n        run(task)\n    return send(task)\n',
+    '/r/agents.py': 'from steps import plan\n\ndef run(task):\n    return plan(task, again=False)\n',
+    '/r/nightly.py': 'from datetime import datetime\nfrom steps import plan\n\ndef nightly():\n    return plan(f"Tonight is {datetime.now():%A}.")\n',
+    '/r/daily.py': 'from datetime import datetime\nfrom agents import run\n\ndef daily():\n    return run(f"Today is {datetime.now():%A}.")\n',
+  };
+  const host = { readFile: (p: string) => files[p], exists: (p: string) => p in files };
+  const rules = async (order: string[]) => {
+    const analyzer = await Analyzer.create({ host });
+    return order.map((f) => analyzer.analyze(`/r/${f}.py`, files[`/r/${f}.py`]).diagnostics.map((d) => d.ruleId));
+  };
+
+  it('finds both callers, in either order', async () => {
+    expect(await rules(['nightly'])).toEqual([['volatile-system-prompt']]);
+    expect(await rules(['daily'])).toEqual([['volatile-system-prompt']]);
+    expect(await rules(['daily', 'nightly'])).toEqual([['volatile-system-prompt'], ['volatile-system-prompt']]);
+    expect(await rules(['nightly', 'daily'])).toEqual([['volatile-system-prompt'], ['volatile-system-prompt']]);
   });
 });

@@ -197,11 +197,16 @@ function classOnly(text: string, name: string): boolean {
 
 /** Functions whose calls are read for mayReachRequest in one analysis: past this, no more are. */
 const MAX_SCANNED = 64;
-/** Per analysis: the functions being read (a path of calls), how many were read, and whether a limit cut the reading short. */
+/**
+ * Per analysis: the functions being read (a path of calls, each with its position on it), how
+ * many were read, whether a limit cut the reading short, and the outermost position a call back
+ * into a function being read was cut short at, below the function read now.
+ */
 interface Scan {
-  reading: Set<string>;
+  reading: Map<string, number>;
   count: number;
   limited: boolean;
+  cutAt: number;
 }
 const scans = new WeakMap<Evaluator, Scan>();
 
@@ -231,9 +236,13 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
   const hit = known.get(keys[0]);
   if (hit !== undefined) return hit;
   let scan = scans.get(ev);
-  if (!scan) scans.set(ev, (scan = { reading: new Set(), count: 0, limited: false }));
+  if (!scan) scans.set(ev, (scan = { reading: new Map(), count: 0, limited: false, cutAt: Infinity }));
   // A call back into a function being read adds nothing to what that function is found to do.
-  if (scan.reading.has(keys[0])) return false;
+  const on = scan.reading.get(keys[0]);
+  if (on !== undefined) {
+    scan.cutAt = Math.min(scan.cutAt, on);
+    return false;
+  }
   if (scan.count >= MAX_SCANNED || !ev.budget.spend()) {
     scan.limited = true;
     return false;
@@ -247,7 +256,10 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
   const outer = scan.reading.size === 0;
   if (outer) scan.limited = false;
   scan.count++;
-  scan.reading.add(keys[0]);
+  const position = scan.reading.size;
+  const cutAbove = scan.cutAt;
+  scan.cutAt = Infinity;
+  scan.reading.set(keys[0], position);
   const calls = callsIn(fn.unit, fn.node);
   let found = calls.some((d) => isRequestCall(fn.unit, d));
   for (const d of calls) {
@@ -256,9 +268,12 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
     found = e.k === 'call' && !!reachingCallee(fn.unit, ev, e.callee, undefined);
   }
   scan.reading.delete(keys[0]);
-  // A negative answer found after a limit was reached is not kept. (One found through a call back
-  // into a function being read is: such mutual recursion may hide a request; it stays unseen.)
-  if (found || !scan.limited) for (const k of keys) known.set(k, found);
+  const cut = scan.cutAt;
+  scan.cutAt = cut < position ? Math.min(cutAbove, cut) : cutAbove;
+  // A negative answer found after a limit was reached is not kept, nor one found while a call
+  // back into a function further up the path was taken to add nothing: asked first, that
+  // function may well lead to a request through this one.
+  if (found || (!scan.limited && cut >= position)) for (const k of keys) known.set(k, found);
   return found;
 }
 

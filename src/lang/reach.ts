@@ -23,6 +23,7 @@ import { REACH_DEPTH, callsTowardRequests, textMayReach } from './textReach';
 import type { SourceKind } from './sources';
 import type { Arg } from './syntax';
 import { walk } from './walk';
+import { SearchPath } from './searchPath';
 import type { FileUnit, Scope } from './workspace';
 
 /**
@@ -197,16 +198,11 @@ function classOnly(text: string, name: string): boolean {
 
 /** Functions whose calls are read for mayReachRequest in one analysis: past this, no more are. */
 const MAX_SCANNED = 64;
-/**
- * Per analysis: the functions being read (a path of calls, each with its position on it), how
- * many were read, whether a limit cut the reading short, and the outermost position a call back
- * into a function being read was cut short at, below the function read now.
- */
+/** Per analysis: the functions being read (a path of calls), how many were read, and whether a limit cut the reading short. */
 interface Scan {
-  reading: Map<string, number>;
+  path: SearchPath;
   count: number;
   limited: boolean;
-  cutAt: number;
 }
 const scans = new WeakMap<Evaluator, Scan>();
 
@@ -236,13 +232,9 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
   const hit = known.get(keys[0]);
   if (hit !== undefined) return hit;
   let scan = scans.get(ev);
-  if (!scan) scans.set(ev, (scan = { reading: new Map(), count: 0, limited: false, cutAt: Infinity }));
+  if (!scan) scans.set(ev, (scan = { path: new SearchPath(), count: 0, limited: false }));
   // A call back into a function being read adds nothing to what that function is found to do.
-  const on = scan.reading.get(keys[0]);
-  if (on !== undefined) {
-    scan.cutAt = Math.min(scan.cutAt, on);
-    return false;
-  }
+  if (scan.path.backInto(keys[0])) return false;
   if (scan.count >= MAX_SCANNED || !ev.budget.spend()) {
     scan.limited = true;
     return false;
@@ -253,13 +245,10 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
     if (name) known.set(reachKey(fn.unit.file, name), false);
     return false;
   }
-  const outer = scan.reading.size === 0;
+  const outer = scan.path.size === 0;
   if (outer) scan.limited = false;
   scan.count++;
-  const position = scan.reading.size;
-  const cutAbove = scan.cutAt;
-  scan.cutAt = Infinity;
-  scan.reading.set(keys[0], position);
+  const frame = scan.path.enter(keys[0]);
   const calls = callsIn(fn.unit, fn.node);
   let found = calls.some((d) => isRequestCall(fn.unit, d));
   for (const d of calls) {
@@ -267,13 +256,10 @@ function mayReachRequest(fn: FunctionRef, ev: Evaluator): boolean {
     const e = fn.unit.adapter.expr(d);
     found = e.k === 'call' && !!reachingCallee(fn.unit, ev, e.callee, undefined);
   }
-  scan.reading.delete(keys[0]);
-  const cut = scan.cutAt;
-  scan.cutAt = cut < position ? Math.min(cutAbove, cut) : cutAbove;
+  const keep = scan.path.leave(frame);
   // A negative answer found after a limit was reached is not kept, nor one found while a call
-  // back into a function further up the path was taken to add nothing: asked first, that
-  // function may well lead to a request through this one.
-  if (found || (!scan.limited && cut >= position)) for (const k of keys) known.set(k, found);
+  // back into a function further up was cut short (SearchPath).
+  if (found || (!scan.limited && keep)) for (const k of keys) known.set(k, found);
   return found;
 }
 

@@ -10,6 +10,7 @@ import type { LanguageId } from '../core/model';
 import type { ImportedName } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
 import { mayHoldRequests } from './requests';
+import { SearchPath } from './searchPath';
 import type { Workspace } from './workspace';
 
 /** Imports followed from a module in search of one that may hold a request (Workspace.leadsTo). */
@@ -27,23 +28,17 @@ const TEXT_DEPTH = REACH_DEPTH + 2;
  * nowhere the search follows; past the depth, it may (the parse decides). Known per module and
  * name, between analyses (Workspace.derived); a call back into a function being read adds nothing.
  */
-export function textMayReach(ws: Workspace, file: string, name: string, depth = TEXT_DEPTH, reading = new Map<string, number>(), cut: Cut = { at: Infinity }): boolean {
+export function textMayReach(ws: Workspace, file: string, name: string, depth = TEXT_DEPTH, path = new SearchPath()): boolean {
   const key = `text-reach\u0000${file}\u0000${name}`;
   const known = ws.derived.get(key);
   if (known !== undefined) return known;
-  const on = reading.get(key);
-  if (on !== undefined) {
-    cut.at = Math.min(cut.at, on);
-    return false;
-  }
+  if (path.backInto(key)) return false;
   const source = ws.source(file);
   if (!source) return false;
   ws.noteRead(file, source.text);
   if (!ws.leadsTo(file, mayHoldRequests, REACH_DEPTH)) return false;
   if (depth <= 0) return true;
-  const position = reading.size;
-  reading.set(key, position);
-  const below: Cut = { at: Infinity };
+  const frame = path.enter(key);
   const facts = textFacts(ws, file, source.text, source.language);
   const imported = facts.imported;
   const body = facts.definition(name);
@@ -52,7 +47,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
     // Not defined here as a function: imported (a re-export) and looked up there, or something
     // else (an object, a class, a name assigned a call's result) that is not followed.
     const imp = imported.find((i) => i.local === name);
-    found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, reading, below));
+    found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, path));
   } else if (mayHoldRequests(body)) found = true;
   else {
     found = false;
@@ -63,26 +58,17 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
         // `send(...)` of `from m import send`; `m.send(...)` of `import m`, of a submodule or of a
         // class imported by name: the name called, in the module it comes from.
         const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
-        found = facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, reading, below));
+        found = facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, path));
       } else {
         // A function of the module itself (`helper(...)`, `self.helper(...)`, `this.helper(...)`).
         const own = root === 'self' || root === 'this' || root === 'cls' ? last : root;
-        if (own !== undefined && own !== name && facts.definition(own) !== undefined) found = textMayReach(ws, file, own, depth - 1, reading, below);
+        if (own !== undefined && own !== name && facts.definition(own) !== undefined) found = textMayReach(ws, file, own, depth - 1, path);
       }
     }
   }
-  reading.delete(key);
-  // A call back into a function still being read further up was taken to add nothing: that holds
-  // for this search only (asked first, that function may well lead to a request through this
-  // one). Such an answer is not kept; one that met only calls back into itself or below is.
-  if (found || below.at >= position) ws.derived.set(key, found);
-  else cut.at = Math.min(cut.at, below.at);
+  // A "no" found while a call back into a function further up was cut short is not kept (SearchPath).
+  if (path.leave(frame) || found) ws.derived.set(key, found);
   return found;
-}
-
-/** The outermost function of the search's path that a call back into was cut short at (its position on the path). */
-interface Cut {
-  at: number;
 }
 
 interface TextFacts {

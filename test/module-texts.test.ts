@@ -105,6 +105,90 @@ describe('whether a function may lead to a request, read from module texts', () 
   });
 });
 
+describe('what a module text is read for when it may lead to a request', () => {
+  let parsers: Parsers;
+  beforeAll(async () => {
+    parsers = await Parsers.load();
+  });
+  const answers = (files: Record<string, string>, order: Array<[string, string]>) => {
+    const ws = new Workspace(parsers, { readFile: (p) => files[p] });
+    return order.map(([file, name]) => textMayReach(ws, file, name));
+  };
+  const sdkCall = 'client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 256, messages: [{ role: "user", content: q }] })';
+
+  it('does not take `if (`, `while (` or `return (` for a call, nor a block after one for a function', () => {
+    const files = {
+      '/t/util.ts': [
+        'import { client } from "./client";',
+        'export function fileSize(n: number): string {',
+        '  if (n < 1024) {',
+        '    return n + " B";',
+        '  }',
+        '  while (n > 1024) {',
+        '    n /= 1024;',
+        '  }',
+        '  return (n.toFixed(1) + " KiB");',
+        '}',
+        'export async function ask(q: string, cached: boolean) {',
+        '  if (!cached) {',
+        `    return ${sdkCall};`,
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    };
+    expect(answers(files, [['/t/util.ts', 'fileSize'], ['/t/util.ts', 'ask']])).toEqual([false, true]);
+  });
+
+  it('does not take a line that calls a name for a method that defines it', () => {
+    const files = {
+      '/t/notes.js': [
+        'import { client } from "./client.js";',
+        'export function note(text) {',
+        '  track(text)',
+        '}',
+        'export function track(text) {',
+        '  console.log(text)',
+        '}',
+        'export async function ask(q) {',
+        '  track(q)',
+        `  return ${sdkCall}`,
+        '}',
+        '',
+      ].join('\n'),
+    };
+    expect(answers(files, [['/t/notes.js', 'note'], ['/t/notes.js', 'ask']])).toEqual([false, true]);
+  });
+
+  it('follows SDK calls only: a framework named in a function (a provider switch) is no request the search reads', () => {
+    const files = {
+      '/t/providers.py': [
+        'def provider_label(name):',
+        '    if name == "litellm":',
+        '        return "LiteLLM"',
+        '    return name',
+        '',
+        'def ask(client, q):',
+        '    return client.messages.create(model="claude-sonnet-4-6", max_tokens=256, messages=[{"role": "user", "content": q}])',
+        '',
+      ].join('\n'),
+    };
+    expect(answers(files, [['/t/providers.py', 'provider_label'], ['/t/providers.py', 'ask']])).toEqual([false, true]);
+  });
+
+  it('does not keep a "yes" that a search found only because its depth ran out', () => {
+    // x -> w1 -> w2 -> w3 -> y -> z1 -> ... -> z5, which calls nothing: asked from x, y is read
+    // with too little depth left to see that z5 is a dead end; asked itself, it leads nowhere.
+    const lines = ['def send(client, q):', '    return client.messages.create(model="m", max_tokens=1, messages=[])', ''];
+    const chain = ['x', 'w1', 'w2', 'w3', 'y', 'z1', 'z2', 'z3', 'z4', 'z5'];
+    chain.forEach((f, i) => lines.push(`def ${f}(q):`, i + 1 < chain.length ? `    return ${chain[i + 1]}(q)` : '    return q', ''));
+    const files = { '/t/chain.py': lines.join('\n') };
+    expect(answers(files, [['/t/chain.py', 'y']])).toEqual([false]);
+    expect(answers(files, [['/t/chain.py', 'x'], ['/t/chain.py', 'y']])).toEqual([true, false]);
+    expect(answers(files, [['/t/chain.py', 'x'], ['/t/chain.py', 'w3'], ['/t/chain.py', 'x']])).toEqual([true, true, true]);
+  });
+});
+
 describe('the functions a search may enter, read from their code', () => {
   // The same cycle in code: `steps.plan` calls `agents.run` and the client; `agents.run` leads
   // to a request only back through `steps.plan`. A date passed to either reaches the cached

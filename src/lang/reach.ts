@@ -18,7 +18,7 @@ import type { TaintClass, Value } from '../core/value';
 import { allTaints } from '../core/value';
 import type { Env, EvalLimits, Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
-import { isRequestCallee, mayHoldRequests, sdkRequests } from './requests';
+import { isRequestCallee, mayHoldSdkRequests, sdkRequests } from './requests';
 import { REACH_DEPTH, callsTowardRequests, textMayReach } from './textReach';
 import type { SourceKind } from './sources';
 import type { Arg } from './syntax';
@@ -140,7 +140,7 @@ export function reachedRequests(
 
 /** Whether a module (or one it imports, a few imports deep) may hold a request, read from texts alone. */
 function leadsToRequests(unit: FileUnit, file: string): boolean {
-  return unit.workspace.leadsTo(file, mayHoldRequests, REACH_DEPTH);
+  return unit.workspace.leadsTo(file, mayHoldSdkRequests, REACH_DEPTH);
 }
 
 /**

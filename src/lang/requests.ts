@@ -121,6 +121,16 @@ export function mayHoldRequests(text: string): boolean {
   return REQUEST_CHAIN.test(text) || FRAMEWORK_WORD.test(text);
 }
 
+/**
+ * False when the text cannot hold an SDK request call (the chain calleeShape reads). The search
+ * for requests that values passed from other files reach follows SDK calls only (reach.ts), so
+ * it asks this of module and function texts, not mayHoldRequests: a framework's name in a text
+ * (`case "litellm":` of a provider switch) is no request it could read.
+ */
+export function mayHoldSdkRequests(text: string): boolean {
+  return REQUEST_CHAIN.test(text);
+}
+
 export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const out: RequestCall[] = findFrameworkCalls(unit, ev);
   // A call a framework adapter read (`client.messages.create` on an instructor client) is that framework's request.

@@ -15,6 +15,18 @@ export class SearchPath {
     return this.on.size;
   }
 
+  /** How many times a search along this path stopped because its depth ran out (depthRanOut). */
+  private runOuts = 0;
+
+  get depthRunOuts(): number {
+    return this.runOuts;
+  }
+
+  /** A search stopped at its depth and answered as if it went on: what is found above depends on the depth asked. */
+  depthRanOut(): void {
+    this.runOuts++;
+  }
+
   /** Whether `key` is being read (a call back into it); the cut is noted. */
   backInto(key: string): boolean {
     const at = this.on.get(key);
@@ -25,7 +37,7 @@ export class SearchPath {
 
   /** Starts reading `key`: what `leave` is given back. */
   enter(key: string): PathFrame {
-    const frame = { key, position: this.on.size, cutAbove: this.cutAt };
+    const frame = { key, position: this.on.size, cutAbove: this.cutAt, depthRanOut: this.runOuts };
     this.cutAt = Infinity;
     this.on.set(key, frame.position);
     return frame;
@@ -44,4 +56,6 @@ export interface PathFrame {
   key: string;
   position: number;
   cutAbove: number;
+  /** SearchPath.depthRunOuts when the function was entered. */
+  depthRanOut: number;
 }

@@ -9,7 +9,7 @@
 import type { LanguageId } from '../core/model';
 import type { ImportedName } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
-import { mayHoldRequests } from './requests';
+import { mayHoldRequests, mayHoldSdkRequests } from './requests';
 import { SearchPath } from './searchPath';
 import type { Workspace } from './workspace';
 
@@ -32,12 +32,17 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
   const key = `text-reach\u0000${file}\u0000${name}`;
   const known = ws.derived.get(key);
   if (known !== undefined) return known;
+  // Found before only because the depth ran out below it: it holds for as deep a search or less.
+  for (let d = depth; d <= TEXT_DEPTH; d++) if (ws.derived.get(cutKey(key, d))) return true;
   if (path.backInto(key)) return false;
   const source = ws.source(file);
   if (!source) return false;
   ws.noteRead(file, source.text);
-  if (!ws.leadsTo(file, mayHoldRequests, REACH_DEPTH)) return false;
-  if (depth <= 0) return true;
+  if (!ws.leadsTo(file, mayHoldSdkRequests, REACH_DEPTH)) return false;
+  if (depth <= 0) {
+    path.depthRanOut();
+    return true;
+  }
   const frame = path.enter(key);
   const facts = textFacts(ws, file, source.text, source.language);
   const imported = facts.imported;
@@ -48,7 +53,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
     // else (an object, a class, a name assigned a call's result) that is not followed.
     const imp = imported.find((i) => i.local === name);
     found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, path));
-  } else if (mayHoldRequests(body)) found = true;
+  } else if (mayHoldSdkRequests(body)) found = true;
   else {
     found = false;
     for (const [root, last] of calledChains(body)) {
@@ -66,9 +71,17 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
       }
     }
   }
-  // A "no" found while a call back into a function further up was cut short is not kept (SearchPath).
-  if (path.leave(frame) || found) ws.derived.set(key, found);
+  // A "no" found while a call back into a function further up was cut short is not kept, nor a
+  // "yes" found only because the depth ran out below (SearchPath): a deeper search may say no.
+  const kept = path.leave(frame);
+  if (found && frame.depthRanOut < path.depthRunOuts) ws.derived.set(cutKey(key, depth), true);
+  else if (kept || found) ws.derived.set(key, found);
   return found;
+}
+
+/** The key of a "yes" that a search `depth` calls deep found only because the depth ran out below. */
+function cutKey(key: string, depth: number): string {
+  return `${key}\u0000cut\u0000${depth}`;
 }
 
 interface TextFacts {
@@ -120,6 +133,12 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
   return facts;
 }
 
+/**
+ * Words of either language that a `(` may follow without making a call: `if (x)`, `while (x)`,
+ * `return (a, b)`, `elif (x)`, `not (x)`. No function can be named so.
+ */
+const STATEMENT_WORDS = new Set(['if', 'elif', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'return', 'throw', 'typeof', 'void', 'delete', 'await', 'yield', 'new', 'in', 'of', 'instanceof', 'with', 'function', 'class', 'not', 'and', 'or', 'is', 'assert', 'del', 'lambda', 'except', 'import', 'from', 'as', 'async', 'raise', 'global', 'nonlocal', 'pass', 'break', 'continue', 'try', 'finally', 'let', 'const', 'var', 'export', 'default', 'extends', 'keyof', 'satisfies']);
+
 /** The calls a text makes, as the name they start from and the last attribute (`a.b.c(` -> [a, c], `f(` -> [f, undefined]). */
 function calledChains(text: string, roots?: readonly string[]): Array<[string, string | undefined]> {
   const out: Array<[string, string | undefined]> = [];
@@ -128,6 +147,8 @@ function calledChains(text: string, roots?: readonly string[]): Array<[string, s
   // Given the names a chain may start from, the search starts only at those.
   const start = roots ? `(${roots.map((r) => r.replace(/\$/g, '\\$')).join('|')})(?![\\w$])` : '([A-Za-z_$][\\w$]{0,200})';
   for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${start}((?:\\s{0,16}\\.\\s{0,16}[A-Za-z_$][\\w$]{0,200}){0,8})\\s{0,16}\\(`, 'g'))) {
+    // `if (`, `while (`, `return (`: a statement, not a call (nor a function a text could define).
+    if (!m[2] && STATEMENT_WORDS.has(m[1])) continue;
     const last = m[2] ? /([A-Za-z_$][\w$]*)\s*$/.exec(m[2])?.[1] : undefined;
     const k = `${m[1]}.${last ?? ''}`;
     if (seen.has(k)) continue;

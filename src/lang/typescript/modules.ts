@@ -102,7 +102,7 @@ function definitionText(text: string, name: string): string | undefined {
   const n = name.replace(/[$]/g, '\\$');
   const parts: string[] = [];
   // Bounded repetitions only: each start is tried in a bounded number of steps, whatever the text.
-  const head = new RegExp(`(?:\\bfunction[ \\t]{0,8}\\*?[ \\t]{0,8}${n}[ \\t]{0,8}\\(|(?<![\\w$.])${n}[ \\t]{0,8}(?:=|:)[ \\t]{0,8}(?:async[ \\t]{0,8})?(?:function\\b|\\([^)]{0,400}\\)[ \\t]{0,8}(?::[^=\\n]{0,200})?=>|[\\w$]{1,80}[ \\t]{0,8}=>)|^[ \\t]{0,80}(?:(?:public|private|protected|static|async|override|readonly)[ \\t]{1,8}){0,6}${n}[ \\t]{0,8}(?:<[^>\\n]{0,200}>)?[ \\t]{0,8}\\()`, 'gm');
+  const head = new RegExp(`(?:\\bfunction[ \\t]{0,8}\\*?[ \\t]{0,8}${n}[ \\t]{0,8}\\(|(?<![\\w$.])${n}[ \\t]{0,8}(?:=|:)[ \\t]{0,8}(?:async[ \\t]{0,8})?(?:function\\b|\\([^)]{0,400}\\)[ \\t]{0,8}(?::[^=\\n]{0,200})?=>|[\\w$]{1,80}[ \\t]{0,8}=>)|^[ \\t]{0,80}(?<method>(?:(?:public|private|protected|static|async|override|readonly)[ \\t]{1,8}){0,6})${n}[ \\t]{0,8}(?:<[^>\\n]{0,200}>)?[ \\t]{0,8}\\()`, 'gm');
   const closing = (from: number, open: string, close: string) => {
     let depth = 0;
     for (let i = from; i < text.length; i++) {
@@ -119,6 +119,9 @@ function definitionText(text: string, name: string): string | undefined {
     const open = text.indexOf('{', at);
     const lineEnd = text.indexOf('\n', at);
     if (open < 0) continue;
+    // A method's parameters are followed by its body, or a return type and its body; a line that
+    // calls the name (`  send(prompt);`) is no definition of it.
+    if (m.groups?.method !== undefined && (open - at > 320 || !/^\s*(?::[^;{}]*)?$/.test(text.slice(at, open)))) continue;
     if (arrow >= 0 && arrow < open && lineEnd >= 0 && lineEnd < open) {
       parts.push(text.slice(m.index!, lineEnd));
       continue;

@@ -189,6 +189,49 @@ describe('what a module text is read for when it may lead to a request', () => {
   });
 });
 
+describe('what is known of a module, when its text changes', () => {
+  let parsers: Parsers;
+  beforeAll(async () => {
+    parsers = await Parsers.load();
+  });
+  const request = 'def send(c, q):\n    return c.messages.create(model="m", max_tokens=1, messages=[{"role": "user", "content": q}])\n';
+  const before = `${request}\ndef f(c, q):\n    return q\n`;
+  const after = `${request}\ndef f(c, q):\n    return c.messages.create(model="m", max_tokens=1, messages=[])\n`;
+
+  it('forgets what a parsed text said once the buffer holds another, however it got there', () => {
+    for (const steps of [
+      // A keystroke: the parsed text, then another.
+      (ws: Workspace) => ws.setText('/m/a.py', after),
+      // The parse dropped for the same text held unparsed, then another text parsed.
+      (ws: Workspace) => {
+        ws.setOverlay('/m/a.py', before);
+        ws.setText('/m/a.py', after);
+      },
+      // The same, the other text held unparsed.
+      (ws: Workspace) => ws.setOverlay('/m/a.py', after),
+    ]) {
+      const ws = new Workspace(parsers, { readFile: () => undefined });
+      ws.setText('/m/a.py', before);
+      expect(textMayReach(ws, '/m/a.py', 'f')).toBe(false);
+      steps(ws);
+      expect(textMayReach(ws, '/m/a.py', 'f')).toBe(true);
+    }
+  });
+
+  it('forgets it for a module whose parse was evicted, and keeps it for the same text', () => {
+    const ws = new Workspace(parsers, { readFile: () => undefined });
+    ws.setText('/m/a.py', before);
+    expect(textMayReach(ws, '/m/a.py', 'f')).toBe(false);
+    // Enough other parsed text to evict the module's parse.
+    for (let i = 0; i < 80; i++) ws.setText(`/m/filler${i}.py`, `x = ${i}\n`.repeat(2000));
+    ws.setText('/m/a.py', before);
+    expect(textMayReach(ws, '/m/a.py', 'f')).toBe(false);
+    for (let i = 0; i < 80; i++) ws.setText(`/m/filler${i}.py`, `y = ${i}\n`.repeat(2000));
+    ws.setText('/m/a.py', after);
+    expect(textMayReach(ws, '/m/a.py', 'f')).toBe(true);
+  });
+});
+
 describe('the functions a search may enter, read from their code', () => {
   // The same cycle in code: `steps.plan` calls `agents.run` and the client; `agents.run` leads
   // to a request only back through `steps.plan`. A date passed to either reaches the cached

@@ -385,7 +385,7 @@ export class Workspace {
     this.importsChanged(file, text, lang);
     this.memberCalls.delete(file);
     this.overlays.set(file, text);
-    this.drop(file);
+    this.drop(file, false);
     if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
     const previous = this.editBases.get(file);
     this.editBases.delete(file);
@@ -479,12 +479,17 @@ export class Workspace {
     this.derived.clear();
     this.memberCalls.delete(file);
     this.overlays.delete(file);
-    this.drop(file);
+    // Nothing derived is left to tell apart from what the next text gives.
+    this.drop(file, false);
   }
 
-  private drop(file: string): void {
+  /** Forgets a file's parse; with `keepHash`, its text's hash is kept in its place (see textSet). */
+  private drop(file: string, keepHash = true): void {
     const unit = this.units.get(file);
-    if (unit) this.unitChars -= unit.text.length;
+    if (unit) {
+      this.unitChars -= unit.text.length;
+      if (keepHash) this.textHashes.set(file, textHash(unit.text));
+    }
     this.units.delete(file);
   }
 
@@ -521,7 +526,8 @@ export class Workspace {
 
   private addUnit(file: string, text: string, language: LanguageId, tree: Tree): FileUnit {
     this.parsedChars += text.length;
-    this.textHashes.set(file, textHash(text));
+    // While the parse is kept its text tells whether a text given later is another (textSet).
+    this.textHashes.delete(file);
     const unit = new FileUnit(this, file, language, text, tree);
     this.units.set(file, unit);
     this.unitChars += text.length;
@@ -531,6 +537,7 @@ export class Workspace {
       (oldest, evicted) => {
         if (!evicted) return;
         this.unitChars -= evicted.text.length;
+        this.textHashes.set(oldest, textHash(evicted.text));
         if (this.editBases.get(oldest) === evicted.tree) {
           this.editBases.delete(oldest);
           evicted.tree.release();
@@ -649,7 +656,11 @@ export class Workspace {
    * or read (noteRead) gets another text, or a file changes.
    */
   readonly derived = new AnswerCache<boolean>(MAX_CACHED_ANSWERS);
-  /** A hash of the text of every file parsed so far, to tell when one gets another text. */
+  /**
+   * A hash of the text of every file parsed or read so far whose parse is not kept, to tell when
+   * one gets another text; a kept parse's own text tells that (hashing a 3,000-line buffer on
+   * every keystroke was most of the cost of telling).
+   */
   private readonly textHashes = new Map<string, number>();
 
   /**
@@ -660,15 +671,20 @@ export class Workspace {
    * seen again when the workspace is told a file changed.
    */
   private textSet(file: string, text: string): void {
-    const before = this.textHashes.get(file);
-    if (before === undefined || before === textHash(text)) return;
+    const parsed = this.units.get(file);
+    if (parsed) {
+      if (parsed.text === text) return;
+    } else {
+      const before = this.textHashes.get(file);
+      if (before === undefined || before === textHash(text)) return;
+    }
     const own = `\u0000${file}\u0000`;
     for (const key of [...this.derived.keys()]) if (key.includes(own)) this.derived.delete(key);
   }
 
   /** A text read to derive facts from (without parsing it): its hash is kept, as for a parsed one, so that a change drops those facts. */
   noteRead(file: string, text: string): void {
-    if (!this.textHashes.has(file)) this.textHashes.set(file, textHash(text));
+    if (!this.textHashes.has(file) && !this.units.get(file)) this.textHashes.set(file, textHash(text));
   }
 
   /** Per module, what leadsTo found: it leads at `leadsFrom` imports away and more, and not at `notUpTo` and fewer. */

@@ -1,10 +1,32 @@
 /**
  * The order in which worker threads get their files (src/cli/lint.ts, Schedule): each worker a run
  * of consecutive files, the largest run left split when a worker runs out, every file handed
- * out exactly once, and the files of a lost worker handed out again first.
+ * out exactly once, and the files of a lost worker handed out again first. And how many workers
+ * a run gets (workerCount).
  */
 import { describe, expect, it } from 'vitest';
-import { Schedule } from '../src/cli/lint';
+import { Schedule, workerCount } from '../src/cli/lint';
+
+describe('workers for a run', () => {
+  it('are one per core (up to 8), fewer for few files', () => {
+    expect(workerCount(20_000, undefined, 2)).toBe(2);
+    expect(workerCount(20_000, undefined, 32)).toBe(8);
+    expect(workerCount(100, undefined, 8)).toBe(3);
+    expect(workerCount(20_000, 3, 2)).toBe(3);
+  });
+
+  it('are at least one on a machine of one core, so that every file gets a bounded heap and a deadline', () => {
+    expect(workerCount(20_000, undefined, 1)).toBe(1);
+    expect(workerCount(40, undefined, 1)).toBe(1);
+  });
+
+  it('are none (the main thread lints) for --threads 1 and for a run of few files', () => {
+    expect(workerCount(20_000, 1, 8)).toBe(0);
+    expect(workerCount(39, undefined, 8)).toBe(0);
+    expect(workerCount(39, 4, 8)).toBe(0);
+    expect(workerCount(0, undefined, 1)).toBe(0);
+  });
+});
 
 /** Takes every file, round robin over the workers that still get one. */
 function takeAll(s: Schedule, workers: number): number[][] {

@@ -3,10 +3,11 @@
  * several, and a worker that fails on a file (stops, runs out of memory, hangs) costs that file
  * only: it is reported as an internal error, the run goes on, and exits 2.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { project, run, useCli } from './cli-harness';
+import { CLI, project, run, useCli } from './cli-harness';
 import { FIXTURES, ROOT } from './helpers';
 
 const SOURCE = /^(bad|good)[\w-]*\.(py|ts|tsx|js|jsx|ipynb)$/;
@@ -72,6 +73,20 @@ describe('threads', () => {
       expect(others(healthy.stdout).length).toBeLessThan((JSON.parse(healthy.stdout) as unknown[]).length);
     }, 180_000);
   }
+
+  // One core (taskset pins the run to one; libuv counts the cores it may run on): the default is
+  // one worker, not the main thread, so that a file that never finishes fails alone.
+  it('on a machine of one core, a file that hangs fails alone', () => {
+    const env = { ...process.env, NO_COLOR: '1', PREFIXLINT_WORKER_FAILPOINT: `hang:${victim}`, PREFIXLINT_FILE_DEADLINE_MS: '5000' };
+    const cores = spawnSync('taskset', ['-c', '0', process.execPath, '-p', 'require("node:os").availableParallelism()'], { encoding: 'utf8' });
+    expect(cores.stdout.trim()).toBe('1');
+    const healthy = run(dir, ['check', '--format', 'json', '--threads', '1', '.']);
+    const r = spawnSync('taskset', ['-c', '0', process.execPath, CLI, 'check', '--format', 'json', '.'], { cwd: dir, encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.split('\n').filter((l) => /internal error: the analysis did not finish within 5 s/.test(l))).toEqual([`${victim}: internal error: the analysis did not finish within 5 s`]);
+    const others = (out: string) => (JSON.parse(out) as Array<{ file: string }>).filter((f) => f.file !== victim);
+    expect(others(r.stdout)).toEqual(others(healthy.stdout));
+  }, 180_000);
 
   it('rejects --threads 0', () => {
     const r = run(dir, ['check', '--threads', '0', '.']);

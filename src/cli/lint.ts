@@ -217,9 +217,16 @@ export function discoverInWorker(script: string, args: readonly string[], cwd: s
   });
 }
 
-/** The threads to lint `files` files with: `requested` (--threads), else the machine's cores, never more than the files pay for. */
-export function threadCount(files: number, requested?: number): number {
-  const wanted = requested ?? Math.min(os.availableParallelism(), 8);
+/**
+ * The worker threads to lint `files` files with; 0: in this thread. `requested` (--threads), else
+ * the machine's cores up to 8, never more than the files pay for. A run of few files, and
+ * `--threads 1`, lint in this thread (no worker to start). Otherwise at least one worker, also on
+ * a machine of one core: only a worker gives each file a bounded heap and a deadline, so that a
+ * file that would exhaust memory or never finish fails alone instead of the run.
+ */
+export function workerCount(files: number, requested: number | undefined, cores = os.availableParallelism()): number {
+  if (requested === 1 || files < FILES_PER_WORKER) return 0;
+  const wanted = requested ?? Math.min(cores, 8);
   return Math.max(1, Math.min(wanted, Math.ceil(files / FILES_PER_WORKER)));
 }
 

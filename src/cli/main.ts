@@ -20,7 +20,7 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
-import { discoverInWorker, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, threadCount, WORKER_ROLE } from './lint';
+import { discoverInWorker, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, WORKER_ROLE, workerCount } from './lint';
 import type { DiscoveryJob, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
@@ -92,7 +92,10 @@ Options:
   --write-baseline       record this run's findings in the baseline (--baseline FILE, default
                          ${DEFAULT_BASELINE}) and exit 0; entries of files not checked are kept
   --threads N            lint with N threads (default: one per core, up to 8, and fewer
-                         for few files); the output is the same with any number
+                         for few files); the output is the same with any number. Each
+                         thread has a bounded heap and a deadline per file (a file past
+                         them fails alone); --threads 1 and runs of few files lint in the
+                         main thread, without those bounds
   --no-color             no colours (also: the NO_COLOR environment variable)
   -h, --help             show this help
 
@@ -406,11 +409,11 @@ async function check(args: string[], io: Io): Promise<number> {
       }
     }
   };
-  const threads = stdinName !== undefined ? 1 : threadCount(files.length, threadsOption);
+  const workers = stdinName !== undefined ? 0 : workerCount(files.length, threadsOption);
   const script = workerScript();
-  if (threads > 1 && script) {
-    if (stats) stats.threads = threads;
-    await lintInWorkers(script, files, job, threads, (i, r) => take(files[i], r));
+  if (workers > 0 && script) {
+    if (stats) stats.threads = workers;
+    await lintInWorkers(script, files, job, workers, (i, r) => take(files[i], r));
   } else {
     linter = await FileLinter.create(job, host, config);
     for (const file of files) take(file, linter.lint(file));

@@ -267,3 +267,30 @@ def send(task):
     expect(await rules(['nightly', 'daily'])).toEqual([['volatile-system-prompt'], ['volatile-system-prompt']]);
   });
 });
+
+describe('where a Python import is looked for, when files appear and go', () => {
+  let parsers: Parsers;
+  beforeAll(async () => {
+    parsers = await Parsers.load();
+  });
+
+  // A folder that is not a package is on Python's path (a script's folder); a package's folder is not.
+  it('follows a package marker that appears or goes, told as a changed file or as a new text', () => {
+    const files = new Map<string, string>([
+      ['/r/app/main.py', 'import helper\n'],
+      ['/r/app/helper.py', 'X = 1\n'],
+    ]);
+    const ws = new Workspace(parsers, { readFile: (p) => files.get(p) });
+    const from = { file: '/r/app/main.py', language: 'python' as const };
+    expect(ws.modulePath(from, 'helper')).toBe('/r/app/helper.py');
+    files.set('/r/app/__init__.py', '');
+    ws.invalidate('/r/app/__init__.py');
+    expect(ws.modulePath(from, 'helper')).toBeUndefined();
+    files.delete('/r/app/__init__.py');
+    ws.invalidate('/r/app/__init__.py');
+    expect(ws.modulePath(from, 'helper')).toBe('/r/app/helper.py');
+    // An unsaved buffer of a new file: given as a text, never written to disk.
+    ws.setOverlay('/r/app/__init__.py', '');
+    expect(ws.modulePath(from, 'helper')).toBeUndefined();
+  });
+});

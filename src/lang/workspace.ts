@@ -7,7 +7,7 @@ import type { Loc } from '../core/span';
 import type { Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';
 import { languageForPath } from './parsers';
-import type { FrontEnd, ImportedName } from './frontEnd';
+import type { FrontEnd, ImportedName, ModuleHost } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
 import { walkTypes } from './walk';
@@ -403,9 +403,7 @@ export class Workspace {
    */
   private textGiven(file: string): void {
     if (languageForPath(file) && this.exists(file)) return;
-    this.existing.clear();
-    this.listings.clear();
-    this.modulePaths.clear();
+    this.forgetExistence();
   }
 
   /**
@@ -471,9 +469,7 @@ export class Workspace {
 
   invalidate(file: string): void {
     // A file was created, deleted or changed: what exists may have changed with it.
-    this.existing.clear();
-    this.listings.clear();
-    this.modulePaths.clear();
+    this.forgetExistence();
     this.imports.clear();
     this.leads.clear();
     this.derived.clear();
@@ -722,5 +718,22 @@ export class Workspace {
   /** Characters read for memberCalls. */
   private indexedChars = 0;
 
-  private readonly moduleHost = { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
+  /**
+   * What the front ends' module resolution asks of the workspace. A new one each time what exists
+   * may have changed (see forgetExistence): a front end may keep answers with it (Python keeps the
+   * folders an import is looked up in).
+   */
+  private moduleHost = this.newModuleHost();
+
+  private newModuleHost(): ModuleHost {
+    return { exists: (f: string) => this.exists(f), readFile: (f: string) => this.overlays.get(f) ?? this.host.readFile(f) };
+  }
+
+  /** What exists may have changed (a file appeared, was deleted or changed): what was read of it is read again. */
+  private forgetExistence(): void {
+    this.existing.clear();
+    this.listings.clear();
+    this.modulePaths.clear();
+    this.moduleHost = this.newModuleHost();
+  }
 }

@@ -13,6 +13,41 @@ function defBody(text: string, at: number, indent: number, from: number): string
   return text.slice(at, end ? end.index : text.length);
 }
 
+/**
+ * The folders of `dir`'s absolute imports, per host: the same for every import of every file in
+ * the folder, and asked for each import not resolved yet (tens of thousands in a repository's
+ * run, most of them the standard library's and other packages', each probing up to MAX_LEVELS
+ * folders). They are read from what the host says exists, so they are kept with the host: the
+ * workspace gives a new host when what exists may have changed.
+ */
+const basesByHost = new WeakMap<ModuleHost, Map<string, readonly string[]>>();
+
+function absoluteBases(host: ModuleHost, dir: string): readonly string[] {
+  let byDir = basesByHost.get(host);
+  if (!byDir) basesByHost.set(host, (byDir = new Map()));
+  const known = byDir.get(dir);
+  if (known) return known;
+  // An absolute import is looked up where Python's path can hold it: folders that are not
+  // packages themselves (the top package's parent, a script's folder), from the file's
+  // folder up, and their `src/` folders (the src layout, for tests and scripts beside it). A
+  // package folder is never on the path, so a sibling named like a library (`llms/openai.py`
+  // beside `llms/deepseek.py`) is not what `from openai import OpenAI` imports.
+  const bases: string[] = [];
+  let base = dir;
+  for (let i = 0; i < MAX_LEVELS; i++) {
+    if (!host.exists(path.join(base, '__init__.py'))) {
+      bases.push(base);
+      const src = path.join(base, 'src');
+      if (src !== dir && !dir.startsWith(src + path.sep) && host.exists(src)) bases.push(src);
+    }
+    const up = path.dirname(base);
+    if (up === base) break;
+    base = up;
+  }
+  byDir.set(dir, bases);
+  return bases;
+}
+
 export const pythonModules: ModuleSyntax = {
   isTestFile(file) {
     // What pytest and unittest collect: `test_*.py`, `*_test.py`, and pytest's `conftest.py`.
@@ -24,28 +59,13 @@ export const pythonModules: ModuleSyntax = {
     const m = /^(\.*)(.*)$/.exec(spec)!;
     const dots = m[1].length;
     const rest = m[2] ? m[2].split('.') : [];
-    const bases: string[] = [];
+    let bases: readonly string[];
     if (dots > 0) {
       let base = dir;
       for (let i = 1; i < dots; i++) base = path.dirname(base);
-      bases.push(base);
+      bases = [base];
     } else {
-      // An absolute import is looked up where Python's path can hold it: folders that are not
-      // packages themselves (the top package's parent, a script's folder), from the file's
-      // folder up, and their `src/` folders (the src layout, for tests and scripts beside it). A
-      // package folder is never on the path, so a sibling named like a library (`llms/openai.py`
-      // beside `llms/deepseek.py`) is not what `from openai import OpenAI` imports.
-      let base = dir;
-      for (let i = 0; i < MAX_LEVELS; i++) {
-        if (!host.exists(path.join(base, '__init__.py'))) {
-          bases.push(base);
-          const src = path.join(base, 'src');
-          if (src !== dir && !dir.startsWith(src + path.sep) && host.exists(src)) bases.push(src);
-        }
-        const up = path.dirname(base);
-        if (up === base) break;
-        base = up;
-      }
+      bases = absoluteBases(host, dir);
     }
     for (const base of bases) {
       const p = path.join(base, ...rest);

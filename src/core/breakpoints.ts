@@ -132,7 +132,7 @@ export function keyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc
   if (!view.keyAssignments.some((a) => a.key === 'cache_control')) return [];
   const fn = view.enclosingFunction(call.at);
   const explicit = explicitMarkers(call);
-  const messagesText = call.params.entries.find((e) => e.key === 'messages')?.valueAt;
+  const messagesText = getEntryRecord(call.params, 'messages')?.valueAt;
   const out: KeyedMarker[] = [];
   // Helpers called from the request's function before the request, with the call site.
   let helperSites: CallSite[] | undefined;

@@ -7,7 +7,7 @@ import type { FileView, FunctionView } from './fileView';
 import type { RequestCall } from './model';
 import type { Loc } from './span';
 import type { Taint, Value } from './value';
-import { HOLE, allTaints, getEntry, stabilityOf } from './value';
+import { HOLE, allTaints, getEntry, getEntryRecord, stabilityOf } from './value';
 
 export type Evidence = 'constant' | 'per-request' | 'unknown';
 
@@ -137,7 +137,7 @@ export function isPerTurnFunction(view: FileView, f: FunctionView): boolean {
  * function from its changing state. Retrieved data is left to dynamic-content-before-breakpoint.
  */
 export function systemRebuilt(call: RequestCall, view: FileView, textOf: (at: Loc) => string): Rebuilt | undefined {
-  const entry = call.params.entries.find((e) => e.key === 'system');
+  const entry = getEntryRecord(call.params, 'system');
   if (!entry?.valueAt || entry.valueAt.file !== call.file) return undefined;
   const system = entry.value;
   const taints = allTaints(system);
@@ -212,7 +212,7 @@ function changingPart(system: Value, site: Loc, ts: Taint[], names: string[], te
   if (system.kind !== 'list') return undefined;
   const holds = (v: Value) => allTaints(v).some((t) => ts.some((x) => x.at.file === t.at.file && x.at.start === t.at.start && x.at.end === t.at.end));
   for (const block of system.items) {
-    const text = block.kind === 'obj' ? block.entries.find((e) => e.key === 'text') : undefined;
+    const text = block.kind === 'obj' ? getEntryRecord(block, 'text') : undefined;
     if (!text?.valueAt || !inside(text.valueAt, site)) continue;
     if (holds(text.value) || codeNames(textOf(text.valueAt)).some((n) => names.includes(n))) return text.valueAt;
   }
@@ -233,7 +233,7 @@ function rebuiltInLoop(call: RequestCall, view: FileView, textOf: (at: Loc) => s
   const { system, taints, own, site, fn, loop } = f;
   if (!inside(site, loop)) return undefined;
   // One fresh request per item (no history carried between iterations) is not a conversation.
-  const messages = call.params.entries.find((e) => e.key === 'messages')?.value;
+  const messages = getEntryRecord(call.params, 'messages')?.value;
   if (messages?.kind === 'list' && messages.complete && messages.at && inside(messages.at, loop) && messages.items.every((m) => m.kind === 'obj' && !m.repeated)) return undefined;
   // Names the value is built from that the loop assigns again (read on the next turn).
   const inLoop = view.assignments.filter((a) => inside(a.at, loop));

@@ -4,6 +4,7 @@
  */
 import type { Loc } from './span';
 import type { ObjValue, Value } from './value';
+import { getEntryRecord } from './value';
 
 export type LanguageId = 'python' | 'typescript' | 'tsx' | 'javascript';
 
@@ -98,7 +99,7 @@ export function prefixBlocks(call: RequestCall): PrefixBlock[] {
     for (let i = params.entries.length - 1; i >= 0; i--) if (params.entries[i].key === k) return params.entries[i].value;
     return undefined;
   };
-  const cc = (v: Value) => (v.kind === 'obj' ? v.entries.find((e) => e.key === 'cache_control')?.value : undefined);
+  const cc = (v: Value) => (v.kind === 'obj' ? getEntryRecord(v, 'cache_control')?.value : undefined);
 
   const tools = field('tools');
   if (tools?.kind === 'list') {
@@ -117,9 +118,9 @@ export function prefixBlocks(call: RequestCall): PrefixBlock[] {
   const messages = field('messages');
   if (messages?.kind === 'list') {
     messages.items.forEach((m, i) => {
-      const role = m.kind === 'obj' ? m.entries.find((e) => e.key === 'role')?.value : undefined;
+      const role = m.kind === 'obj' ? getEntryRecord(m, 'role')?.value : undefined;
       const roleText = role?.kind === 'str' && role.complete ? role.text : undefined;
-      const content = m.kind === 'obj' ? m.entries.find((e) => e.key === 'content')?.value : undefined;
+      const content = m.kind === 'obj' ? getEntryRecord(m, 'content')?.value : undefined;
       if (content?.kind === 'list') {
         content.items.forEach((b, j) =>
           blocks.push({ section: 'messages', path: `messages[${i}].content[${j}]`, value: b, role: roleText, cacheControl: cc(b) }),

@@ -86,6 +86,11 @@ interface ValueBase {
    * `.map` callback result, an `append` in a loop): the loop that repeats it.
    */
   repeated?: Loc;
+  /**
+   * Set on a list item added by code that may not run (`if extra: betas.append(extra)`): it is
+   * read as there, but a test of whether the list is empty cannot count on it.
+   */
+  conditional?: boolean;
   /** Set on what is read from the result of a call the front end does not resolve (see Origin). */
   origin?: Origin;
   /**
@@ -162,6 +167,11 @@ export interface Entry {
   /** The value expression as written in this literal or call (before names are followed). */
   valueAt?: Loc;
   value: Value;
+  /**
+   * Written into the object after it was built by code that may not run (`if betas:
+   * params["betas"] = betas`): the key is read as there, but some runs do not send it.
+   */
+  conditional?: boolean;
 }
 
 export interface ObjValue extends ValueBase {

@@ -6,7 +6,7 @@
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
-import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, isComplete, itemsSeen, knownHead, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, sliceOf } from '../core/value';
+import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, getEntryRecord, isComplete, itemsSeen, knownHead, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, sliceOf } from '../core/value';
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import { mayHoldRequests } from './requests';
@@ -1737,6 +1737,8 @@ export class Evaluator {
     // contents, not about how the code is configured: it is not decided (reading it would
     // replay these very changes).
     const mutations: import('./syntax').Mutation[] = [];
+    /** Changes that may or may not run (their test is not decided): a key they write may keep its earlier value. */
+    const maybe = new Set<import('./syntax').Mutation>();
     let unsure = false;
     /** A change that may run and was left out touches the start of the list (not only adds at its end). */
     let unsureHead = false;
@@ -1747,17 +1749,20 @@ export class Evaluator {
       if (this.certainChangesOnly && runs !== true) {
         unsure = true;
         unsureHead ||= !ADDS_AT_END.has(m.method);
-      } else mutations.push(m);
+      } else {
+        mutations.push(m);
+        if (runs !== true) maybe.add(m);
+      }
     }
-    const v = this.applyChanges(unit, scopeNode, base, mutations, env);
+    const v = this.applyChanges(unit, scopeNode, base, mutations, env, maybe);
     if (!unsure) return v;
     if (v.kind === 'obj') return { ...v, complete: false };
     if (v.kind === 'list') return { ...v, complete: false, tailKnown: false, covered: false, ...(unsureHead ? { head: 0 } : {}) };
     return v;
   }
 
-  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env): Value {
-    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env);
+  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env, maybe?: ReadonlySet<import('./syntax').Mutation>): Value {
+    if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env, maybe);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     // Whether every item the list may hold stays among its listed items (ListValue.covered).
     let seen = base.kind === 'list' && itemsSeen(base);
@@ -1788,7 +1793,8 @@ export class Evaluator {
           const vals = argNodes.map((a) => this.eval(unit, a, env));
           // Also `while` loops and `for (;;)`: an append there runs once per iteration too.
           const repeat = loop?.loop ?? loopAround(unit.adapter, m.node, scopeNode, scopeNode);
-          const added = repeat ? vals.map((x) => ({ ...x, repeated: unit.loc(repeat) }) as Value) : vals;
+          const repeatedAdds = repeat ? vals.map((x) => ({ ...x, repeated: unit.loc(repeat) }) as Value) : vals;
+          const added = maybe?.has(m) ? repeatedAdds.map((x) => ({ ...x, conditional: true }) as Value) : repeatedAdds;
           if (repeat && !loop) v.complete = false;
           if (m.method === 'insert' || m.method === 'unshift') v.items.unshift(...added);
           else {
@@ -1869,7 +1875,7 @@ export class Evaluator {
    * Keys written into an object after it was built (`d["k"] = v`). Keys computed in a loop over
    * an unordered source (a directory listing, a set) make the key order unordered too.
    */
-  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[], env?: Env): Value {
+  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[], env?: Env, maybe?: ReadonlySet<import('./syntax').Mutation>): Value {
     const v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
     for (const m of mutations) {
       if (m.method !== 'set-key' || m.args.length < 2) continue;
@@ -1879,7 +1885,18 @@ export class Evaluator {
       const loop = unit.adapter.enclosingLoop(m.node, scopeNode);
       const staticKey = key.k === 'str' ? key.value : unit.adapter.propertyName(keyNode);
       if (staticKey !== undefined && !loop) {
-        v.entries.push({ key: staticKey, keyAt: unit.loc(keyNode), valueAt: unit.loc(valueNode), value });
+        // A write that may not run over a key already written (`if long: b["cache_control"] = A`
+        // `else: b["cache_control"] = B`) leaves one of the two values, not the last one written.
+        const conditional = !!maybe?.has(m);
+        const earlier = conditional ? getEntryRecord(v, staticKey) : undefined;
+        v.entries.push({
+          key: staticKey,
+          keyAt: unit.loc(keyNode),
+          valueAt: unit.loc(valueNode),
+          value: earlier ? union(earlier.value, value, unit.loc(valueNode)) : value,
+          // Over a key that was there already, the key is sent either way.
+          ...(conditional && (!earlier || earlier.conditional) ? { conditional: true } : {}),
+        });
         continue;
       }
       v.complete = false;
@@ -2027,6 +2044,11 @@ export class Evaluator {
       case 'clone': {
         const arg = args.find((a) => !a.name && !a.spread);
         return arg ? { ...this.eval(unit, arg.value, env), at } : unknown(at, name);
+      }
+      case 'merge': {
+        // What `{...a, ...b}` is; a spread argument (`Object.assign({}, ...parts)`) leaves keys unseen.
+        if (args.some((a) => a.spread)) return unknown(at, name, positional().flatMap((v) => allTaints(v)));
+        return this.dict(unit, args.map((a) => ({ value: a.value, spread: true })), at, env);
       }
       case 'json-dumps': {
         const arg = args.find((a) => !a.name);
@@ -2287,8 +2309,8 @@ function truthy(v: Value, family: Adapter['family']): boolean | undefined {
     case 'list':
     case 'obj': {
       if (family === 'js') return true;
-      // An item that stands for one per iteration may stand for none.
-      const sure = v.kind === 'list' ? v.items.some((i) => !i.repeated) : v.entries.length > 0;
+      // An item that stands for one per iteration may stand for none; one added by code that may not run, too.
+      const sure = v.kind === 'list' ? v.items.some((i) => !i.repeated && !i.conditional) : v.entries.some((e) => !e.conditional);
       if (sure) return true;
       return v.complete && (v.kind === 'list' ? v.items.length === 0 : true) ? false : undefined;
     }

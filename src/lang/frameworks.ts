@@ -61,7 +61,7 @@ function toMessage(ev: Evaluator, v: Value): ObjValue | undefined {
     const role = ROLE_OF_CLASS[factory ? factory[1] : lastName(ref.name)];
     if (!role) return undefined;
     // `SystemMessage(content=...)`, `new SystemMessage({ content: ... })`, or the text alone.
-    const named = options(ref.unit, ev, ref.args).entries.find((e) => e.key === 'content');
+    const named = getEntryRecord(options(ref.unit, ev, ref.args), 'content');
     const first = ref.args.find((a) => !a.name && !a.spread);
     const positional = !named && first ? ev.eval(ref.unit, first.value) : undefined;
     const contentValue = named?.value ?? (positional?.kind === 'obj' ? undefined : positional);
@@ -87,7 +87,7 @@ function splitSystem(list: Value): { system?: Value; systemAt?: Entry['valueAt']
     for (const item of list.items) {
       const role = getEntry(item, 'role');
       if (role?.kind === 'str' && role.text === 'system' && item.kind === 'obj') {
-        const content = item.entries.find((e) => e.key === 'content');
+        const content = getEntryRecord(item, 'content');
         if (content) {
           systemParts.push(content.value);
           systemAt ??= content.valueAt;
@@ -311,7 +311,7 @@ function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args
       if (e.key === 'betas') entries.push(e);
     }
   }
-  const toolsEntry = modelArgs[1] ? { key: 'tools', valueAt: unit.loc(modelArgs[1].value), value: ev.eval(unit, modelArgs[1].value) } : opts.entries.find((e) => e.key === 'tools');
+  const toolsEntry = modelArgs[1] ? { key: 'tools', valueAt: unit.loc(modelArgs[1].value), value: ev.eval(unit, modelArgs[1].value) } : getEntryRecord(opts, 'tools');
   // Tools that cannot be resolved stay in the request as unknown: the prefix is then not fully known.
   if (toolsEntry) entries.push({ ...toolsEntry, key: 'tools' });
   const systemEntry = opts.entries.find((e) => AGENT_SYSTEM_KEYS.has(e.key));
@@ -326,7 +326,7 @@ function agentCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, args
       const ref = ev.refOf(m);
       if (ref?.kind !== 'external-instance' || !CACHING_MIDDLEWARE.test(ref.name)) continue;
       const mopts = options(ref.unit, ev, ref.args);
-      const ttl = mopts.entries.find((e) => e.key === 'ttl');
+      const ttl = getEntryRecord(mopts, 'ttl');
       const marker: ObjValue = { kind: 'obj', entries: [{ key: 'type', value: str('ephemeral') }, ...(ttl ? [ttl] : [])], complete: mopts.complete, at: ref.unit.loc(ref.call), taints: [] };
       entries.push({ key: 'cache_control', valueAt: ref.unit.loc(ref.call), value: marker });
     }
@@ -428,7 +428,7 @@ function litellmCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, ar
   const { value: opts, at: argsAt } = unit.frontEnd.calls.options(unit, ev, args);
   const model = getEntry(opts, 'model');
   if (model?.kind !== 'str' || !/^anthropic\/|claude/.test(model.text)) return undefined;
-  const messagesEntry = opts.entries.find((e) => e.key === 'messages');
+  const messagesEntry = getEntryRecord(opts, 'messages');
   const entries: Entry[] = opts.entries.filter((e) => e.key !== 'messages' && e.key !== 'model');
   entries.push({ key: 'model', value: { ...model, text: model.text.replace(/^anthropic\//, '') } });
   if (messagesEntry) {
@@ -529,7 +529,7 @@ function aiSdkMessages(v: Value): Value {
 function aiSdkMessage(m: Value): Value {
   if (m.kind !== 'obj') return m;
   const role = getEntry(m, 'role');
-  const content = m.entries.find((e) => e.key === 'content');
+  const content = getEntryRecord(m, 'content');
   const marker = aiSdkCacheControl(m);
   const entries: Entry[] = [];
   for (const e of m.entries) {

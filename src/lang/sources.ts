@@ -17,6 +17,8 @@ export type SourceKind =
   | 'passthrough'
   /** A copy of its argument (`copy.deepcopy(x)`, `structuredClone(x)`): the same value. */
   | 'clone'
+  /** `Object.assign({}, base, extra)`: the keys of every argument, a later one's over an earlier one's. */
+  | 'merge'
   | 'object-keys'
   | 'object-entries'
   | 'object-from-entries'

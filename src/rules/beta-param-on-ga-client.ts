@@ -3,6 +3,7 @@ import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { TextEdit } from '../core/span';
+import type { Entry } from '../core/value';
 import { compareVersions, projectSdkFor } from '../core/knownNames';
 import { addBetas, betaNamespace, paramEntry } from './util';
 
@@ -125,7 +126,7 @@ The fix switches the call to \`client.beta.messages\` and, for \`mcp_servers\`, 
     const found = [...BETA_ONLY_PARAMS]
       .filter(([, spec]) => betaOnlyHere(spec, call, ctx))
       .map(([k]) => paramEntry(call, k))
-      .filter((e) => !!e?.keyAt && e.keyAt.file === ctx.file);
+      .filter((e) => !!e?.keyAt && e.keyAt.file === ctx.file && !choosesBeta(call, e, ctx));
     if (!found.length) return;
     const fix = switchFix(call, ctx);
     const method = call.calleeText.replace(/^.*\bmessages\./, 'messages.');
@@ -144,6 +145,22 @@ The fix switches the call to \`client.beta.messages\` and, for \`mcp_servers\`, 
     }
   },
 });
+
+/**
+ * A key written only on some runs (Entry.conditional) that reaches both this request and a beta
+ * request of the same method (`if self.has_betas(): client.beta.messages.create(**kw)` / `else:
+ * client.messages.create(**kw)`): the code chooses the endpoint at run time, and which runs write
+ * the key is not read, so its being sent to this endpoint is not known.
+ */
+function choosesBeta(call: RequestCall, entry: Entry, ctx: RuleContext): boolean {
+  if (!entry.conditional || !entry.keyAt) return false;
+  const at = entry.keyAt;
+  return ctx.calls.some((other) => {
+    if (!other.beta || other.method !== call.method) return false;
+    const there = paramEntry(other, entry.key)?.keyAt;
+    return !!there && there.file === at.file && there.start === at.start;
+  });
+}
 
 /** `client.messages.X` -> `client.beta.messages.X`, plus the betas the beta-only parameters need. */
 function switchFix(call: RequestCall, ctx: RuleContext): Fix | undefined {

@@ -94,7 +94,8 @@ function method(ev: Evaluator, unit: FileUnit, receiver: Value, prop: string, ar
   if ((prop === 'iterdir' || prop === 'rglob' || (prop === 'glob' && receiver.kind === 'unknown'))) {
     return { kind: 'list', items: [], complete: false, at, taints: [...rtaints.filter((t) => t.cls !== 'unordered'), ev.taint('unordered', 'unsorted-listing', unit, node, at)] };
   }
-  if (receiver.kind === 'list' && prop === 'copy') return { ...receiver, at };
+  // `list.copy()`, `dict.copy()`: the same items and entries, a new object that later changes apply to alone.
+  if ((receiver.kind === 'list' || receiver.kind === 'obj') && prop === 'copy' && !args.length) return { ...receiver, at };
   if (receiver.kind === 'obj' && (prop === 'items' || prop === 'keys' || prop === 'values')) {
     return { kind: 'list', items: [], complete: false, at, taints: rtaints };
   }

@@ -66,6 +66,7 @@ const SOURCES: Record<string, SourceKind> = {
   Number: 'passthrough',
   Date: 'date-ctor',
   structuredClone: 'clone',
+  'Object.assign': 'merge',
   require: 'require',
 };
 

@@ -57,6 +57,11 @@ interface Caller {
 }
 
 const MAX_INLINE_DEPTH = 6;
+/**
+ * Calls read, per analysis, for the changes they make to a value handed to them (helpers that
+ * hand it on to each other multiply): past this, further calls change nothing that is seen.
+ */
+const MAX_CHANGE_CALLS = 256;
 /** A loop over more items than this is not narrowed item by item (Evaluator.narrowed). */
 const MAX_NARROWED_ITEMS = 64;
 /** More calls of a function than this and its parameters are not followed to them (a helper used everywhere). */
@@ -220,6 +225,14 @@ export class Evaluator {
   /** Module exports resolved so far (`file\0name`); PENDING while one is being resolved (an import cycle). */
   private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
+  /** The calls of each scope that pass a name as an argument (callsPassing). */
+  private readonly passedIn = new WeakMap<Scope, Map<string, Node[]>>();
+  /** Calls read for the changes they make to an argument so far (changedByCall), at most MAX_CHANGE_CALLS. */
+  private changeCalls = 0;
+  /** Whether a function changes a parameter in place (changesParam), by file, function and parameter. */
+  private readonly paramChanges = new Map<string, boolean>();
+  /** Calls whose changes to an argument are being applied (a helper that calls itself). */
+  private readonly changing = new Set<number>();
 
   /** The Refs of the values this evaluator made, by number (see Ref). */
   private readonly refs: Ref[] = [];
@@ -662,7 +675,24 @@ export class Evaluator {
       const current = mutations.filter((m) => m.node.startIndex >= loop.startIndex);
       mutations = [...before, ...earlier, ...current];
     }
-    if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations, localEnv);
+    // Changes made by the functions it is handed to (`self._apply_cache_tools(kw)`), in order with its own.
+    const handed = v.kind === 'list' || v.kind === 'obj' ? this.callsPassing(unit, scope, b.name).filter((c) => c.startIndex > b.nameNode.startIndex && c.startIndex < limit && this.handsToChange(unit, scope, c, b.name, 0)) : [];
+    if (!handed.length) {
+      if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations, localEnv);
+    } else {
+      // In a loop, the changes of earlier iterations came first (see above): the calls' then follow all of them.
+      const events: Array<import('./syntax').Mutation | Node> = loop ? [...mutations, ...handed] : [...mutations, ...handed].sort((x, y) => ('method' in x ? x.node : x).startIndex - ('method' in y ? y.node : y).startIndex);
+      let batch: import('./syntax').Mutation[] = [];
+      for (const e of [...events, undefined]) {
+        if (e && 'method' in e) {
+          batch.push(e);
+          continue;
+        }
+        if (batch.length) v = this.applyMutations(unit, scope.node, v, batch, localEnv);
+        batch = [];
+        if (e) v = this.changedByCall(unit, scope.node, e, b.name, v, localEnv);
+      }
+    }
     return b.kind === 'param' ? v : withChainStep(v, step);
   }
 
@@ -1731,7 +1761,138 @@ export class Evaluator {
     return unknown(at, 'loop item', taints);
   }
 
-  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: import('./syntax').Mutation[], env?: Env): Value {
+  /**
+   * The calls of a scope's own body that pass a name as an argument, by name (`self._apply_cache_tools(kw)`,
+   * `mark_last(messages)`), read once per scope.
+   */
+  private callsPassing(unit: FileUnit, scope: Scope, name: string): Node[] {
+    let byName = this.passedIn.get(scope);
+    if (!byName) {
+      byName = new Map();
+      const calls = unit.calls;
+      const start = scope.node.startIndex;
+      const end = scope.node.endIndex;
+      let lo = 0;
+      let hi = calls.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (calls[mid].startIndex < start) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < calls.length && calls[i].startIndex < end; i++) {
+        const call = calls[i];
+        const e = unit.adapter.expr(call);
+        if (e.k !== 'call') continue;
+        const names = new Set<string>();
+        for (const a of e.args) {
+          if (a.spread) continue;
+          const x = unit.adapter.expr(a.value);
+          if (x.k === 'ident') names.add(x.name);
+        }
+        // Only calls of this scope's own body (not of a function nested in it).
+        if (!names.size || unit.scopeOf(call) !== scope) continue;
+        for (const n of names) {
+          const list = byName.get(n);
+          if (list) list.push(call);
+          else byName.set(n, [call]);
+        }
+      }
+      this.passedIn.set(scope, byName);
+    }
+    return byName.get(name) ?? [];
+  }
+
+  /**
+   * `v` after a call that passes it (as `name`) to a function of the workspace that changes that
+   * parameter in place (`def _apply_cache_tools(self, kw): if self.cache_tools: kw["tools"][-1]["cache_control"] = ...`):
+   * the function's changes, with its parameters bound to the call's arguments, each as likely to
+   * run as the call and the change inside. Calls it hands the parameter on to are followed too,
+   * as deep as calls are inlined.
+   */
+  private changedByCall(unit: FileUnit, scopeNode: Node, call: Node, name: string, v: Value, env: Env | undefined, outer: boolean | undefined = true): Value {
+    if (this.inlineDepth >= MAX_INLINE_DEPTH || this.changing.has(call.id) || this.changeCalls >= MAX_CHANGE_CALLS) return v;
+    this.changeCalls++;
+    const e = unit.adapter.expr(call);
+    if (e.k !== 'call') return v;
+    const runs = outer === false ? false : this.reached(unit, call, scopeNode, env);
+    if (runs === false) return v;
+    const ref = this.refOf(this.eval(unit, e.callee, env));
+    if (ref?.kind !== 'function') return v;
+    const calleeScope = ref.unit.scopes.get(ref.node.id);
+    if (!calleeScope) return v;
+    const info = ref.unit.adapter.functionInfo(ref.node);
+    const shift = ref.self && info.receiver ? 1 : 0;
+    const positional = e.args.filter((a) => !a.name && !a.spread);
+    const arg = e.args.find((a) => !a.spread && unit.adapter.expr(a.value).k === 'ident' && a.value.text === name);
+    if (!arg) return v;
+    const param = arg.name ? info.params.find((p) => p.name === arg.name && p.key === undefined) : info.params.find((p) => p.key === undefined && !p.rest && !p.kwrest && p.index - shift === positional.indexOf(arg));
+    if (!param) return v;
+    if (!this.changesParam(ref.unit, ref.node, param.name, 0)) return v;
+    const own = calleeScope.mutations.get(param.name) ?? [];
+    const onward = this.callsPassing(ref.unit, calleeScope, param.name).filter((c) => this.handsToChange(ref.unit, calleeScope, c, param.name, 1));
+    const at = unit.loc(call);
+    const inner = this.bind(ref, positional.map((a) => (a === arg ? v : this.eval(unit, a.value, env))), at, new Map(e.args.filter((a) => a.name && !a.spread).map((a) => [a.name!, a === arg ? v : this.eval(unit, a.value, env)] as const)));
+    inner.set(param.name, v);
+    const callRuns = outer === true && runs === true ? true : undefined;
+    this.changing.add(call.id);
+    this.inlineDepth++;
+    try {
+      const events: Array<import('./syntax').Mutation | Node> = [...own, ...onward].sort((x, y) => ('method' in x ? x.node : x).startIndex - ('method' in y ? y.node : y).startIndex);
+      let out = v;
+      let batch: import('./syntax').Mutation[] = [];
+      for (const ev of [...events, undefined]) {
+        if (ev && 'method' in ev) {
+          batch.push(ev);
+          continue;
+        }
+        if (batch.length) out = this.applyMutations(ref.unit, ref.node, out, batch, inner, callRuns);
+        batch = [];
+        if (ev) out = this.changedByCall(ref.unit, ref.node, ev, param.name, out, inner, callRuns);
+      }
+      return out;
+    } finally {
+      this.inlineDepth--;
+      this.changing.delete(call.id);
+    }
+  }
+
+  /**
+   * Whether a function changes a parameter in place, itself or through the functions it hands the
+   * parameter on to (read from their code alone, once per function and parameter): only then are
+   * the calls that pass a value to it read for changes. A function that is being asked about
+   * already (recursion) counts as not changing it.
+   */
+  private changesParam(unit: FileUnit, fn: Node, name: string, depth: number): boolean {
+    const key = `${unit.file}\u0000${fn.id}\u0000${name}`;
+    const known = this.paramChanges.get(key);
+    if (known !== undefined) return known;
+    const scope = unit.scopes.get(fn.id);
+    if (!scope || depth >= MAX_INLINE_DEPTH) return false;
+    this.paramChanges.set(key, false);
+    const changes = !!scope.mutations.get(name)?.length || this.callsPassing(unit, scope, name).some((c) => this.handsToChange(unit, scope, c, name, depth + 1));
+    this.paramChanges.set(key, changes);
+    return changes;
+  }
+
+  /** Whether `call` passes `name` to a function of the workspace that changes that parameter (changesParam). */
+  private handsToChange(unit: FileUnit, scope: Scope, call: Node, name: string, depth: number): boolean {
+    const e = unit.adapter.expr(call);
+    if (e.k !== 'call') return false;
+    const callee = unit.adapter.expr(e.callee);
+    // Only plain functions and methods (`mark(x)`, `self.mark(x)`, `helpers.mark(x)`), not what a call or a library returns.
+    if (callee.k !== 'ident' && callee.k !== 'member') return false;
+    const ref = this.refOf(this.eval(unit, e.callee));
+    if (ref?.kind !== 'function') return false;
+    const info = ref.unit.adapter.functionInfo(ref.node);
+    const shift = ref.self && info.receiver ? 1 : 0;
+    const positional = e.args.filter((a) => !a.name && !a.spread);
+    const arg = e.args.find((a) => !a.spread && unit.adapter.expr(a.value).k === 'ident' && a.value.text === name);
+    if (!arg) return false;
+    const param = arg.name ? info.params.find((p) => p.name === arg.name && p.key === undefined) : info.params.find((p) => p.key === undefined && !p.rest && !p.kwrest && p.index - shift === positional.indexOf(arg));
+    return !!param && this.changesParam(ref.unit, ref.node, param.name, depth);
+  }
+
+  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: import('./syntax').Mutation[], env?: Env, outer: boolean | undefined = true): Value {
     // A change under an `if` whose test is decided against it never runs (`if self.cache_tools:`
     // on an instance built without it). A test that reads the value being changed is about its
     // contents, not about how the code is configured: it is not decided (reading it would
@@ -1743,8 +1904,10 @@ export class Evaluator {
     /** A change that may run and was left out touches the start of the list (not only adds at its end). */
     let unsureHead = false;
     for (const m of all) {
-      const runs = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
-      if (runs === false) continue;
+      const inside = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
+      if (inside === false) continue;
+      // A change inside a function it was handed to runs only as surely as that call.
+      const runs = outer === true ? inside : undefined;
       // Reading only what certainly runs: a change that may not run leaves the value not known in full.
       if (this.certainChangesOnly && runs !== true) {
         unsure = true;
@@ -1857,6 +2020,16 @@ export class Evaluator {
           v.complete = false;
           break;
         }
+        case 'set-key':
+          if (m.path) {
+            // `messages[-1]["content"][0]["cache_control"] = v`: written into an item that is seen, else not known.
+            const written = this.writeBelow(unit, scopeNode, v, m, env, !!maybe?.has(m));
+            if (written?.kind === 'list') v.items = written.items;
+            break;
+          }
+          v.complete = false;
+          seen = false;
+          break;
         default:
           v.complete = false;
           // Taking items out keeps the others as they were; anything else may put in what is not seen.
@@ -1876,9 +2049,16 @@ export class Evaluator {
    * an unordered source (a directory listing, a set) make the key order unordered too.
    */
   private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[], env?: Env, maybe?: ReadonlySet<import('./syntax').Mutation>): Value {
-    const v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
+    let v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
     for (const m of mutations) {
       if (m.method !== 'set-key' || m.args.length < 2) continue;
+      if (m.path) {
+        // A key written below (`kw["tools"][-1]["cache_control"] = v`): where the path leads to a
+        // part that is seen; otherwise nothing is known of it (as before such writes were read).
+        const written = this.writeBelow(unit, scopeNode, v, m, env, !!maybe?.has(m));
+        if (written?.kind === 'obj') v = written;
+        continue;
+      }
       const [keyNode, valueNode] = m.args;
       const key = unit.adapter.expr(keyNode);
       const value = this.eval(unit, valueNode, env);
@@ -1909,6 +2089,94 @@ export class Evaluator {
       }
     }
     return v;
+  }
+
+  /**
+   * `base` with the key of a `set-key` mutation that has a path written below it: each step of
+   * the path (a key, an index, `-1` or `x.length - 1` for the last item) is followed into a part
+   * that is seen, and the key is written into the object found there. Undefined when a step
+   * leads to nothing seen (an index into a list whose items there are not known).
+   */
+  private writeBelow(unit: FileUnit, scopeNode: Node, base: Value, m: import('./syntax').Mutation, env: Env | undefined, conditional: boolean): Value | undefined {
+    if (unit.adapter.enclosingLoop(m.node, scopeNode)) return undefined;
+    const [keyNode, valueNode] = m.args;
+    const keyExpr = unit.adapter.expr(keyNode);
+    const key = keyExpr.k === 'str' ? keyExpr.value : unit.adapter.propertyName(keyNode);
+    if (key === undefined) return undefined;
+    const steps = m.path ?? [];
+    const write = (part: Value, depth: number): Value | undefined => {
+      if (depth === steps.length) {
+        // An object not known in full (`dict(spec)` of something not followed) has at least the key written.
+        if (part.kind === 'unknown' && part.ref === undefined && !part.alternatives) part = { kind: 'obj', entries: [], complete: false, ...(part.at ? { at: part.at } : {}), taints: part.taints, ...(part.repeated ? { repeated: part.repeated } : {}) };
+        if (part.kind !== 'obj') return undefined;
+        const value = this.eval(unit, valueNode, env);
+        const earlier = conditional ? getEntryRecord(part, key) : undefined;
+        const entry: Entry = {
+          key,
+          keyAt: unit.loc(keyNode),
+          valueAt: unit.loc(valueNode),
+          value: earlier ? union(earlier.value, value, unit.loc(valueNode)) : value,
+          ...(conditional && (!earlier || earlier.conditional) ? { conditional: true } : {}),
+        };
+        return { ...part, entries: [...part.entries, entry] };
+      }
+      const step = steps[depth];
+      if (part.kind === 'obj') {
+        const e = unit.adapter.expr(step);
+        const name = e.k === 'str' ? e.value : unit.adapter.propertyName(step);
+        if (name === undefined) return undefined;
+        const entries = part.entries;
+        for (let i = entries.length - 1; i >= 0; i--) {
+          if (entries[i].key !== name) continue;
+          const inner = write(entries[i].value, depth + 1);
+          if (!inner) return undefined;
+          const copy = [...entries];
+          copy[i] = { ...entries[i], value: inner };
+          return { ...part, entries: copy };
+        }
+        return undefined;
+      }
+      if (part.kind === 'list') {
+        const i = this.indexOfStep(unit, step, part);
+        if (i === undefined) {
+          // The last of the items a loop builds (`tools = [fmt(t) for t in specs]`, then
+          // `tools[-1]["cache_control"] = ...`): one of them, now known to come last (the write
+          // raises on an empty list).
+          const last = part.items[part.items.length - 1];
+          if (!last?.repeated || (part.possible && !part.tailKnown) || (!part.tailKnown && !part.complete && !itemsSeen(part)) || this.stepNumber(unit, step) !== -1) return undefined;
+          const { repeated: _repeated, ...one } = last;
+          const inner = write(one as Value, depth + 1);
+          if (!inner) return undefined;
+          return { ...part, items: [...part.items, inner], complete: false, tailKnown: true, ...(itemsSeen(part) ? { covered: true } : {}) };
+        }
+        const inner = write(part.items[i], depth + 1);
+        if (!inner) return undefined;
+        const items = [...part.items];
+        items[i] = inner;
+        return { ...part, items };
+      }
+      return undefined;
+    };
+    return write(base, 0);
+  }
+
+  /** The index an index step writes, counted from the end when negative (`-1`, `items[items.length - 1]`). */
+  private stepNumber(unit: FileUnit, step: Node): number | undefined {
+    const e = unit.adapter.expr(step);
+    if (e.k === 'num') return Number.isInteger(e.value) ? e.value : undefined;
+    return unit.adapter.isLastIndex(step) ? -1 : undefined;
+  }
+
+  /** Which seen item of a list an index step names: a number from either end (`-1`, `x.length - 1` for the last). */
+  private indexOfStep(unit: FileUnit, step: Node, list: ListValue): number | undefined {
+    const known = list.complete && !list.possible;
+    const n = this.stepNumber(unit, step);
+    if (n === undefined) return undefined;
+    if (n >= 0) return n < list.items.length && (known || n < knownHead(list)) && !list.items[n].repeated ? n : undefined;
+    const last = list.items.length + n;
+    if (last < 0 || list.items[last]?.repeated) return undefined;
+    if (known) return last;
+    return n === -1 && list.tailKnown && list.items.length ? last : undefined;
   }
 
   // ---- calls ----
@@ -2036,6 +2304,12 @@ export class Evaluator {
       case 'passthrough': {
         const vals = positional();
         if (vals.length === 1 && vals[0].kind === 'str') return { ...vals[0], at };
+        // `dict(mapping)`: a copy of it (and of the keywords given with it).
+        if (name === 'builtins.dict' && vals.length === 1 && vals[0].kind === 'obj' && args.every((a) => !a.spread)) {
+          const copied = vals[0];
+          const named = args.filter((a) => a.name).map((a) => ({ key: a.name!, keyAt: unit.loc(a.nameNode ?? a.value), valueAt: unit.loc(a.value), value: this.eval(unit, a.value, env) }));
+          return { ...copied, entries: [...copied.entries, ...named], at };
+        }
         if (name === 'builtins.dict' && args.every((a) => a.name || a.spread === 'dict')) {
           return this.dict(unit, args.map((a) => (a.name ? { key: a.name, keyNode: a.nameNode, value: a.value } : { value: a.value, spread: true })), at, env);
         }

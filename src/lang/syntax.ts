@@ -86,6 +86,11 @@ export interface Mutation {
   method: string;
   node: Node;
   args: Node[];
+  /**
+   * For a `set-key` below the named value (`kw["tools"][-1]["cache_control"] = v`): the keys and
+   * indexes read on the way, outermost first (`"tools"`, `-1`); `args[0]` is the key written.
+   */
+  path?: Node[];
 }
 
 export interface FunctionInfo {
@@ -151,6 +156,8 @@ export interface Adapter {
   stringLiteralRange(node: Node): { start: number; end: number } | undefined;
   /** The name of a property written as a bare key (`obj.key = v` in JS); string keys are read through expr. */
   propertyName(node: Node): string | undefined;
+  /** An index that names the last item of the very list it indexes (`items[items.length - 1]`, `items[len(items) - 1]`). */
+  isLastIndex(index: Node): boolean;
   isComment(node: Node): boolean;
   /** A string literal that is a statement on its own (a docstring, a directive): no code reads it. */
   isBareString(node: Node): boolean;

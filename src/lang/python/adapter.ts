@@ -367,11 +367,19 @@ export const pythonAdapter: Adapter = withKeptExprs({
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
       if (left?.type !== 'subscript' || !right) return undefined;
-      const obj = left.childForFieldName('value');
+      let obj = left.childForFieldName('value');
       const key = left.childForFieldName('subscript');
+      // `d["tools"][-1]["cache_control"] = value`: a key written below the named value.
+      const path: Node[] = [];
+      while (obj?.type === 'subscript') {
+        const step = obj.childForFieldName('subscript');
+        if (!step || step.type === 'slice' || path.length >= MAX_WRITE_PATH) return undefined;
+        path.unshift(step);
+        obj = obj.childForFieldName('value');
+      }
       const name = obj ? receiverName(obj) : undefined;
       if (!name || !key || key.type === 'slice') return undefined;
-      return { name, method: 'set-key', node, args: [key, right] };
+      return { name, method: 'set-key', node, args: [key, right], ...(path.length ? { path } : {}) };
     }
     if (node.type !== 'call') return undefined;
     const callee = node.childForFieldName('function');
@@ -512,6 +520,17 @@ export const pythonAdapter: Adapter = withKeptExprs({
   },
 
   propertyName: () => undefined,
+  isLastIndex(index) {
+    // `items[len(items) - 1]`
+    const parent = index.parent;
+    if (parent?.type !== 'subscript' || index.type !== 'binary_operator') return false;
+    const left = index.childForFieldName('left');
+    const right = index.childForFieldName('right');
+    const list = parent.childForFieldName('value');
+    if (index.childForFieldName('operator')?.text !== '-' || right?.text !== '1' || left?.type !== 'call' || left.childForFieldName('function')?.text !== 'len') return false;
+    const args = left.childForFieldName('arguments');
+    return !!list && !!args && args.namedChildren.length === 1 && args.namedChildren[0]?.text === list.text;
+  },
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'concatenated_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
   commentTypes: COMMENTS,
@@ -560,6 +579,9 @@ export const pythonAdapter: Adapter = withKeptExprs({
 });
 
 /** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
+/** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4]["k"] = v`). */
+const MAX_WRITE_PATH = 4;
+
 function receiverName(obj: Node): string | undefined {
   if (obj.type === 'identifier') return obj.text;
   if (obj.type === 'attribute' && obj.childForFieldName('object')?.text === 'self') {

@@ -374,16 +374,20 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
       if (!left || !right) return undefined;
-      if (left.type === 'subscript_expression') {
-        const obj = left.childForFieldName('object');
-        const key = left.childForFieldName('index');
-        const name = obj ? receiverName(obj) : undefined;
-        if (name && key) return { name, method: 'set-key', node, args: [key, right] };
-      } else if (left.type === 'member_expression') {
-        const obj = left.childForFieldName('object');
-        const prop = left.childForFieldName('property');
-        if (obj?.type === 'identifier' && prop) return { name: obj.text, method: 'set-key', node, args: [prop, right] };
+      const key = left.type === 'subscript_expression' ? left.childForFieldName('index') : left.type === 'member_expression' ? left.childForFieldName('property') : null;
+      if (!key) return undefined;
+      let obj = left.childForFieldName('object');
+      // `params.tools[params.tools.length - 1].cache_control = value`: a key written below the named value.
+      const path: Node[] = [];
+      while (obj && (obj.type === 'subscript_expression' || (obj.type === 'member_expression' && !receiverName(obj)))) {
+        const step = obj.type === 'subscript_expression' ? obj.childForFieldName('index') : obj.childForFieldName('property');
+        if (!step || path.length >= MAX_WRITE_PATH || obj.childForFieldName('optional_chain')) return undefined;
+        path.unshift(step);
+        obj = obj.childForFieldName('object');
       }
+      // `obj.key = value` on a name; `obj[key] = value` also on `this.x`.
+      const name = obj ? (left.type === 'member_expression' && !path.length ? (obj.type === 'identifier' ? obj.text : undefined) : receiverName(obj)) : undefined;
+      if (name) return { name, method: 'set-key', node, args: [key, right], ...(path.length ? { path } : {}) };
       return undefined;
     }
     if (node.type !== 'call_expression') return undefined;
@@ -507,6 +511,15 @@ export const typescriptAdapter: Adapter = withKeptExprs({
   },
 
   propertyName: (node) => (node.type === 'property_identifier' ? node.text : undefined),
+  isLastIndex(index) {
+    // `items[items.length - 1]`
+    const parent = index.parent;
+    if (parent?.type !== 'subscript_expression' || index.type !== 'binary_expression') return false;
+    const left = index.childForFieldName('left');
+    const right = index.childForFieldName('right');
+    const list = parent.childForFieldName('object');
+    return index.childForFieldName('operator')?.text === '-' && right?.text === '1' && left?.type === 'member_expression' && left.childForFieldName('property')?.text === 'length' && !!list && left.childForFieldName('object')?.text === list.text;
+  },
   isComment: (node) => node.type === 'comment',
   isBareString: (node) => (node.type === 'string' || node.type === 'template_string') && node.parent?.type === 'expression_statement' && node.parent.namedChildren.length === 1,
   commentTypes: COMMENTS,
@@ -554,6 +567,9 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 });
 
 /** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
+/** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4].k = v`). */
+const MAX_WRITE_PATH = 4;
+
 function receiverName(obj: Node): string | undefined {
   if (obj.type === 'identifier') return obj.text;
   if (obj.type === 'member_expression' && obj.childForFieldName('object')?.type === 'this') {

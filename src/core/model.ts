@@ -4,7 +4,7 @@
  */
 import type { Loc } from './span';
 import type { ObjValue, Value } from './value';
-import { getEntryRecord } from './value';
+import { getEntry, getEntryRecord, getString } from './value';
 
 export type LanguageId = 'python' | 'typescript' | 'tsx' | 'javascript';
 
@@ -78,6 +78,30 @@ export interface InstanceContext {
 }
 
 /**
+ * A class of the analysed file whose methods make requests and whose instances are built with
+ * options that have a written `True`/`False` default (a dataclass's `cache_tools: bool = False`,
+ * a constructor's `long_cache=False`): its requests can be read again for one combination of
+ * those options (RuleContext.optionClasses).
+ */
+export interface OptionClass {
+  className: string;
+  /** The class's name where it is declared. */
+  at: Loc;
+  /** Its options with a written `True`/`False` default, in the order written. */
+  options: ReadonlyArray<{ name: string; default: boolean }>;
+  /** How many request calls its methods make (the indexes `request` takes). */
+  requestCount: number;
+  /** Where the `i`th request call is written. */
+  requestAt(i: number): Loc;
+  /**
+   * The `i`th request call as an instance built with these options sends it (the options not
+   * named keep their defaults); a request may read as more than one (a batch). Bounded: past a
+   * number of readings per file, nothing.
+   */
+  request(i: number, set: ReadonlyMap<string, boolean>): RequestCall[];
+}
+
+/**
  * A request in another file that a call of the analysed file reaches through the functions it
  * calls, read with the values the file passes (lang/reach.ts): a date written in a caller and
  * handed down to a wrapper that puts it in a cached `system`.
@@ -99,7 +123,16 @@ export function prefixBlocks(call: RequestCall): PrefixBlock[] {
     for (let i = params.entries.length - 1; i >= 0; i--) if (params.entries[i].key === k) return params.entries[i].value;
     return undefined;
   };
-  const cc = (v: Value) => (v.kind === 'obj' ? getEntryRecord(v, 'cache_control')?.value : undefined);
+  const cc = (v: Value, depth = 0): Value | undefined => {
+    if (v.kind === 'obj') return getEntryRecord(v, 'cache_control')?.value;
+    // A block that is one of several (the branches of a helper that builds it), each marked with
+    // the same lifetime: that marker.
+    if (v.kind !== 'unknown' || !v.alternatives?.length || depth > 2) return undefined;
+    const each = v.alternatives.map((a) => cc(a, depth + 1));
+    const ttl = (x: Value | undefined) => (x?.kind === 'obj' ? (getString(x, 'ttl') ?? (getEntry(x, 'ttl') ? undefined : '5m')) : undefined);
+    const first = ttl(each[0]);
+    return first !== undefined && each.every((x) => ttl(x) === first) ? each[0] : undefined;
+  };
 
   const tools = field('tools');
   if (tools?.kind === 'list') {

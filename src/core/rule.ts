@@ -7,7 +7,7 @@ import type { EditBuilder } from './edits';
 import type { FileView } from './fileView';
 import type { Fix } from './fix';
 import type { KnownNames } from './knownNames';
-import type { ReachedRequest, RequestCall } from './model';
+import type { OptionClass, ReachedRequest, RequestCall } from './model';
 import type { TaintClass } from './value';
 import type { Loc } from './span';
 import type { LanguageId } from './model';
@@ -106,6 +106,12 @@ export interface RuleContext {
    * given. Read on demand; the request calls of the file itself are in `calls`.
    */
   readonly constructedCalls: readonly RequestCall[];
+  /**
+   * The classes of this file whose requests depend on options with a written `True`/`False`
+   * default, to read those requests for other combinations of them (OptionClass). Read on
+   * demand; none in test files and files that may hold no request.
+   */
+  readonly optionClasses: readonly OptionClass[];
   /**
    * The file is a test by its language's conventions (`tests/`, `test_*.py`, `*.test.ts`,
    * `__tests__/`, `conftest.py`): its files, sessions and fixtures are not the program's.

@@ -207,6 +207,11 @@ export interface UnknownValue extends ValueBase {
    * with keywords): what is read from it (`message.role`) is read from each of them.
    */
   alternatives?: Value[];
+  /**
+   * The type its code declares it to be (a parameter annotated `str`): an `isinstance` test on
+   * it can be decided, though its text is not known.
+   */
+  declared?: 'str';
 }
 
 export type Value = StrValue | ListValue | ObjValue | ScalarValue | UnknownValue;

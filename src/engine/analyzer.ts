@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Severity } from '../core/diagnostic';
 import type { KnownNames } from '../core/knownNames';
-import type { LanguageId, RequestCall } from '../core/model';
+import type { LanguageId, OptionClass, RequestCall } from '../core/model';
 import type { Rule } from '../core/rule';
 import type { FileView } from '../core/fileView';
 import { loadKnownNames } from '../core/knownNames';
@@ -23,7 +23,7 @@ import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/com
 import { buildFileView } from '../lang/fileView';
 import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
-import { constructedRequests } from '../lang/constructed';
+import { constructedRequests, optionClasses } from '../lang/constructed';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { REACH_LIMITS, reachedRequests } from '../lang/reach';
 import { callsTowardRequests } from '../lang/textReach';
@@ -223,6 +223,7 @@ export class Analyzer implements AnalysisEngine {
       let view: FileView | undefined;
       let across: CrossFiles | undefined;
       let constructedCalls: RequestCall[] | undefined;
+      let optionClassList: OptionClass[] | undefined;
       const limits = this.limits ?? DEFAULT_LIMITS;
       const workspace = this.workspace;
       let diagnostics: Diagnostic[] = [];
@@ -263,6 +264,14 @@ export class Analyzer implements AnalysisEngine {
             if (!mayHoldRequests(text) || unit.frontEnd.modules.isTestFile(file)) return (constructedCalls = []);
             const share = () => new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 4 });
             return (constructedCalls = constructedRequests(unit, new Evaluator(share()), new Evaluator(share(), true)));
+          },
+          get optionClasses() {
+            // As for constructedCalls: not in tests (they build the class with every option in
+            // turn on purpose), each reading with its own evaluator and budget.
+            if (optionClassList) return optionClassList;
+            if (!mayHoldRequests(text) || unit.frontEnd.modules.isTestFile(file)) return (optionClassList = []);
+            const own = () => new Evaluator(new EvalBudget({ ...limits, steps: Math.min(limits.steps, CONSTRUCTED_STEPS), timeMs: limits.timeMs / 4 }));
+            return (optionClassList = optionClasses(unit, own));
           },
           testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,

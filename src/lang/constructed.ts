@@ -8,8 +8,8 @@
  * fields are what its constructor stores for those arguments (Evaluator.member), and the tests
  * on them decide which branches run (Evaluator.reached).
  */
-import type { RequestCall } from '../core/model';
-import type { ObjValue } from '../core/value';
+import type { OptionClass, RequestCall } from '../core/model';
+import type { ObjValue, ScalarValue, Value } from '../core/value';
 import type { Evaluator } from './evaluate';
 import { argumentOf } from './frameworks';
 import type { Node } from './parsers';
@@ -75,6 +75,94 @@ export function constructedRequests(unit: FileUnit, ev: Evaluator, certain: Eval
     });
   }
   return out;
+}
+
+/** Classes of one file read per option combination, at most. */
+const MAX_OPTION_CLASSES = 4;
+/** Options of one class read, at most (the first ones written). */
+const MAX_OPTIONS = 12;
+/** Readings of a request for one combination of options, per file, at most. */
+const MAX_OPTION_READINGS = 24;
+
+/**
+ * The classes of the file whose methods make SDK requests, with their options that have a
+ * written `True`/`False` default: a dataclass's (or pydantic model's) fields, or the parameters
+ * of its constructor. `evaluator` makes an evaluator for one reading (each with its own budget).
+ */
+export function optionClasses(unit: FileUnit, evaluator: () => Evaluator): OptionClass[] {
+  const out: OptionClass[] = [];
+  const seen = new Set<number>();
+  let readings = 0;
+  const probe = evaluator();
+  for (const node of unit.calls) {
+    if (out.length >= MAX_OPTION_CLASSES) break;
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call' || !isRequestCallee(unit, e.callee)) continue;
+    const cls = unit.enclosingClass(node);
+    if (!cls || seen.has(cls.id)) continue;
+    seen.add(cls.id);
+    const name = unit.adapter.classHeader(cls).name;
+    // A class its own module builds is read for the instances built (constructedRequests); one
+    // it does not build is there for other modules, which may choose any of its options.
+    if (!name || buildsClass(unit, name)) continue;
+    const options = boolOptions(unit, probe, cls);
+    const requests = classRequests(unit, cls);
+    if (!options.length || !requests.length) continue;
+    // The class's name in its header (`class Claude(Model):`, `class SupportBot {`).
+    const offset = cls.text.search(new RegExp(`\\b${name}\\b`));
+    out.push({
+      className: name,
+      at: offset >= 0 ? { file: unit.file, start: cls.startIndex + offset, end: cls.startIndex + offset + name.length } : unit.loc(cls),
+      options,
+      requestCount: requests.length,
+      requestAt: (i) => unit.loc(requests[i]),
+      request(i, set) {
+        if (i < 0 || i >= requests.length || readings >= MAX_OPTION_READINGS) return [];
+        readings++;
+        const ev = evaluator();
+        const given = new Map<string, Value>();
+        for (const o of options) {
+          const v = set.get(o.name) ?? o.default;
+          given.set(o.name, { kind: 'bool', value: v, taints: [] });
+        }
+        return sdkRequests(unit, ev, requests[i], new Map([['<self>', ev.instanceWith(unit, cls, given)]]));
+      },
+    });
+  }
+  return out;
+}
+
+/** Whether the file calls a class of this name (`Name(...)`, `new Name(...)`). */
+function buildsClass(unit: FileUnit, name: string): boolean {
+  return unit.calls.some((c) => {
+    const e = unit.adapter.expr(c);
+    if (e.k !== 'call' && e.k !== 'new') return false;
+    const callee = unit.adapter.expr(e.callee);
+    return callee.k === 'ident' && callee.name === name;
+  });
+}
+
+/** The options of a class with a written `True`/`False` default (see optionClasses), in the order written. */
+function boolOptions(unit: FileUnit, ev: Evaluator, cls: Node): Array<{ name: string; default: boolean }> {
+  const members = unit.classMembers(cls);
+  const ctor = (members.get('__init__') ?? members.get('constructor'))?.find((n) => unit.adapter.isFunction(n));
+  const out: Array<{ name: string; default: boolean; at: number }> = [];
+  const isBool = (v: Value): v is ScalarValue => v.kind === 'bool' && !v.taints.length;
+  if (ctor) {
+    for (const p of unit.adapter.functionInfo(ctor).params) {
+      if (!p.default || p.rest || p.kwrest || p.key !== undefined) continue;
+      const v = ev.eval(unit, p.default);
+      if (isBool(v)) out.push({ name: p.name, default: v.value as boolean, at: p.default.startIndex });
+    }
+  } else if (unit.adapter.keywordFields?.(cls)) {
+    for (const [name, defs] of members) {
+      const d = defs.find((n) => !unit.adapter.isFunction(n));
+      if (!d || defs.length !== 1) continue;
+      const v = ev.eval(unit, d);
+      if (isBool(v)) out.push({ name, default: v.value as boolean, at: d.startIndex });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at).slice(0, MAX_OPTIONS).map(({ name, default: d }) => ({ name, default: d }));
 }
 
 /**

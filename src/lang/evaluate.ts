@@ -37,6 +37,11 @@ export interface Construction {
   call: Node;
   args: Arg[];
   env?: Env;
+  /**
+   * Options given as values rather than written arguments: an instance read for one combination
+   * of its class's options (constructed.ts, optionClasses); `call` is then the class itself.
+   */
+  given?: ReadonlyMap<string, Value>;
 }
 
 /** Values bound to names while a function is inlined (its parameters). */
@@ -57,6 +62,8 @@ interface Caller {
 }
 
 const MAX_INLINE_DEPTH = 6;
+/** The built-in types an `isinstance` test is decided for. */
+const BUILTIN_TYPES = new Set(['str', 'dict', 'list', 'tuple']);
 /**
  * Calls read, per analysis, for the changes they make to a value handed to them (helpers that
  * hand it on to each other multiply): past this, further calls change nothing that is seen.
@@ -557,20 +564,31 @@ export class Evaluator {
    * taint, nothing unresolved) and the boolean operators over them; undefined when it is not
    * known.
    */
-  decide(unit: FileUnit, test: Node, env?: Env, depth = 0): boolean | undefined {
+  /**
+   * Whether a test holds, when that is known. `avoid`: a part of the test whose text it matches
+   * is not decided (see reached); `and`, `or` and `not` around such parts still decide from the
+   * others (`self.cache_tools and kw["tools"]` is false when `cache_tools` is).
+   */
+  decide(unit: FileUnit, test: Node, env?: Env, depth = 0, avoid?: RegExp): boolean | undefined {
     if (depth > 8) return undefined;
     const e = unit.adapter.expr(test);
-    if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1);
+    if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1, avoid);
     if (e.k === 'bool') return e.value;
     const c = unit.adapter.condition(test);
+    if (avoid && !(c && (c.op === 'not' || c.op === 'and' || c.op === 'or')) && avoid.test(test.text)) return undefined;
+    if (!c && e.k === 'call') {
+      // `isinstance(system, str)` on a value whose kind is known.
+      const f = unit.frontEnd.facts.condition(test);
+      return f.k === 'instance' ? this.isInstance(this.eval(unit, f.subject, env), f.cls) : undefined;
+    }
     // `if self.cache_tools:`, `if (this.options.longCache)`: the truth of a value known in full.
     if (!c) return e.k === 'ident' || e.k === 'member' || e.k === 'self' ? truthy(this.eval(unit, test, env), unit.adapter.family) : undefined;
     if (c.op === 'not') {
-      const d = this.decide(unit, c.operands[0], env, depth + 1);
+      const d = this.decide(unit, c.operands[0], env, depth + 1, avoid);
       return d === undefined ? undefined : !d;
     }
     if (c.op === 'and' || c.op === 'or') {
-      const [l, r] = c.operands.map((o) => this.decide(unit, o, env, depth + 1));
+      const [l, r] = c.operands.map((o) => this.decide(unit, o, env, depth + 1, avoid));
       if (c.op === 'and') return l === false || r === false ? false : l === true && r === true ? true : undefined;
       return l === true || r === true ? true : l === false && r === false ? false : undefined;
     }
@@ -630,11 +648,12 @@ export class Evaluator {
       }
       case 'param': {
         if (env?.has(b.name)) {
-          v = env.get(b.name)!;
+          v = this.declared(unit, scope.node, b.name, env.get(b.name)!);
           break;
         }
         const taint: Taint = { cls: 'per-request', kind: 'parameter', at: unit.loc(b.nameNode), text: b.name, chain: [] };
         v = this.paramFromCallers(unit, scope.node, b, taint) ?? this.paramDefault(unit, scope.node, b, unknown(unit.loc(b.nameNode), `parameter ${b.name}`, [taint]));
+        v = this.declared(unit, scope.node, b.name, v);
         break;
       }
       case 'loop': {
@@ -694,6 +713,31 @@ export class Evaluator {
       }
     }
     return b.kind === 'param' ? v : withChainStep(v, step);
+  }
+
+  /** An unknown parameter value with the type its function declares for it (UnknownValue.declared). */
+  private declared(unit: FileUnit, fn: Node, name: string, v: Value): Value {
+    if (v.kind !== 'unknown' || v.ref !== undefined || v.declared || v.alternatives) return v;
+    if (!unit.adapter.isFunction(fn)) return v;
+    const annotation = unit.adapter.functionInfo(fn).params.find((p) => p.name === name)?.annotation;
+    return annotation === 'str' ? { ...v, declared: 'str' } : v;
+  }
+
+  /** Whether `isinstance(value, cls)` holds, when the value says (`cls` by its last name). */
+  private isInstance(v: Value, cls: string): boolean | undefined {
+    const kind = v.kind === 'unknown' ? (v.ref === undefined ? v.declared : undefined) : v.ref === undefined ? v.kind : undefined;
+    if (!kind || !BUILTIN_TYPES.has(cls)) return undefined;
+    switch (kind) {
+      case 'str':
+        return cls === 'str';
+      case 'obj':
+        return cls === 'dict' ? true : cls === 'str' || cls === 'list' || cls === 'tuple' ? false : undefined;
+      case 'list':
+        // A list value may be a list or a tuple (or a set): only which of those it is not is known.
+        return cls === 'str' || cls === 'dict' ? false : undefined;
+      default:
+        return undefined;
+    }
   }
 
   /**
@@ -1202,6 +1246,11 @@ export class Evaluator {
   }
 
 
+  /** An instance of a class of `unit` built with these options (Construction.given), and nothing else said. */
+  instanceWith(unit: FileUnit, cls: Node, given: ReadonlyMap<string, Value>): Value {
+    return this.withRef({ kind: 'instance', unit, cls, made: { unit, call: cls, args: [], given } }, unit.loc(cls));
+  }
+
   private selfValue(unit: FileUnit, node: Node, env?: Env): Value {
     if (env?.has('<self>')) return env.get('<self>')!;
     const cls = unit.enclosingClass(node);
@@ -1290,6 +1339,11 @@ export class Evaluator {
     const env: Env = new Map([['<self>', this.withRef(self, unit.loc(made.call))]]);
     for (const p of info.params) {
       if (p.rest || p.kwrest) continue;
+      const given = made.given?.get(p.name);
+      if (given) {
+        env.set(p.name, given);
+        continue;
+      }
       const named = made.args.find((a) => a.name === p.name);
       const byPosition = !listSpread && p.index >= shift ? positional[p.index - shift] : undefined;
       const arg = named ?? byPosition;
@@ -1311,6 +1365,8 @@ export class Evaluator {
    */
   private keywordField(unit: FileUnit, cls: Node, members: Map<string, Node[]>, made: Construction, prop: string, at: Loc): Value | undefined {
     if (this.constructorOf(unit, members) || !unit.adapter.keywordFields?.(cls)) return undefined;
+    const given = made.given?.get(prop);
+    if (given) return given;
     const named = made.args.find((a) => a.name === prop);
     if (named) return this.eval(made.unit, named.value, made.env);
     for (const a of made.args) {
@@ -1402,7 +1458,7 @@ export class Evaluator {
       for (let j = 0; j <= i; j++) {
         const test = branches[j].test;
         if (!test) continue;
-        const holds = reads?.test(test.text) || (settingsOnly && !this.readsSettings(unit, test, stop, env)) ? undefined : this.decide(unit, test, env);
+        const holds = settingsOnly && !this.readsSettings(unit, test, stop, env) ? undefined : this.decide(unit, test, env, 0, reads);
         if (holds === undefined) certain = false;
         else if (j < i ? holds : !holds) return false;
       }
@@ -2303,6 +2359,11 @@ export class Evaluator {
       }
       case 'passthrough': {
         const vals = positional();
+        // `bool(self.cache_tools)`: the truth of a value known well enough.
+        if (name === 'builtins.bool' && args.length <= 1) {
+          const t = vals.length ? truthy(vals[0], unit.adapter.family) : false;
+          return t === undefined ? unknown(at, name, vals.flatMap((v) => allTaints(v))) : { kind: 'bool', value: t, at, taints: vals.flatMap((v) => allTaints(v)) };
+        }
         if (vals.length === 1 && vals[0].kind === 'str') return { ...vals[0], at };
         // `dict(mapping)`: a copy of it (and of the keywords given with it).
         if (name === 'builtins.dict' && vals.length === 1 && vals[0].kind === 'obj' && args.every((a) => !a.spread)) {

@@ -109,6 +109,8 @@ export interface FunctionInfo {
     keyDefault?: Node;
     /** A rest element of the pattern (`{ a, ...rest }`): the argument without these keys. */
     without?: string[];
+    /** The type it is declared with, as written (`str`, `Optional[str]`), when one is. */
+    annotation?: string;
   }>;
   returns: Node[];
   /** The first positional parameter is the receiver (Python's `self` / `cls`): a method call does not pass it. */

@@ -3,6 +3,7 @@ import { displayPath, explicitMarkers, lastBlock, topLevelMarker } from '../core
 import { defineRule } from '../core/rule';
 import type { RequestCall } from '../core/model';
 import type { RuleContext } from '../core/rule';
+import type { Loc } from '../core/span';
 import { basename, caches, inFile } from './util';
 
 const API_ERROR =
@@ -21,6 +22,8 @@ export default defineRule({
 Reads the \`ttl\` of every \`cache_control\` marker of a request in render order (tools → system → messages, then the top-level automatic one, which lands on the last block) and reports a \`ttl: "1h"\` marker that comes after a \`ttl: "5m"\` marker or after a marker without \`ttl\` (which means 5 minutes).
 
 A class that wraps the SDK often chooses its markers from the options it is built with (\`Assistant(cache_tools=True, system_ttl="1h")\`, \`new Assistant({ cacheTools: true })\`). For each instance that a file builds of such a class of the workspace, and then uses to send (it calls a method that leads to the request, hands the instance on, or binds it at module level outside tests), the class's request is read again for that instance: its fields are what its constructor stores for those arguments (or a dataclass's keyword fields), and the tests on them decide which markers are written. A conflict that only this instance has is reported where the instance is built; one that every instance has is reported at the request. Only files that may hold requests themselves are read this way, and not test files (a test builds the class with each option in turn to exercise it; that is not how the program is configured). agno's \`Claude(cache_tools=True, extended_cache_time=True, system_prompt_blocks=[...])\` is read in agno's terms: the last tool of the agent it is handed to gets a 5-minute marker, and each cached \`SystemPromptBlock\` its own \`ttl\` (else the model's).
+
+A class that its own module does not build (a library's model wrapper, there for other modules) is read in its module for the combinations of its options that have a written \`True\`/\`False\` default (a dataclass's fields, a constructor's parameters): every such option set the other way, then each set back to its default while the conflict remains. A conflict that some combination has, and the request does not have for the defaults, is reported once, at the marker of that module that takes part, with the options it needs (agno's \`Claude\` with \`cache_system_prompt=True, extended_cache_time=True, cache_tools=True\`): any caller that chooses them gets a 400 on every request.
 
 ## Why is this bad?
 Entries with the 1-hour lifetime must come before 5-minute ones: the longer-lived prefix has to be the shorter one. The API answers a request that breaks this order with a 400: "${API_ERROR}" The common way to get there is a default (5-minute) marker on the tools and a \`"1h"\` marker on the system prompt or the conversation.
@@ -124,6 +127,7 @@ export async function answer(question: string) {
   },
 
   checkFile(ctx) {
+    optionConflicts(ctx);
     // A class that chooses its markers from its options: the request one instance sends, reported where that instance is built.
     for (const call of ctx.constructedCalls) {
       const instance = call.instance;
@@ -147,6 +151,77 @@ export async function answer(question: string) {
     }
   },
 });
+
+/**
+ * A class of this file whose options choose its markers (`cache_tools`, `extended_cache_time`):
+ * its requests read with every option that has a `True`/`False` default set the other way, and a
+ * conflict found there that the request does not have for any instance is reported with the
+ * options it needs: each option is set back to its default in turn and stays so when the
+ * conflict remains. Reported at the marker of this file that takes part (the 1-hour one, else the
+ * 5-minute one), else at the request.
+ */
+function optionConflicts(ctx: RuleContext): void {
+  const groups = new Map<string, { className: string; where: Loc; options: string; long: Marker; short: Marker; calls: RequestCall[] }>();
+  for (const oc of ctx.optionClasses) {
+    const allSet = new Map(oc.options.map((o) => [o.name, !o.default] as const));
+    // Combinations already found (the same conflict in each of a class's requests): tried first.
+    const found: Array<Map<string, boolean>> = [];
+    for (let i = 0; i < oc.requestCount; i++) {
+      const at = oc.requestAt(i);
+      const general = ctx.calls.filter((c) => c.at.file === at.file && c.at.start === at.start).flatMap((c) => (caches(c) ? conflicts(c) : []));
+      const isNew = (c: { long: Marker; short: Marker }) => !general.some((g) => g.long.path === c.long.path && g.short.path === c.short.path);
+      const readWith = (set: ReadonlyMap<string, boolean>) => oc.request(i, set).filter(caches).flatMap((call) => conflicts(call).filter(isNew).map((c) => ({ call, ...c })));
+      const same = (a: { long: Marker; short: Marker }, b: { long: Marker; short: Marker }) => a.long.path === b.long.path && a.short.path === b.short.path;
+      let hits: Array<{ call: RequestCall; long: Marker; short: Marker; set: Map<string, boolean> }> = [];
+      for (const set of found) {
+        hits = readWith(set).map((h) => ({ ...h, set }));
+        if (hits.length) break;
+      }
+      if (!hits.length) {
+        const first = readWith(allSet);
+        if (!first.length) continue;
+        const target = first[0];
+        const set = new Map(allSet);
+        let current = first;
+        for (const o of oc.options) {
+          const without = new Map(set);
+          without.delete(o.name);
+          const read = readWith(without);
+          if (!read.some((h) => same(h, target))) continue;
+          set.delete(o.name);
+          current = read;
+        }
+        found.push(set);
+        hits = current.map((h) => ({ ...h, set }));
+      }
+      for (const { call, long, short, set } of hits) {
+        const where = inFile(ctx, long.at, undefined) ?? inFile(ctx, short.at, undefined) ?? inFile(ctx, call.callee, undefined);
+        if (!where) continue;
+        const options = [...set].map(([name, value]) => `${name}=${ctx.language === 'python' ? (value ? 'True' : 'False') : String(value)}`).join(', ');
+        const key = `${where.start}:${where.end}\u0000${long.path}\u0000${short.path}\u0000${options}`;
+        const group = groups.get(key);
+        if (group) {
+          if (!group.calls.some((c) => c.callee.start === call.callee.start)) group.calls.push(call);
+        } else groups.set(key, { className: oc.className, where, options, long, short, calls: [call] });
+      }
+    }
+  }
+  // One finding per place and conflict, however many of the class's requests have it.
+  for (const { className, where, options, long, short, calls } of groups.values()) {
+    const places = calls.map((c) => place(ctx, c));
+    const sends = places.length === 1 ? `a request (${places[0]})` : `requests (${places.slice(0, 3).join(', ')}${places.length > 3 ? ` and ${places.length - 3} more` : ''})`;
+    const related = [
+      ...(long.at && long.at.file === ctx.file && long.at !== where ? [{ at: long.at, message: `the ttl '1h' marker on \`${long.path}\`` }] : []),
+      ...(short.at && short.at.file === ctx.file && short.at !== where ? [{ at: short.at, message: `the earlier 5-minute marker on \`${short.path}\`` }] : []),
+      ...calls.filter((c) => c.callee.file === ctx.file).map((c) => ({ at: c.callee, message: 'a request with this conflict' })),
+    ];
+    ctx.report({
+      message: `A \`${className}\` built with ${options || 'its defaults'} sends ${sends} where ${lowerFirst(describeLong(long))} has ttl '1h' but comes after ${describeShort(short)} in render order; the API answers 400: "${API_ERROR}"`,
+      at: where,
+      related,
+    });
+  }
+}
 
 /** The 1-hour markers of a request that come after a 5-minute one in render order, each with the first such 5-minute marker. */
 function conflicts(call: RequestCall): Array<{ long: Marker; short: Marker }> {

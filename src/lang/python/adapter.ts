@@ -406,13 +406,15 @@ export const pythonAdapter: Adapter = withKeptExprs({
         case 'typed_default_parameter': {
           const n = p.childForFieldName('name');
           const d = p.childForFieldName('value');
-          if (n) params.push({ name: n.text, index: index++, default: d ?? undefined });
+          const t = p.childForFieldName('type');
+          if (n) params.push({ name: n.text, index: index++, default: d ?? undefined, ...(t ? { annotation: t.text } : {}) });
           break;
         }
         case 'typed_parameter': {
           const id = named(p)[0];
+          const t = p.childForFieldName('type');
           if (id?.type === 'identifier') {
-            if (id.text !== 'self' && id.text !== 'cls') params.push({ name: id.text, index: index++ });
+            if (id.text !== 'self' && id.text !== 'cls') params.push({ name: id.text, index: index++, ...(t ? { annotation: t.text } : {}) });
             else index++;
           } else if (id?.type === 'list_splat_pattern') params.push({ name: named(id)[0]?.text ?? '', index: index++, rest: true });
           else if (id?.type === 'dictionary_splat_pattern') params.push({ name: named(id)[0]?.text ?? '', index: -1, kwrest: true });

@@ -59,6 +59,7 @@ const SOURCES: Record<string, SourceKind> = {
   'builtins.float': 'passthrough',
   'builtins.round': 'passthrough',
   'builtins.dict': 'passthrough',
+  'builtins.bool': 'passthrough',
   'copy.copy': 'clone',
   'copy.deepcopy': 'clone',
 };

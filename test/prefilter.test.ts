@@ -87,6 +87,34 @@ describe('prefilter', () => {
     expect(mayHoldRequests('const s={messages:[],draft:""};const o=Object.create(null);s.messages.push(o);')).toBe(false);
   });
 
+  it('lets through each framework request the adapters read, and not a mere mention of the framework', () => {
+    const shapes: Array<[string, string]> = [
+      ['lc.py', 'from langchain.agents import create_agent\n\nagent = create_agent("anthropic:claude-sonnet-4-6", tools=[], system_prompt="You help.")\nagent.invoke({"messages": [{"role": "user", "content": "hi"}]})\n'],
+      ['lg.py', 'from langgraph.prebuilt import create_react_agent\n\nagent = create_react_agent("anthropic:claude-sonnet-4-6", tools=[])\nagent.invoke({"messages": [{"role": "user", "content": "hi"}]})\n'],
+      ['lc.ts', "import { createAgent } from 'langchain';\n\nconst agent = createAgent({ model: 'anthropic:claude-sonnet-4-6', tools: [] });\nawait agent.invoke({ messages: [{ role: 'user', content: 'hi' }] });\n"],
+      ['ll.py', 'import litellm\n\nlitellm.completion(model="anthropic/claude-sonnet-4-6", messages=[{"role": "user", "content": "hi"}])\n'],
+      ['ll2.py', 'from litellm import acompletion\n\nasync def ask(q):\n    return await acompletion(model="claude-sonnet-4-6", messages=[{"role": "user", "content": q}])\n'],
+      ['in.py', 'import anthropic\nimport instructor\n\nclient = instructor.from_anthropic(anthropic.Anthropic())\nclient.messages.create(model="claude-sonnet-4-6", max_tokens=100, messages=[], response_model=str)\n'],
+      ['in2.py', 'import instructor\n\nclient = instructor.from_provider("anthropic/claude-sonnet-4-6")\nclient.create(messages=[{"role": "user", "content": "hi"}], response_model=str)\n'],
+      ['sa.py', 'from smolagents import CodeAgent, LiteLLMModel\n\nmodel = LiteLLMModel(model_id="anthropic/claude-sonnet-4-6")\nCodeAgent(tools=[], model=model).run("hi")\n'],
+    ];
+    for (const [file, text] of shapes) {
+      expect(mayHoldRequests(text), file).toBe(true);
+      expect(off.analyze(path.join(ROOT, file), text).calls.length, file).toBeGreaterThan(0);
+    }
+    // Mentions of a framework that hold none of its requests: a provider name in another language's
+    // file, an exception type, a method of the same name in another library, instructor's types.
+    const mentions = [
+      "export const PROVIDERS = ['openai', 'litellm', 'anthropic'];\n",
+      'import litellm\n\ntry:\n    pass\nexcept litellm.RateLimitError:\n    pass\n',
+      'class Team:\n    def create_agent(self, name):\n        return {"name": name}\n',
+      "import { createAgent } from './agents/index.js';\nexport const a = createAgent;\n",
+      'from instructor import Mode\n\nMODE = Mode.TOOLS\n',
+      'from smolagents import tool\n\n@tool\ndef add(a: int, b: int) -> int:\n    return a + b\n',
+    ];
+    for (const text of mentions) expect(mayHoldRequests(text), text).toBe(false);
+  });
+
   it("parses for a file rule only the code that names what the rule reads, in the file's language", () => {
     const ids = (file: string, text: string) => triggeredRules(allRules, text, languageForPath(file)!).map((r) => r.meta.id);
     // Everyday code: loops, str.replace, ", ".join, a read, an input() call, a path: no rule can report.

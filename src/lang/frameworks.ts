@@ -860,15 +860,30 @@ function instructorCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node,
   return { ...request(unit, node, callee, 'instructor', entries, opts.complete, argsAt), client: wrapped.client };
 }
 
+/**
+ * The frameworks whose requests a text may hold, told from words alone: each adapter below needs
+ * its package named in the file's own imports and the name its request is made through, so a
+ * file that names a package but none of those (a `litellm` exception handler, a `create_agent`
+ * method of another library) holds none of its requests.
+ */
+export function frameworksNamed(text: string): { langchain: boolean; agents: boolean; smolagents: boolean; litellm: boolean; vercel: boolean; agno: boolean; instructor: boolean } {
+  return {
+    langchain: /langchain_anthropic|@langchain\/anthropic/.test(text),
+    // `create_agent` and the prebuilt ReAct agent, imported from langchain or langgraph by the file itself.
+    agents: /\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b/.test(text) && /\bfrom\s+lang(?:chain|graph)\b|\bimport\s+lang(?:chain|graph)\b|["'](?:langchain|@langchain\/langgraph)(?:\/[\w/-]*)?["']/.test(text),
+    // Only its LiteLLM model classes are read.
+    smolagents: /\bsmolagents\b/.test(text) && /\bLiteLLM(?:Router)?Model\b/.test(text),
+    // `litellm.completion` / `acompletion`, or a model class whose `model_id` defaults to a Claude model.
+    litellm: /\b(?:import|from)\s+litellm\b/.test(text) && /completion|\bmodel_id\b/.test(text),
+    vercel: /@ai-sdk\/anthropic/.test(text),
+    agno: /agno\.models\.anthropic/.test(text),
+    // Its clients' methods (INSTRUCTOR_METHODS), called on the client.
+    instructor: /\b(?:import|from)\s+instructor\b/.test(text) && /\.create(?:_with_completion|_partial|_iterable)?\b/.test(text),
+  };
+}
+
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
-  const text = unit.text;
-  const langchain = /langchain_anthropic|@langchain\/anthropic/.test(text);
-  const agents = /\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b/.test(text);
-  const smolagents = /\bsmolagents\b/.test(text);
-  const litellm = /\blitellm\b/.test(text);
-  const vercel = /@ai-sdk\/anthropic/.test(text);
-  const agno = /agno\.models\.anthropic/.test(text);
-  const instructor = /\b(?:import|from)\s+instructor\b/.test(text);
+  const { langchain, agents, smolagents, litellm, vercel, agno, instructor } = frameworksNamed(unit.text);
   if (!langchain && !litellm && !vercel && !agents && !smolagents && !agno && !instructor) return [];
   const out: RequestCall[] = litellm ? modelClassDefaults(unit, ev) : [];
   for (const node of unit.calls) {

@@ -8,7 +8,7 @@ import type { ObjValue, Value } from '../core/value';
 import { getEntry } from '../core/value';
 import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
-import { findFrameworkCalls } from './frameworks';
+import { findFrameworkCalls, frameworksNamed } from './frameworks';
 import type { FileUnit } from './workspace';
 
 const METHODS: Record<string, RequestMethod> = {
@@ -109,7 +109,7 @@ const CHAIN_GAP = String.raw`(?:\s|\\|!|\)|#[^\n]*(?=\n|$)|\/\/[^\n]*(?=\n|$)|\/
 const REQUEST_CHAIN = new RegExp(
   String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${Object.keys(METHODS).join('|')})\b`,
 );
-/** What findFrameworkCalls needs to see in a file before it looks for framework requests. */
+/** A word of some framework in a text: only then is frameworksNamed asked which. */
 const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|agno\.models\.anthropic|\b(?:import|from)\s+instructor\b/;
 
 /**
@@ -118,7 +118,7 @@ const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@a
  * Most files of a repository build no request; they are then not parsed for the request rules.
  */
 export function mayHoldRequests(text: string): boolean {
-  return REQUEST_CHAIN.test(text) || FRAMEWORK_WORD.test(text);
+  return REQUEST_CHAIN.test(text) || (FRAMEWORK_WORD.test(text) && Object.values(frameworksNamed(text)).some(Boolean));
 }
 
 /**

@@ -62,6 +62,8 @@ interface Caller {
 }
 
 const MAX_INLINE_DEPTH = 6;
+/** The calls of a scope's own body that pass a name as an argument, by name (Evaluator.callsPassing). */
+const CALLS_PASSING = new WeakMap<Scope, Map<string, Node[]>>();
 /** The built-in types an `isinstance` test is decided for. */
 const BUILTIN_TYPES = new Set(['str', 'dict', 'list', 'tuple']);
 /**
@@ -232,8 +234,6 @@ export class Evaluator {
   /** Module exports resolved so far (`file\0name`); PENDING while one is being resolved (an import cycle). */
   private readonly exports = new Map<string, Value | undefined | typeof PENDING>();
   private inlineDepth = 0;
-  /** The calls of each scope that pass a name as an argument (callsPassing). */
-  private readonly passedIn = new WeakMap<Scope, Map<string, Node[]>>();
   /** Calls read for the changes they make to an argument so far (changedByCall), at most MAX_CHANGE_CALLS. */
   private changeCalls = 0;
   /** Whether a function changes a parameter in place (changesParam), by file, function and parameter. */
@@ -695,7 +695,9 @@ export class Evaluator {
       mutations = [...before, ...earlier, ...current];
     }
     // Changes made by the functions it is handed to (`self._apply_cache_tools(kw)`), in order with its own.
-    const handed = v.kind === 'list' || v.kind === 'obj' ? this.callsPassing(unit, scope, b.name).filter((c) => c.startIndex > b.nameNode.startIndex && c.startIndex < limit && this.handsToChange(unit, scope, c, b.name, 0)) : [];
+    // Only in functions: a module's own statements seldom hand its constants to a helper that
+    // changes them, and reading a module's calls on every look-up of a constant costs the editor.
+    const handed = scope.parent && (v.kind === 'list' || v.kind === 'obj') ? this.callsPassing(unit, scope, b.name).filter((c) => c.startIndex > b.nameNode.startIndex && c.startIndex < limit && this.handsToChange(unit, scope, c, b.name, 0)) : [];
     if (!handed.length) {
       if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations, localEnv);
     } else {
@@ -1822,8 +1824,9 @@ export class Evaluator {
    * `mark_last(messages)`), read once per scope.
    */
   private callsPassing(unit: FileUnit, scope: Scope, name: string): Node[] {
-    let byName = this.passedIn.get(scope);
+    let byName = CALLS_PASSING.get(scope);
     if (!byName) {
+      // It depends on the syntax alone: every evaluator of the file shares it.
       byName = new Map();
       const calls = unit.calls;
       const start = scope.node.startIndex;
@@ -1839,21 +1842,21 @@ export class Evaluator {
         const call = calls[i];
         const e = unit.adapter.expr(call);
         if (e.k !== 'call') continue;
-        const names = new Set<string>();
+        let names: Set<string> | undefined;
         for (const a of e.args) {
           if (a.spread) continue;
           const x = unit.adapter.expr(a.value);
-          if (x.k === 'ident') names.add(x.name);
+          if (x.k === 'ident') (names ??= new Set()).add(x.name);
         }
         // Only calls of this scope's own body (not of a function nested in it).
-        if (!names.size || unit.scopeOf(call) !== scope) continue;
+        if (!names || unit.scopeOf(call) !== scope) continue;
         for (const n of names) {
           const list = byName.get(n);
           if (list) list.push(call);
           else byName.set(n, [call]);
         }
       }
-      this.passedIn.set(scope, byName);
+      CALLS_PASSING.set(scope, byName);
     }
     return byName.get(name) ?? [];
   }

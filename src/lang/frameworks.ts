@@ -866,21 +866,32 @@ function instructorCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node,
  * file that names a package but none of those (a `litellm` exception handler, a `create_agent`
  * method of another library) holds none of its requests.
  */
-export function frameworksNamed(text: string): { langchain: boolean; agents: boolean; smolagents: boolean; litellm: boolean; vercel: boolean; agno: boolean; instructor: boolean } {
-  return {
-    langchain: /langchain_anthropic|@langchain\/anthropic/.test(text),
-    // `create_agent` and the prebuilt ReAct agent, imported from langchain or langgraph by the file itself.
-    agents: /\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b/.test(text) && /\bfrom\s+lang(?:chain|graph)\b|\bimport\s+lang(?:chain|graph)\b|["'](?:langchain|@langchain\/langgraph)(?:\/[\w/-]*)?["']/.test(text),
-    // Only its LiteLLM model classes are read.
-    smolagents: /\bsmolagents\b/.test(text) && /\bLiteLLM(?:Router)?Model\b/.test(text),
-    // `litellm.completion` / `acompletion`, or a model class whose `model_id` defaults to a Claude model.
-    litellm: /\b(?:import|from)\s+litellm\b/.test(text) && /completion|\bmodel_id\b/.test(text),
-    vercel: /@ai-sdk\/anthropic/.test(text),
-    agno: /agno\.models\.anthropic/.test(text),
-    // Its clients' methods (INSTRUCTOR_METHODS), called on the client.
-    instructor: /\b(?:import|from)\s+instructor\b/.test(text) && /\.create(?:_with_completion|_partial|_iterable)?\b/.test(text),
-  };
+export function frameworksNamed(text: string): Record<FrameworkWord, boolean> {
+  const out = {} as Record<FrameworkWord, boolean>;
+  for (const [name, test] of FRAMEWORK_TESTS) out[name] = test(text);
+  return out;
 }
+
+/** Whether a text names any framework whose requests an adapter reads (frameworksNamed), stopping at the first. */
+export function anyFrameworkNamed(text: string): boolean {
+  return FRAMEWORK_TESTS.some(([, test]) => test(text));
+}
+
+type FrameworkWord = 'langchain' | 'agents' | 'smolagents' | 'litellm' | 'vercel' | 'agno' | 'instructor';
+
+const FRAMEWORK_TESTS: ReadonlyArray<readonly [FrameworkWord, (text: string) => boolean]> = [
+  ['langchain', (t) => /langchain_anthropic|@langchain\/anthropic/.test(t)],
+  // `create_agent` and the prebuilt ReAct agent, imported from langchain or langgraph by the file itself.
+  ['agents', (t) => /\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b/.test(t) && /\bfrom\s+lang(?:chain|graph)\b|\bimport\s+lang(?:chain|graph)\b|["'](?:langchain|@langchain\/langgraph)(?:\/[\w/-]*)?["']/.test(t)],
+  // Only its LiteLLM model classes are read.
+  ['smolagents', (t) => /\bsmolagents\b/.test(t) && /\bLiteLLM(?:Router)?Model\b/.test(t)],
+  // `litellm.completion` / `acompletion`, or a model class whose `model_id` defaults to a Claude model.
+  ['litellm', (t) => /\b(?:import|from)\s+litellm\b/.test(t) && /completion|\bmodel_id\b/.test(t)],
+  ['vercel', (t) => /@ai-sdk\/anthropic/.test(t)],
+  ['agno', (t) => /agno\.models\.anthropic/.test(t)],
+  // Its clients' methods (INSTRUCTOR_METHODS), called on the client.
+  ['instructor', (t) => /\b(?:import|from)\s+instructor\b/.test(t) && /\.create(?:_with_completion|_partial|_iterable)?\b/.test(t)],
+];
 
 export function findFrameworkCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
   const { langchain, agents, smolagents, litellm, vercel, agno, instructor } = frameworksNamed(unit.text);

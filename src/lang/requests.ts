@@ -8,7 +8,7 @@ import type { ObjValue, Value } from '../core/value';
 import { getEntry } from '../core/value';
 import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
-import { findFrameworkCalls, frameworksNamed } from './frameworks';
+import { anyFrameworkNamed, findFrameworkCalls } from './frameworks';
 import type { FileUnit } from './workspace';
 
 const METHODS: Record<string, RequestMethod> = {
@@ -118,7 +118,7 @@ const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@a
  * Most files of a repository build no request; they are then not parsed for the request rules.
  */
 export function mayHoldRequests(text: string): boolean {
-  return REQUEST_CHAIN.test(text) || (FRAMEWORK_WORD.test(text) && Object.values(frameworksNamed(text)).some(Boolean));
+  return REQUEST_CHAIN.test(text) || (FRAMEWORK_WORD.test(text) && anyFrameworkNamed(text));
 }
 
 /**

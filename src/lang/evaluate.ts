@@ -236,6 +236,8 @@ export class Evaluator {
   private inlineDepth = 0;
   /** Calls read for the changes they make to an argument so far (changedByCall), at most MAX_CHANGE_CALLS. */
   private changeCalls = 0;
+  /** Whether a call hands a name to a function that changes it (handsToChange), by file, call and name. */
+  private readonly handsOn = new Map<string, boolean>();
   /** Whether a function changes a parameter in place (changesParam), by file, function and parameter. */
   private readonly paramChanges = new Map<string, boolean>();
   /** Calls whose changes to an argument are being applied (a helper that calls itself). */
@@ -1935,11 +1937,24 @@ export class Evaluator {
 
   /** Whether `call` passes `name` to a function of the workspace that changes that parameter (changesParam). */
   private handsToChange(unit: FileUnit, scope: Scope, call: Node, name: string, depth: number): boolean {
+    const key = `${unit.file}\u0000${call.id}\u0000${name}`;
+    const known = this.handsOn.get(key);
+    if (known !== undefined) return known;
+    // Asked again while it is being answered (recursion): not known to change it.
+    this.handsOn.set(key, false);
+    const hands = this.handsToChangeUncached(unit, call, name, depth);
+    this.handsOn.set(key, hands);
+    return hands;
+  }
+
+  private handsToChangeUncached(unit: FileUnit, call: Node, name: string, depth: number): boolean {
     const e = unit.adapter.expr(call);
     if (e.k !== 'call') return false;
     const callee = unit.adapter.expr(e.callee);
     // Only plain functions and methods (`mark(x)`, `self.mark(x)`, `helpers.mark(x)`), not what a call or a library returns.
     if (callee.k !== 'ident' && callee.k !== 'member') return false;
+    // A name bound nowhere in the file is a built-in (`len(x)`, `print(x)`).
+    if (callee.k === 'ident' && !this.findBinding(unit, e.callee, callee.name)) return false;
     const ref = this.refOf(this.eval(unit, e.callee));
     if (ref?.kind !== 'function') return false;
     const info = ref.unit.adapter.functionInfo(ref.node);

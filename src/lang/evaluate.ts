@@ -1881,13 +1881,9 @@ export class Evaluator {
     if (ref?.kind !== 'function') return v;
     const calleeScope = ref.unit.scopes.get(ref.node.id);
     if (!calleeScope) return v;
-    const info = ref.unit.adapter.functionInfo(ref.node);
-    const shift = ref.self && info.receiver ? 1 : 0;
-    const positional = e.args.filter((a) => !a.name && !a.spread);
-    const arg = e.args.find((a) => !a.spread && unit.adapter.expr(a.value).k === 'ident' && a.value.text === name);
-    if (!arg) return v;
-    const param = arg.name ? info.params.find((p) => p.name === arg.name && p.key === undefined) : info.params.find((p) => p.key === undefined && !p.rest && !p.kwrest && p.index - shift === positional.indexOf(arg));
-    if (!param) return v;
+    const taken = this.parameterTaking(unit, e.args, ref, name);
+    if (!taken) return v;
+    const { arg, param, positional } = taken;
     if (!this.changesParam(ref.unit, ref.node, param.name, 0)) return v;
     const own = calleeScope.mutations.get(param.name) ?? [];
     const onward = this.callsPassing(ref.unit, calleeScope, param.name).filter((c) => this.handsToChange(ref.unit, calleeScope, c, param.name, 1));
@@ -1957,13 +1953,19 @@ export class Evaluator {
     if (callee.k === 'ident' && !this.findBinding(unit, e.callee, callee.name)) return false;
     const ref = this.refOf(this.eval(unit, e.callee));
     if (ref?.kind !== 'function') return false;
+    const taken = this.parameterTaking(unit, e.args, ref, name);
+    return !!taken && this.changesParam(ref.unit, ref.node, taken.param.name, depth);
+  }
+
+  /** The argument of a call that is the name `name` as written, and the parameter of the called function it binds. */
+  private parameterTaking(unit: FileUnit, args: Arg[], ref: Extract<Ref, { kind: 'function' }>, name: string): { arg: Arg; param: FunctionInfo['params'][number]; positional: Arg[] } | undefined {
     const info = ref.unit.adapter.functionInfo(ref.node);
     const shift = ref.self && info.receiver ? 1 : 0;
-    const positional = e.args.filter((a) => !a.name && !a.spread);
-    const arg = e.args.find((a) => !a.spread && unit.adapter.expr(a.value).k === 'ident' && a.value.text === name);
-    if (!arg) return false;
+    const positional = args.filter((a) => !a.name && !a.spread);
+    const arg = args.find((a) => !a.spread && unit.adapter.expr(a.value).k === 'ident' && a.value.text === name);
+    if (!arg) return undefined;
     const param = arg.name ? info.params.find((p) => p.name === arg.name && p.key === undefined) : info.params.find((p) => p.key === undefined && !p.rest && !p.kwrest && p.index - shift === positional.indexOf(arg));
-    return !!param && this.changesParam(ref.unit, ref.node, param.name, depth);
+    return param ? { arg, param, positional } : undefined;
   }
 
   private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: import('./syntax').Mutation[], env?: Env, outer: boolean | undefined = true): Value {

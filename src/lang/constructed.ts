@@ -145,7 +145,7 @@ function buildsClass(unit: FileUnit, name: string): boolean {
 /** The options of a class with a written `True`/`False` default (see optionClasses), in the order written. */
 function boolOptions(unit: FileUnit, ev: Evaluator, cls: Node): Array<{ name: string; default: boolean }> {
   const members = unit.classMembers(cls);
-  const ctor = (members.get('__init__') ?? members.get('constructor'))?.find((n) => unit.adapter.isFunction(n));
+  const ctor = ev.constructorOf(unit, members);
   const out: Array<{ name: string; default: boolean; at: number }> = [];
   const isBool = (v: Value): v is ScalarValue => v.kind === 'bool' && !v.taints.length;
   if (ctor) {

@@ -699,22 +699,12 @@ export class Evaluator {
     // Changes made by the functions it is handed to (`self._apply_cache_tools(kw)`), in order with its own.
     // Only in functions: a module's own statements seldom hand its constants to a helper that
     // changes them, and reading a module's calls on every look-up of a constant costs the editor.
-    const handed = scope.parent && (v.kind === 'list' || v.kind === 'obj') ? this.callsPassing(unit, scope, b.name).filter((c) => c.startIndex > b.nameNode.startIndex && c.startIndex < limit && this.handsToChange(unit, scope, c, b.name, 0)) : [];
+    const handed = scope.parent && (v.kind === 'list' || v.kind === 'obj') ? this.callsPassing(unit, scope, b.name).filter((c) => c.startIndex > b.nameNode.startIndex && c.startIndex < limit && this.handsToChange(unit, c, b.name, 0)) : [];
     if (!handed.length) {
       if (mutations.length && (v.kind === 'list' || v.kind === 'unknown' || v.kind === 'obj')) v = this.applyMutations(unit, scope.node, v, mutations, localEnv);
     } else {
       // In a loop, the changes of earlier iterations came first (see above): the calls' then follow all of them.
-      const events: Array<import('./syntax').Mutation | Node> = loop ? [...mutations, ...handed] : [...mutations, ...handed].sort((x, y) => ('method' in x ? x.node : x).startIndex - ('method' in y ? y.node : y).startIndex);
-      let batch: import('./syntax').Mutation[] = [];
-      for (const e of [...events, undefined]) {
-        if (e && 'method' in e) {
-          batch.push(e);
-          continue;
-        }
-        if (batch.length) v = this.applyMutations(unit, scope.node, v, batch, localEnv);
-        batch = [];
-        if (e) v = this.changedByCall(unit, scope.node, e, b.name, v, localEnv);
-      }
+      v = this.applyInOrder(unit, scope.node, v, b.name, mutations, handed, localEnv, true, !loop);
     }
     return b.kind === 'param' ? v : withChainStep(v, step);
   }
@@ -1324,7 +1314,7 @@ export class Evaluator {
   }
 
   /** The constructor of a class (`__init__`, `constructor`), if it defines one. */
-  private constructorOf(unit: FileUnit, members: Map<string, Node[]>): Node | undefined {
+  constructorOf(unit: FileUnit, members: Map<string, Node[]>): Node | undefined {
     return (members.get('__init__') ?? members.get('constructor'))?.find((n) => unit.adapter.isFunction(n));
   }
 
@@ -1886,7 +1876,7 @@ export class Evaluator {
     const { arg, param, positional } = taken;
     if (!this.changesParam(ref.unit, ref.node, param.name, 0)) return v;
     const own = calleeScope.mutations.get(param.name) ?? [];
-    const onward = this.callsPassing(ref.unit, calleeScope, param.name).filter((c) => this.handsToChange(ref.unit, calleeScope, c, param.name, 1));
+    const onward = this.callsPassing(ref.unit, calleeScope, param.name).filter((c) => this.handsToChange(ref.unit, c, param.name, 1));
     const at = unit.loc(call);
     const inner = this.bind(ref, positional.map((a) => (a === arg ? v : this.eval(unit, a.value, env))), at, new Map(e.args.filter((a) => a.name && !a.spread).map((a) => [a.name!, a === arg ? v : this.eval(unit, a.value, env)] as const)));
     inner.set(param.name, v);
@@ -1894,23 +1884,33 @@ export class Evaluator {
     this.changing.add(call.id);
     this.inlineDepth++;
     try {
-      const events: Array<import('./syntax').Mutation | Node> = [...own, ...onward].sort((x, y) => ('method' in x ? x.node : x).startIndex - ('method' in y ? y.node : y).startIndex);
-      let out = v;
-      let batch: import('./syntax').Mutation[] = [];
-      for (const ev of [...events, undefined]) {
-        if (ev && 'method' in ev) {
-          batch.push(ev);
-          continue;
-        }
-        if (batch.length) out = this.applyMutations(ref.unit, ref.node, out, batch, inner, callRuns);
-        batch = [];
-        if (ev) out = this.changedByCall(ref.unit, ref.node, ev, param.name, out, inner, callRuns);
-      }
-      return out;
+      return this.applyInOrder(ref.unit, ref.node, v, param.name, own, onward, inner, callRuns, true);
     } finally {
       this.inlineDepth--;
       this.changing.delete(call.id);
     }
+  }
+
+  /**
+   * `v` (held by `name` in `scopeNode`) after its own in-place changes and the calls that hand it
+   * to a function that changes it, in source order when `sorted` (else the calls after the changes).
+   */
+  private applyInOrder(unit: FileUnit, scopeNode: Node, v: Value, name: string, mutations: readonly import('./syntax').Mutation[], calls: readonly Node[], env: Env | undefined, outer: boolean | undefined, sorted: boolean): Value {
+    const at = (x: import('./syntax').Mutation | Node) => ('method' in x ? x.node : x).startIndex;
+    const events: Array<import('./syntax').Mutation | Node> = [...mutations, ...calls];
+    if (sorted) events.sort((x, y) => at(x) - at(y));
+    let out = v;
+    let batch: import('./syntax').Mutation[] = [];
+    for (const e of [...events, undefined]) {
+      if (e && 'method' in e) {
+        batch.push(e);
+        continue;
+      }
+      if (batch.length) out = this.applyMutations(unit, scopeNode, out, batch, env, outer);
+      batch = [];
+      if (e) out = this.changedByCall(unit, scopeNode, e, name, out, env, outer);
+    }
+    return out;
   }
 
   /**
@@ -1926,13 +1926,13 @@ export class Evaluator {
     const scope = unit.scopes.get(fn.id);
     if (!scope || depth >= MAX_INLINE_DEPTH) return false;
     this.paramChanges.set(key, false);
-    const changes = !!scope.mutations.get(name)?.length || this.callsPassing(unit, scope, name).some((c) => this.handsToChange(unit, scope, c, name, depth + 1));
+    const changes = !!scope.mutations.get(name)?.length || this.callsPassing(unit, scope, name).some((c) => this.handsToChange(unit, c, name, depth + 1));
     this.paramChanges.set(key, changes);
     return changes;
   }
 
   /** Whether `call` passes `name` to a function of the workspace that changes that parameter (changesParam). */
-  private handsToChange(unit: FileUnit, scope: Scope, call: Node, name: string, depth: number): boolean {
+  private handsToChange(unit: FileUnit, call: Node, name: string, depth: number): boolean {
     const key = `${unit.file}\u0000${call.id}\u0000${name}`;
     const known = this.handsOn.get(key);
     if (known !== undefined) return known;
@@ -2143,16 +2143,7 @@ export class Evaluator {
       if (staticKey !== undefined && !loop) {
         // A write that may not run over a key already written (`if long: b["cache_control"] = A`
         // `else: b["cache_control"] = B`) leaves one of the two values, not the last one written.
-        const conditional = !!maybe?.has(m);
-        const earlier = conditional ? getEntryRecord(v, staticKey) : undefined;
-        v.entries.push({
-          key: staticKey,
-          keyAt: unit.loc(keyNode),
-          valueAt: unit.loc(valueNode),
-          value: earlier ? union(earlier.value, value, unit.loc(valueNode)) : value,
-          // Over a key that was there already, the key is sent either way.
-          ...(conditional && (!earlier || earlier.conditional) ? { conditional: true } : {}),
-        });
+        v.entries.push(this.keyWritten(unit, v, staticKey, keyNode, valueNode, value, !!maybe?.has(m)));
         continue;
       }
       v.complete = false;
@@ -2165,6 +2156,23 @@ export class Evaluator {
       }
     }
     return v;
+  }
+
+  /**
+   * The entry a write of `key` into `obj` adds. A write that may not run (`conditional`) over a
+   * key already written (`if long: b["cache_control"] = A` / `else: b["cache_control"] = B`)
+   * leaves one of the two values, not the last one written; over a key that was there already,
+   * the key is sent either way.
+   */
+  private keyWritten(unit: FileUnit, obj: ObjValue, key: string, keyNode: Node, valueNode: Node, value: Value, conditional: boolean): Entry {
+    const earlier = conditional ? getEntryRecord(obj, key) : undefined;
+    return {
+      key,
+      keyAt: unit.loc(keyNode),
+      valueAt: unit.loc(valueNode),
+      value: earlier ? union(earlier.value, value, unit.loc(valueNode)) : value,
+      ...(conditional && (!earlier || earlier.conditional) ? { conditional: true } : {}),
+    };
   }
 
   /**
@@ -2185,16 +2193,7 @@ export class Evaluator {
         // An object not known in full (`dict(spec)` of something not followed) has at least the key written.
         if (part.kind === 'unknown' && part.ref === undefined && !part.alternatives) part = { kind: 'obj', entries: [], complete: false, ...(part.at ? { at: part.at } : {}), taints: part.taints, ...(part.repeated ? { repeated: part.repeated } : {}) };
         if (part.kind !== 'obj') return undefined;
-        const value = this.eval(unit, valueNode, env);
-        const earlier = conditional ? getEntryRecord(part, key) : undefined;
-        const entry: Entry = {
-          key,
-          keyAt: unit.loc(keyNode),
-          valueAt: unit.loc(valueNode),
-          value: earlier ? union(earlier.value, value, unit.loc(valueNode)) : value,
-          ...(conditional && (!earlier || earlier.conditional) ? { conditional: true } : {}),
-        };
-        return { ...part, entries: [...part.entries, entry] };
+        return { ...part, entries: [...part.entries, this.keyWritten(unit, part, key, keyNode, valueNode, this.eval(unit, valueNode, env), conditional)] };
       }
       const step = steps[depth];
       if (part.kind === 'obj') {

@@ -293,4 +293,23 @@ describe('where a Python import is looked for, when files appear and go', () => 
     ws.setOverlay('/r/app/__init__.py', '');
     expect(ws.modulePath(from, 'helper')).toBeUndefined();
   });
+  // What exists is asked once per path, however many files of the folder are then analysed: a
+  // notebook on disk (which no import names) is such a file, as a source file is.
+  it('keeps what it found exists when the text of a file on disk is given, a notebook too', () => {
+    const files = new Map<string, string>([
+      ['/r/app/main.py', 'import helper\n'],
+      ['/r/app/helper.py', 'X = 1\n'],
+      ['/r/app/tour.ipynb', '{"cells": []}'],
+      ['/r/app/other.py', 'import helper\n'],
+    ]);
+    const asked: string[] = [];
+    const ws = new Workspace(parsers, { readFile: (p) => files.get(p), exists: (p) => (asked.push(p), files.has(p)) });
+    const from = { file: '/r/app/main.py', language: 'python' as const };
+    expect(ws.modulePath(from, 'helper')).toBe('/r/app/helper.py');
+    const before = asked.length;
+    ws.setOverlay('/r/app/tour.ipynb', 'import helper\n', 'python');
+    ws.setText('/r/app/other.py', 'import helper\n');
+    expect(ws.modulePath(from, 'helper')).toBe('/r/app/helper.py');
+    expect(asked.slice(before).filter((p) => p !== '/r/app/tour.ipynb' && p !== '/r/app/other.py')).toEqual([]);
+  });
 });

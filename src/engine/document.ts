@@ -9,7 +9,9 @@ import type { Fix } from '../core/fix';
 import type { LanguageId } from '../core/model';
 import { LineIndex } from '../core/span';
 import type { TextEdit } from '../core/span';
-import { Notebook, VirtualPython } from '../lang/notebook';
+import { Notebook, VirtualPython, isNotebook } from '../lang/notebook';
+
+export { isNotebook };
 import { languageForPath } from '../lang/parsers';
 
 /** A 0-based position in the file, and in the notebook cell for notebooks. */
@@ -48,10 +50,6 @@ export interface SourceDocument extends FixableDocument<SourceDocument> {
   fileEdits(fix: Fix): PlacedEdit[];
   /** The source line a place is on, as the user reads it: the file's line, or the notebook cell's. */
   lineText(place: Place): string;
-}
-
-export function isNotebook(file: string): boolean {
-  return /\.ipynb$/i.test(file);
 }
 
 /** Opens a file's text, or says why it cannot be analysed. */

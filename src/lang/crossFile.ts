@@ -16,6 +16,7 @@ import type { Loc } from '../core/span';
 import { editBuilderFor } from './edits';
 import type { Evaluator } from './evaluate';
 import { buildFileView } from './fileView';
+import { isNotebook } from './notebook';
 import type { Node } from './parsers';
 import type { Binding } from './syntax';
 import type { FileUnit, Scope, SourceHost, Workspace } from './workspace';
@@ -36,10 +37,6 @@ type Mention = 'comment' | 'docstring' | 'string' | 'import' | 'renamed-import' 
 function identifierAt(unit: FileUnit, offset: number, length: number): boolean {
   const leaf = unit.tree.rootNode.descendantForIndex(offset, offset + length);
   return !!leaf && leaf.startIndex === offset && leaf.endIndex === offset + length && unit.adapter.expr(leaf).k === 'ident';
-}
-
-function isNotebookFile(file: string): boolean {
-  return /\.ipynb$/i.test(file);
 }
 
 /** The 1-based line of an offset. */
@@ -162,12 +159,12 @@ export class CrossFiles implements CrossFileView {
         if (file === this.unit.file && (contains(importAt, at) || contains(requestAt, at))) continue;
         const kind = parsed ? this.mention(parsed, start, def.name) : 'code';
         if (kind === 'comment' || kind === 'docstring') continue;
-        const where = isNotebookFile(file) ? file : `${file}:${lineOf(text, start)}`;
+        const where = isNotebook(file) ? file : `${file}:${lineOf(text, start)}`;
         // A name in a string may be looked up by it (`getattr(prompts, "name")`), and one imported under another name is used under that one.
         if (kind === 'string') return { seen: false, why: `${where} names ${def.name} in a string` };
         if (kind === 'renamed-import') return { seen: false, why: `${where} imports ${def.name} under another name` };
         // A notebook's lines (its JSON, or its cells joined) are not lines its reader sees.
-        inFile.push({ use: isNotebookFile(file) ? at : { ...at, line: lineOf(text, start) }, kind });
+        inFile.push({ use: isNotebook(file) ? at : { ...at, line: lineOf(text, start) }, kind });
       }
       if (inFile.length && file !== def.file && this.publicModule(file, files)) return { seen: false, why: `${file} is a public module that names ${def.name}` };
       // An import is listed only when the file does nothing else with the name (a re-export).

@@ -26,6 +26,11 @@ import type { Fix } from '../core/fix';
 import { LineIndex } from '../core/span';
 import type { Position, TextEdit } from '../core/span';
 
+/** Whether a file is a notebook (analysed as the Python text of its code cells). */
+export function isNotebook(file: string): boolean {
+  return /\.ipynb$/i.test(file);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The virtual Python text
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { Loc } from '../core/span';
 import type { Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';
 import { languageForPath } from './parsers';
+import { isNotebook } from './notebook';
 import type { FrontEnd, ImportedName, ModuleHost } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
@@ -398,11 +399,13 @@ export class Workspace {
 
   /**
    * A text is given for a file. The import paths found so far stay right when the file was known
-   * to exist (a file on disk, an open buffer): a new file (an unsaved buffer), or one that is not
-   * source code (a tsconfig.json's aliases), can change what an import names.
+   * to exist (a file on disk, an open buffer) and is source code or a notebook (which no import
+   * names): a new file (an unsaved buffer), or one that is not source code (a tsconfig.json's
+   * aliases), can change what an import names. (Forgetting them for every notebook made a run
+   * over a repository with notebooks resolve its imports again after each one.)
    */
   private textGiven(file: string): void {
-    if (languageForPath(file) && this.exists(file)) return;
+    if ((languageForPath(file) || isNotebook(file)) && this.exists(file)) return;
     this.forgetExistence();
   }
 

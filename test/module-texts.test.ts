@@ -9,7 +9,7 @@ import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
 import { textMayReach } from '../src/lang/textReach';
-import { Workspace } from '../src/lang/workspace';
+import { AnswersByPlace, Workspace } from '../src/lang/workspace';
 
 describe('the imports of a Python text, read without parsing it', () => {
   const names = (text: string) => python.modules.importedNames(text).map((n) => [n.spec, n.name ?? null, n.local]);
@@ -311,5 +311,31 @@ describe('where a Python import is looked for, when files appear and go', () => 
     ws.setText('/r/app/other.py', 'import helper\n');
     expect(ws.modulePath(from, 'helper')).toBe('/r/app/helper.py');
     expect(asked.slice(before).filter((p) => p !== '/r/app/tour.ipynb' && p !== '/r/app/other.py')).toEqual([]);
+  });
+});
+
+describe('answers kept by place', () => {
+  it('keeps each answer under its place and name, and lets the places asked about first go past the bound', () => {
+    const python = {};
+    const typescript = {};
+    const answers = new AnswersByPlace<object, string | null>(3);
+    answers.set(python, '/r/a', 'json', null);
+    answers.set(python, '/r/a', 'helper', '/r/a/helper.py');
+    answers.set(typescript, '/r/a', 'helper', '/r/a/helper.ts');
+    expect(answers.get(python, '/r/a', 'json')).toBeNull();
+    expect(answers.get(python, '/r/a', 'helper')).toBe('/r/a/helper.py');
+    expect(answers.get(typescript, '/r/a', 'helper')).toBe('/r/a/helper.ts');
+    expect(answers.get(python, '/r/b', 'helper')).toBeUndefined();
+    // The same answer set again counts once.
+    answers.set(python, '/r/a', 'helper', '/r/a/helper.py');
+    expect(answers.get(python, '/r/a', 'json')).toBeNull();
+    // A fourth answer: the first place of a front end (both of its answers) goes; the new one stays.
+    answers.set(python, '/r/b', 'helper', '/r/b/helper.py');
+    expect(answers.get(python, '/r/a', 'json')).toBeUndefined();
+    expect(answers.get(python, '/r/a', 'helper')).toBeUndefined();
+    expect(answers.get(python, '/r/b', 'helper')).toBe('/r/b/helper.py');
+    expect(answers.get(typescript, '/r/a', 'helper')).toBe('/r/a/helper.ts');
+    answers.clear();
+    expect(answers.get(typescript, '/r/a', 'helper')).toBeUndefined();
   });
 });

@@ -339,3 +339,55 @@ describe('answers kept by place', () => {
     expect(answers.get(typescript, '/r/a', 'helper')).toBeUndefined();
   });
 });
+
+describe('a keystroke in an open buffer', () => {
+  // nightly.py passes a date to a helper module whose function makes a cached request.
+  const client = `import anthropic
+
+client = anthropic.Anthropic()
+
+def send(task):
+    return client.messages.create(
+        model="claude-sonnet-4-6",
+        max_tokens=256,
+        system=[{"type": "text", "text": task, "cache_control": {"type": "ephemeral"}}],
+        messages=[{"role": "user", "content": "Go on."}],
+    )
+`;
+  const nightly = 'from datetime import datetime\nfrom client import send\n\ndef nightly():\n    return send(f"Tonight is {datetime.now():%A}.")\n';
+  const setup = async () => {
+    const files: Record<string, string> = { '/r/client.py': client, '/r/nightly.py': nightly };
+    const reads: string[] = [];
+    const listed: string[] = [];
+    const host = {
+      readFile: (p: string) => (reads.push(p), files[p]),
+      listFolder: (d: string) => (listed.push(d), d === '/r' ? Object.keys(files).map((f) => f.slice(3)) : d === '/' ? ['r'] : []),
+    };
+    const analyzer = await Analyzer.create({ host });
+    return { analyzer, reads, listed, files };
+  };
+
+  it('reads the modules it imports and lists their folders again only when their text changes', async () => {
+    const { analyzer, reads, listed } = await setup();
+    expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);
+    const [readBefore, listedBefore] = [reads.length, listed.length];
+    // Typing in nightly.py: a comment, then the date taken out.
+    for (const text of [`${nightly}# to do\n`, nightly.replace('{datetime.now():%A}', 'tonight')]) {
+      analyzer.edited('/r/nightly.py', text, 'python');
+      analyzer.analyze('/r/nightly.py', text);
+    }
+    expect(reads.slice(readBefore)).toEqual([]);
+    expect(listed.slice(listedBefore)).toEqual([]);
+  });
+
+  it('sees the new text of an imported module typed in', async () => {
+    const { analyzer } = await setup();
+    expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);
+    // The helper's buffer: the date now goes after the breakpoint, in the user turn.
+    const moved = client.replace('"text": task, "cache_control"', '"text": "You plan tasks.", "cache_control"').replace('"content": "Go on."', '"content": task');
+    analyzer.edited('/r/client.py', moved, 'python');
+    expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual([]);
+    analyzer.edited('/r/client.py', client, 'python');
+    expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);
+  });
+});

@@ -529,7 +529,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** A buffer changed: other files that import it must see the new text (read through `host`). */
   const bufferChanged = (doc: TextDocument) => {
-    analyzer?.invalidate(pathOf(doc.uri, LANGUAGES[doc.languageId]));
+    const language = LANGUAGES[doc.languageId];
+    analyzer?.edited(pathOf(doc.uri, language), doc.getText(), language);
     changed();
   };
 

@@ -13,13 +13,26 @@ import { walk } from '../walk';
 import type { FileUnit } from '../workspace';
 
 const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open']);
-const SERIALIZE_TO_FILE = /^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomli_w|tomlkit|orjson|ujson)\.(dump|safe_dump|dump_all)$/;
+const DUMP_FUNCTIONS = ['dump', 'safe_dump', 'dump_all'];
+const SERIALIZE_TO_FILE = new RegExp(`^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomli_w|tomlkit|orjson|ujson)\\.(${DUMP_FUNCTIONS.join('|')})$`);
 const LOAD_MODULES = 'json|pickle|dill|cloudpickle|marshal|yaml|toml|tomllib|tomlkit|orjson|ujson';
 const LOAD_FUNCTIONS = 'load|safe_load|load_all|full_load';
 const LOAD_FROM_FILE = new RegExp(`^(${LOAD_MODULES})\\.(${LOAD_FUNCTIONS})$`);
 const RENAME = new Set(['os.replace', 'os.rename', 'shutil.move', 'os.renames']);
 const FSYNC = new Set(['os.fsync', 'os.fdatasync']);
 const TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
+/**
+ * The last names of every library function read below (`json.dump` -> `dump`). A call's library
+ * name ends with the attribute it calls (`x.y.dump(...)` is `<x.y>.dump` or nothing), so a call on
+ * an object whose attribute is none of these (nor a path's or a handle's method) is no operation,
+ * and its library name (a look-up per call, of thousands per file, on every change in the
+ * editor) is not asked.
+ */
+const LIBRARY_LAST_NAMES = new Set([
+  ...[...OPEN, ...RENAME, ...FSYNC, ...TEMPFILE, 'os.open', 'shutil.copyfileobj', 'tempfile.gettempdir'].map((n) => n.slice(n.lastIndexOf('.') + 1)),
+  ...DUMP_FUNCTIONS,
+  ...LOAD_FUNCTIONS.split('|'),
+]);
 const PATH_CLASS = /^pathlib\.(Pure)?(Posix|Windows)?Path$/;
 /** The class methods of `Path` that make one: `Path.home()`, `Path.cwd()`. */
 const PATH_FACTORY = /^pathlib\.Path\.(home|cwd)$/;
@@ -121,8 +134,9 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
     if (e.k !== 'call') continue;
-    const name = ev.calleeName(unit, e.callee);
     const c = unit.adapter.expr(e.callee);
+    if (c.k === 'member' && !LIBRARY_LAST_NAMES.has(c.prop) && !HANDLE_METHODS.has(c.prop) && !FILE_METHODS.has(c.prop)) continue;
+    const name = ev.calleeName(unit, e.callee);
     const opened =
       name && OPEN.has(name) ? { path: positional(e.args)[0]?.value, mode: openMode(e.args, 1) } : c.k === 'member' && c.prop === 'open' && isPath(c.object) ? { path: c.object, mode: openMode(e.args, 0) } : undefined;
     if (!opened) {

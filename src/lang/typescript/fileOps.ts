@@ -46,13 +46,28 @@ function pipedTo(unit: FileUnit, stream: Node): boolean {
   });
 }
 
+/**
+ * The functions and methods read below, by the name they are called with. The library name of a
+ * call on an object ends with the attribute it calls (`fs.promises.writeFile` with `writeFile`),
+ * so a call on an object whose attribute is none of these is no operation, and its library name
+ * (a look-up per call, of thousands per file, on every change in the editor) is not asked.
+ */
+const CALLED_NAMES = new Set([
+  ...['writeFile', 'appendFile', 'readFile', 'rename', 'fsync', 'fdatasync', 'mkdtemp'].flatMap((f) => [f, `${f}Sync`]),
+  'createWriteStream',
+  'sync',
+  'datasync',
+  'tmpdir',
+]);
+
 export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   const ops: FileOp[] = [];
   for (const node of unit.calls) {
     const e = unit.adapter.expr(node);
     if (e.k !== 'call') continue;
-    const name = ev.calleeName(unit, e.callee);
     const c = unit.adapter.expr(e.callee);
+    if (c.k === 'member' && !CALLED_NAMES.has(c.prop)) continue;
+    const name = ev.calleeName(unit, e.callee);
     const method = c.k === 'member' ? c.prop : c.k === 'ident' ? c.name : undefined;
     const at = unit.loc(node);
     const plain = e.args.filter((a) => !a.spread);

@@ -115,8 +115,17 @@ export interface ReachedRequest {
   via: Array<{ at: Loc; callee: string }>;
 }
 
+/** prefixBlocks's answers, per request: a dozen rules ask it of every request, on every change in the editor. */
+const BLOCKS_OF = new WeakMap<RequestCall, readonly PrefixBlock[]>();
+
 /** Render-ordered blocks of a request: each tool, each system block, each message content block. */
-export function prefixBlocks(call: RequestCall): PrefixBlock[] {
+export function prefixBlocks(call: RequestCall): readonly PrefixBlock[] {
+  let blocks = BLOCKS_OF.get(call);
+  if (!blocks) BLOCKS_OF.set(call, (blocks = readPrefixBlocks(call)));
+  return blocks;
+}
+
+function readPrefixBlocks(call: RequestCall): PrefixBlock[] {
   const blocks: PrefixBlock[] = [];
   const params = call.params;
   const field = (k: string) => {

@@ -39,6 +39,13 @@ const PATH_FACTORY = /^pathlib\.Path\.(home|cwd)$/;
 /** Names that say a value is a path (for `p.write_text(...)` on a parameter or attribute). */
 const PATHISH = /(path|file|dir|root|folder|filename|dest|target)$/i;
 
+/** A library name of a call that the second pass of pythonFileOps reads (the serialisers, loaders, renames, fsyncs, temp files), or a path's or a handle's method. */
+function mayOperate(name: string): boolean {
+  const last = name.slice(name.lastIndexOf('.') + 1);
+  if (HANDLE_METHODS.has(last) || FILE_METHODS.has(last)) return true;
+  return name === 'shutil.copyfileobj' || name === 'os.open' || name === 'tempfile.gettempdir' || RENAME.has(name) || FSYNC.has(name) || TEMPFILE.has(name) || SERIALIZE_TO_FILE.test(name) || LOAD_FROM_FILE.test(name);
+}
+
 function positional(args: Arg[]): Arg[] {
   return args.filter((a) => !a.name && !a.spread);
 }
@@ -140,7 +147,8 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     const opened =
       name && OPEN.has(name) ? { path: positional(e.args)[0]?.value, mode: openMode(e.args, 1) } : c.k === 'member' && c.prop === 'open' && isPath(c.object) ? { path: c.object, mode: openMode(e.args, 0) } : undefined;
     if (!opened) {
-      rest.push({ node, e, name, c });
+      // Only calls of these names can be an operation: the others need neither their location nor their arguments.
+      if (name ? mayOperate(name) : c.k === 'member' && (HANDLE_METHODS.has(c.prop) || FILE_METHODS.has(c.prop))) rest.push({ node, e, name, c });
       continue;
     }
     // A mode that is not known may be either.
@@ -152,8 +160,6 @@ export function pythonFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
   }
   for (const { node, e, name, c } of rest) {
     const method = c.k === 'member' ? c.prop : undefined;
-    // Only calls of these names can be an operation: the others need neither their location nor their arguments.
-    if (!name && !HANDLE_METHODS.has(method ?? '') && !FILE_METHODS.has(method ?? '')) continue;
     const at = unit.loc(node);
     const pos = positional(e.args);
     if (method && c.k === 'member' && FILE_METHODS.has(method) && isPath(c.object)) {

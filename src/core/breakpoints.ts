@@ -49,8 +49,18 @@ function messageIndexOf(path: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** explicitMarkers's and keyedMarkers's answers, per request: most cache rules ask them of every request. */
+const EXPLICIT_OF = new WeakMap<RequestCall, readonly Marker[]>();
+const KEYED_OF = new WeakMap<RequestCall, { view: FileView; textOf: (at: Loc) => string; markers: readonly KeyedMarker[] }>();
+
 /** The explicit markers of a request in render order (the top-level one is not included). */
-export function explicitMarkers(call: RequestCall): Marker[] {
+export function explicitMarkers(call: RequestCall): readonly Marker[] {
+  let markers = EXPLICIT_OF.get(call);
+  if (!markers) EXPLICIT_OF.set(call, (markers = readExplicitMarkers(call)));
+  return markers;
+}
+
+function readExplicitMarkers(call: RequestCall): Marker[] {
   const out: Marker[] = [];
   const messages = param(call, 'messages');
   for (const b of prefixBlocks(call)) {
@@ -127,7 +137,15 @@ export interface KeyedMarker {
  * `cache_control` written by assignment before the request, in the request's function or in a
  * same-file helper it calls: `for block in content: block["cache_control"] = {...}`.
  */
-export function keyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) => string): KeyedMarker[] {
+export function keyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) => string): readonly KeyedMarker[] {
+  const known = KEYED_OF.get(call);
+  if (known?.view === view && known.textOf === textOf) return known.markers;
+  const markers = readKeyedMarkers(call, view, textOf);
+  KEYED_OF.set(call, { view, textOf, markers });
+  return markers;
+}
+
+function readKeyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) => string): KeyedMarker[] {
   // Most files write no `cache_control` key: answer before the costlier views are built.
   if (!view.keyAssignments.some((a) => a.key === 'cache_control')) return [];
   const fn = view.enclosingFunction(call.at);

@@ -380,6 +380,27 @@ def send(task):
     expect(listed.slice(listedBefore)).toEqual([]);
   });
 
+  it('sees a module that exists only as an unsaved buffer, once it is typed in, also two imports away', async () => {
+    const { analyzer, files } = await setup();
+    // nightly.py -> client.py -> transport.py, which is not on disk: an unsaved buffer makes it.
+    const transport = files['/r/client.py'].replace('def send(task):', 'def post(task):');
+    files['/r/client.py'] = 'from transport import post\n\ndef send(task):\n    return post(task)\n';
+    expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual([]);
+    analyzer.edited('/r/transport.py', transport, 'python');
+    expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);
+  });
+
+  it('sees a function of an imported module that now leads to the request through a function of another', async () => {
+    const { analyzer, files } = await setup();
+    // nightly.py -> steps.f -> client.route, which sends the request only once it is typed in.
+    files['/r/client.py'] = `${client}\ndef route(task):\n    return task\n`;
+    files['/r/steps.py'] = 'from client import route\n\ndef plan(task):\n    return route(task)\n';
+    const planned = 'from datetime import datetime\nfrom steps import plan\n\ndef nightly():\n    return plan(f"Tonight is {datetime.now():%A}.")\n';
+    expect(analyzer.analyze('/r/nightly.py', planned).diagnostics.map((d) => d.ruleId)).toEqual([]);
+    analyzer.edited('/r/client.py', files['/r/client.py'].replace('    return task\n', '    return send(task)\n'), 'python');
+    expect(analyzer.analyze('/r/nightly.py', planned).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);
+  });
+
   it('sees the new text of an imported module typed in', async () => {
     const { analyzer } = await setup();
     expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);

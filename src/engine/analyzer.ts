@@ -158,11 +158,12 @@ export class Analyzer implements AnalysisEngine {
    * An open buffer's text changed (a keystroke): what was read from its text is dropped, and what
    * its text does not decide is kept — which files exist, where the imports of other modules
    * lead, what their texts say (invalidate, for a file created, deleted or changed on disk,
-   * forgets all of that, and every keystroke then read the imported modules again). A text held
-   * through `overlay` stays what the file reads as.
+   * forgets all of that, and every keystroke then read the imported modules again); a new file
+   * or one that is not source code drops it all (Workspace.edited). A text held through
+   * `overlay` stays what the file reads as.
    */
   edited(file: string, text: string, language?: LanguageId): void {
-    this.workspace.setOverlay(file, this.held.get(file) ?? text, language);
+    this.workspace.edited(file, this.held.get(file) ?? text, language);
   }
 
   overlay(file: string, text: string | undefined): void {

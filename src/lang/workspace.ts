@@ -504,6 +504,19 @@ export class Workspace {
   }
 
   /**
+   * An open buffer's text changed (a keystroke). For a source file or notebook that exists, which
+   * files exist and where imports lead stay (setOverlay reads the file's own imports again), and
+   * the facts derived from functions go: one about a function of another module may have been
+   * read through a function of this one. Any other file (a new, unsaved one, a tsconfig.json)
+   * can change what imports name, so everything goes, as for a file changed on disk (invalidate).
+   */
+  edited(file: string, text: string, language?: LanguageId): void {
+    if (!((languageForPath(file) || isNotebook(file)) && this.exists(file))) this.invalidate(file);
+    else this.derived.clear();
+    this.setOverlay(file, text, language);
+  }
+
+  /**
    * Forgets the text given for a file while keeping its parse (if still cached): for a file
    * whose text is the one on disk, so that a run over a whole repository does not keep every
    * text to the end. Files that import it read it from the host again.

@@ -11,6 +11,21 @@ import { python } from '../src/lang/python';
 import { textMayReach } from '../src/lang/textReach';
 import { AnswersByPlace, Workspace } from '../src/lang/workspace';
 
+
+/** A module whose `send(task)` puts its argument in a cached system prompt. */
+const CACHED_SEND = `import anthropic
+
+client = anthropic.Anthropic()
+
+def send(task):
+    return client.messages.create(
+        model="claude-sonnet-4-6",
+        max_tokens=256,
+        system=[{"type": "text", "text": task, "cache_control": {"type": "ephemeral"}}],
+        messages=[{"role": "user", "content": "Go on."}],
+    )
+`;
+
 describe('the imports of a Python text, read without parsing it', () => {
   const names = (text: string) => python.modules.importedNames(text).map((n) => [n.spec, n.name ?? null, n.local]);
 
@@ -237,18 +252,7 @@ describe('the functions a search may enter, read from their code', () => {
   // to a request only back through `steps.plan`. A date passed to either reaches the cached
   // system prompt, whichever caller is analysed first.
   const files: Record<string, string> = {
-    '/r/client.py': `import anthropic
-
-client = anthropic.Anthropic()
-
-def send(task):
-    return client.messages.create(
-        model="claude-sonnet-4-6",
-        max_tokens=256,
-        system=[{"type": "text", "text": task, "cache_control": {"type": "ephemeral"}}],
-        messages=[{"role": "user", "content": "Go on."}],
-    )
-`,
+    '/r/client.py': CACHED_SEND,
     '/r/steps.py': 'from agents import run\nfrom client import send\n\ndef plan(task, again=False):\n    if again:\n        run(task)\n    return send(task)\n',
     '/r/agents.py': 'from steps import plan\n\ndef run(task):\n    return plan(task, again=False)\n',
     '/r/nightly.py': 'from datetime import datetime\nfrom steps import plan\n\ndef nightly():\n    return plan(f"Tonight is {datetime.now():%A}.")\n',
@@ -342,18 +346,7 @@ describe('answers kept by place', () => {
 
 describe('a keystroke in an open buffer', () => {
   // nightly.py passes a date to a helper module whose function makes a cached request.
-  const client = `import anthropic
-
-client = anthropic.Anthropic()
-
-def send(task):
-    return client.messages.create(
-        model="claude-sonnet-4-6",
-        max_tokens=256,
-        system=[{"type": "text", "text": task, "cache_control": {"type": "ephemeral"}}],
-        messages=[{"role": "user", "content": "Go on."}],
-    )
-`;
+  const client = CACHED_SEND;
   const nightly = 'from datetime import datetime\nfrom client import send\n\ndef nightly():\n    return send(f"Tonight is {datetime.now():%A}.")\n';
   const setup = async () => {
     const files: Record<string, string> = { '/r/client.py': client, '/r/nightly.py': nightly };

@@ -10,8 +10,6 @@ import type { LanguageId } from '../core/model';
 import { LineIndex } from '../core/span';
 import type { TextEdit } from '../core/span';
 import { Notebook, VirtualPython, isNotebook } from '../lang/notebook';
-
-export { isNotebook };
 import { languageForPath } from '../lang/parsers';
 
 /** A 0-based position in the file, and in the notebook cell for notebooks. */

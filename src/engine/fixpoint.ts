@@ -13,7 +13,7 @@ import { fixFiles, hasEdits, isCrossFile } from '../core/fix';
 import type { FileResult } from '../core/result';
 import type { AnalysisEngine, AnalyzeOptions } from './analyzer';
 import type { FixableDocument } from './document';
-import { isNotebook } from './document';
+import { isNotebook } from '../lang/notebook';
 
 /** Passes of fix, re-analyse, fix again before giving up on reaching a fixpoint. */
 export const MAX_FIX_PASSES = 10;

@@ -12,7 +12,7 @@ import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import { mayHoldRequests } from './requests';
 import { languageForPath } from './parsers';
 import type { SourceKind } from './sources';
-import type { Adapter, Arg, Binding, Expr, FunctionInfo } from './syntax';
+import type { Adapter, Arg, Binding, Expr, FunctionInfo, Mutation } from './syntax';
 import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
 
@@ -1895,12 +1895,12 @@ export class Evaluator {
    * `v` (held by `name` in `scopeNode`) after its own in-place changes and the calls that hand it
    * to a function that changes it, in source order when `sorted` (else the calls after the changes).
    */
-  private applyInOrder(unit: FileUnit, scopeNode: Node, v: Value, name: string, mutations: readonly import('./syntax').Mutation[], calls: readonly Node[], env: Env | undefined, outer: boolean | undefined, sorted: boolean): Value {
-    const at = (x: import('./syntax').Mutation | Node) => ('method' in x ? x.node : x).startIndex;
-    const events: Array<import('./syntax').Mutation | Node> = [...mutations, ...calls];
+  private applyInOrder(unit: FileUnit, scopeNode: Node, v: Value, name: string, mutations: readonly Mutation[], calls: readonly Node[], env: Env | undefined, outer: boolean | undefined, sorted: boolean): Value {
+    const at = (x: Mutation | Node) => ('method' in x ? x.node : x).startIndex;
+    const events: Array<Mutation | Node> = [...mutations, ...calls];
     if (sorted) events.sort((x, y) => at(x) - at(y));
     let out = v;
-    let batch: import('./syntax').Mutation[] = [];
+    let batch: Mutation[] = [];
     for (const e of [...events, undefined]) {
       if (e && 'method' in e) {
         batch.push(e);
@@ -1968,14 +1968,14 @@ export class Evaluator {
     return param ? { arg, param, positional } : undefined;
   }
 
-  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: import('./syntax').Mutation[], env?: Env, outer: boolean | undefined = true): Value {
+  private applyMutations(unit: FileUnit, scopeNode: Node, base: Value, all: Mutation[], env?: Env, outer: boolean | undefined = true): Value {
     // A change under an `if` whose test is decided against it never runs (`if self.cache_tools:`
     // on an instance built without it). A test that reads the value being changed is about its
     // contents, not about how the code is configured: it is not decided (reading it would
     // replay these very changes).
-    const mutations: import('./syntax').Mutation[] = [];
+    const mutations: Mutation[] = [];
     /** Changes that may or may not run (their test is not decided): a key they write may keep its earlier value. */
-    const maybe = new Set<import('./syntax').Mutation>();
+    const maybe = new Set<Mutation>();
     let unsure = false;
     /** A change that may run and was left out touches the start of the list (not only adds at its end). */
     let unsureHead = false;
@@ -2000,7 +2000,7 @@ export class Evaluator {
     return v;
   }
 
-  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: import('./syntax').Mutation[], env?: Env, maybe?: ReadonlySet<import('./syntax').Mutation>): Value {
+  private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: Mutation[], env?: Env, maybe?: ReadonlySet<Mutation>): Value {
     if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env, maybe);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     // Whether every item the list may hold stays among its listed items (ListValue.covered).
@@ -2124,7 +2124,7 @@ export class Evaluator {
    * Keys written into an object after it was built (`d["k"] = v`). Keys computed in a loop over
    * an unordered source (a directory listing, a set) make the key order unordered too.
    */
-  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: import('./syntax').Mutation[], env?: Env, maybe?: ReadonlySet<import('./syntax').Mutation>): Value {
+  private applyKeyWrites(unit: FileUnit, scopeNode: Node, base: ObjValue, mutations: Mutation[], env?: Env, maybe?: ReadonlySet<Mutation>): Value {
     let v: ObjValue = { ...base, entries: [...base.entries], taints: [...base.taints] };
     for (const m of mutations) {
       if (m.method !== 'set-key' || m.args.length < 2) continue;
@@ -2181,7 +2181,7 @@ export class Evaluator {
    * that is seen, and the key is written into the object found there. Undefined when a step
    * leads to nothing seen (an index into a list whose items there are not known).
    */
-  private writeBelow(unit: FileUnit, scopeNode: Node, base: Value, m: import('./syntax').Mutation, env: Env | undefined, conditional: boolean): Value | undefined {
+  private writeBelow(unit: FileUnit, scopeNode: Node, base: Value, m: Mutation, env: Env | undefined, conditional: boolean): Value | undefined {
     if (unit.adapter.enclosingLoop(m.node, scopeNode)) return undefined;
     const [keyNode, valueNode] = m.args;
     const keyExpr = unit.adapter.expr(keyNode);

@@ -35,10 +35,12 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
   // Found before only because the depth ran out below it: it holds for as deep a search or less.
   for (let d = depth; d <= TEXT_DEPTH; d++) if (ws.derived.get(cutKey(key, d))) return true;
   if (path.backInto(key)) return false;
+  // Asked first: what a module imports is kept (Workspace.leadsTo), its text is not, and most
+  // modules lead to no request; nothing is kept of a "no" here, so no text needs noting.
+  if (!ws.leadsTo(file, mayHoldSdkRequests, REACH_DEPTH)) return false;
   const source = ws.source(file);
   if (!source) return false;
   ws.noteRead(file, source.text);
-  if (!ws.leadsTo(file, mayHoldSdkRequests, REACH_DEPTH)) return false;
   if (depth <= 0) {
     path.depthRanOut();
     return true;

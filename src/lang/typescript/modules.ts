@@ -58,19 +58,41 @@ function resolveExtends(dir: string, spec: string): string {
   return p.endsWith('.json') ? p : p + '.json';
 }
 
-/** The aliases of the configuration nearest to `dir`. */
-function aliasesFor(host: ModuleHost, dir: string): Aliases | undefined {
+/**
+ * The configuration file nearest to each folder, per host: asked for every import not resolved
+ * yet (each probing up to MAX_LEVELS folders for each configuration name), and found from what
+ * exists alone, which stays the same for the life of a host (a new host is made when what exists
+ * may have changed). Its text is read again on each question (readAliases keeps what it parsed).
+ */
+const configsByHost = new WeakMap<ModuleHost, Map<string, string | null>>();
+
+function nearestConfig(host: ModuleHost, dir: string): string | undefined {
+  let byDir = configsByHost.get(host);
+  if (!byDir) configsByHost.set(host, (byDir = new Map()));
+  const known = byDir.get(dir);
+  if (known !== undefined) return known ?? undefined;
+  let found: string | undefined;
   let d = dir;
-  for (let i = 0; i < MAX_LEVELS; i++) {
+  for (let i = 0; i < MAX_LEVELS && found === undefined; i++) {
     for (const name of CONFIG_NAMES) {
       const f = path.join(d, name);
-      if (host.exists(f)) return readAliases(host, f);
+      if (host.exists(f)) {
+        found = f;
+        break;
+      }
     }
     const up = path.dirname(d);
     if (up === d) break;
     d = up;
   }
-  return undefined;
+  byDir.set(dir, found ?? null);
+  return found;
+}
+
+/** The aliases of the configuration nearest to `dir`. */
+function aliasesFor(host: ModuleHost, dir: string): Aliases | undefined {
+  const config = nearestConfig(host, dir);
+  return config === undefined ? undefined : readAliases(host, config);
 }
 
 /** `@/*` against `@/lib/x` gives `lib/x`; an exact pattern gives ''. */
@@ -84,7 +106,9 @@ function matchPattern(pattern: string, spec: string): string | undefined {
 
 /** The file a path without (or with a swapped) extension names, trying what Node and bundlers try. */
 function fileFor(host: ModuleHost, target: string): string | undefined {
-  const candidates = [target, ...EXTENSIONS.map((e) => target + e), ...EXTENSIONS.map((e) => path.join(target, 'index' + e))];
+  // `target` is absolute and resolved (path.resolve): its index files are joined as strings.
+  const index = target.endsWith(path.sep) ? `${target}index` : `${target}${path.sep}index`;
+  const candidates = [target, ...EXTENSIONS.map((e) => target + e), ...EXTENSIONS.map((e) => index + e)];
   // ESM TypeScript writes './x.js' for './x.ts'.
   const ext = path.extname(target);
   if (ext === '.js' || ext === '.mjs' || ext === '.cjs' || ext === '.jsx') {

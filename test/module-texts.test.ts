@@ -1,15 +1,18 @@
 /**
  * What is read from module texts without parsing them (the reach search and the
  * `'reaches-requests'` trigger): the names a Python text imports, and whether a module leads to
- * a request a given number of imports away, whatever order the depths are asked in.
+ * a request a given number of imports away, whatever order the depths are asked in; the member
+ * names a text calls (the search for a method's callers).
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Analyzer } from '../src/engine/analyzer';
 import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
 import { textMayReach } from '../src/lang/textReach';
-import { AnswersByPlace, Workspace } from '../src/lang/workspace';
+import { AnswersByPlace, memberCallNames, Workspace } from '../src/lang/workspace';
 
 
 /** A module whose `send(task)` puts its argument in a cached system prompt. */
@@ -403,5 +406,36 @@ describe('a keystroke in an open buffer', () => {
     expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual([]);
     analyzer.edited('/r/client.py', client, 'python');
     expect(analyzer.analyze('/r/nightly.py', nightly).diagnostics.map((d) => d.ruleId)).toEqual(['volatile-system-prompt']);
+  });
+});
+
+describe('the member names a text calls', () => {
+  // What the scanner must find: the names the pattern it replaced matches.
+  const byPattern = (text: string) => {
+    const names = new Set([...text.matchAll(/\.\s*#?([A-Za-z_$][\w$]*)\(/g)].map((m) => m[1]));
+    return names.size ? `\n${[...names].join('\n')}\n` : '';
+  };
+
+  it('finds `.name(` with space, a line break or `#` between, and nothing else', () => {
+    expect(memberCallNames('client.messages.create(x); this.#send(y); obj .\n  run(z)')).toBe('\ncreate\nsend\nrun\n');
+    expect(memberCallNames('f(x); a.b; .9x(; .# y(; a.b (c); $.$x(1); a.b_1$(2)')).toBe('\n$x\nb_1$\n');
+    expect(memberCallNames('')).toBe('');
+    expect(memberCallNames('(.(a(.b(')).toBe('\nb\n');
+  });
+
+  it('gives what the pattern gives on every source file of the repository and on edge-case texts', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.(ts|py|js|tsx)$/.test(e.name)) files.push(p);
+      }
+    };
+    walk(path.join(__dirname, '..', 'src'));
+    walk(path.join(__dirname, 'fixtures'));
+    expect(files.length).toBeGreaterThan(100);
+    const texts = [...files.map((f) => fs.readFileSync(f, 'utf8')), '.a(', 'x.\u00a0y(', 'x.\u2028#y(', 'x\t.\t#\tz(', '.#(', '..a(', 'a.b.c.d(e.f(g.h()))', '$.(', '\u00e9.a('];
+    for (const text of texts) expect(memberCallNames(text)).toBe(byPattern(text));
   });
 });

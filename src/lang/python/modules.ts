@@ -44,50 +44,8 @@ function absoluteBases(host: ModuleHost, dir: string): readonly string[] {
     if (up === base) break;
     base = up;
   }
-  // Folders of one package share their bases (those above the package): one list for all of
-  // them, so that what an import resolves to is found once for the list (resolvedFrom).
-  let interned = internedByHost.get(host);
-  if (!interned) internedByHost.set(host, (interned = new Map()));
-  const key = bases.join('\n');
-  const shared = interned.get(key) ?? bases;
-  interned.set(key, shared);
-  byDir.set(dir, shared);
-  return shared;
-}
-
-const internedByHost = new WeakMap<ModuleHost, Map<string, readonly string[]>>();
-
-/**
- * Every file an absolute import names under a list of bases, in the order they are looked up
- * (usually none: the standard library, other packages), per list and specifier: found once for
- * all the folders that share the list. Kept with the host, as the bases are.
- */
-const resolvedByBases = new WeakMap<readonly string[], Map<string, readonly string[]>>();
-
-function resolvedFrom(host: ModuleHost, bases: readonly string[], spec: string, rest: readonly string[]): readonly string[] {
-  let bySpec = resolvedByBases.get(bases);
-  if (!bySpec) resolvedByBases.set(bases, (bySpec = new Map()));
-  const known = bySpec.get(spec);
-  if (known) return known;
-  const found: string[] = [];
-  for (const base of bases) for (const candidate of candidates(base, rest)) if (host.exists(candidate)) found.push(candidate);
-  bySpec.set(spec, found);
-  return found;
-}
-
-/**
- * The files a module path names under a folder: `a/b.py` and `a/b/__init__.py` (only the latter
- * for a relative import of the package itself, `from . import x`). The names of a dotted
- * specifier are plain names, and the folders absolute ones as path.dirname gives them: joined as
- * strings, without normalising each candidate again (module resolution builds tens of thousands
- * of candidates in a run; path.join was a tenth of its allocation).
- */
-function candidates(base: string, rest: readonly string[]): string[] {
-  const plain = path.isAbsolute(base) && rest.every((r) => r !== '' && !/[\\/]/.test(r));
-  const under = (folder: string, name: string) => (folder.endsWith(path.sep) ? folder + name : folder + path.sep + name);
-  const p = !plain ? path.join(base, ...rest) : rest.length ? under(base, rest.join(path.sep)) : base;
-  const init = plain ? under(p, '__init__.py') : path.join(p, '__init__.py');
-  return rest.length ? [p + '.py', init] : [init];
+  byDir.set(dir, bases);
+  return bases;
 }
 
 export const pythonModules: ModuleSyntax = {
@@ -101,15 +59,30 @@ export const pythonModules: ModuleSyntax = {
     const m = /^(\.*)(.*)$/.exec(spec)!;
     const dots = m[1].length;
     const rest = m[2] ? m[2].split('.') : [];
+    let bases: readonly string[];
     if (dots > 0) {
       let base = dir;
       for (let i = 1; i < dots; i++) base = path.dirname(base);
-      for (const candidate of candidates(base, rest)) if (host.exists(candidate)) return candidate;
-      return undefined;
+      bases = [base];
+    } else {
+      bases = absoluteBases(host, dir);
     }
-    // An absolute import never names the importing module itself (`typing.py` importing
-    // `typing` means the standard library).
-    for (const candidate of resolvedFrom(host, absoluteBases(host, dir), m[2], rest)) if (candidate !== file) return candidate;
+    // The names of a dotted specifier are plain names, and the bases are absolute folders as
+    // path.dirname gives them: joined as strings, without normalising each candidate again (module resolution
+    // builds tens of thousands of candidates in a run; path.join was a tenth of its allocation).
+    const plain = path.isAbsolute(dir) && rest.every((r) => r !== '' && !/[\\/]/.test(r));
+    const below = rest.join(path.sep);
+    const under = (folder: string, name: string) => (folder.endsWith(path.sep) ? folder + name : folder + path.sep + name);
+    for (const base of bases) {
+      const p = !plain ? path.join(base, ...rest) : below ? under(base, below) : base;
+      const init = plain ? under(p, '__init__.py') : path.join(p, '__init__.py');
+      for (const candidate of rest.length ? [p + '.py', init] : [init]) {
+        // An absolute import never names the importing module itself (`typing.py` importing
+        // `typing` means the standard library).
+        if (dots === 0 && candidate === file) continue;
+        if (host.exists(candidate)) return candidate;
+      }
+    }
     return undefined;
   },
   // modulePath leaves out the importing module itself only for an absolute import whose last

@@ -664,8 +664,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
  * of CPU in a 16 s one-thread run of the real-code corpus, on V8's helper threads that then
  * compete with the workers. With 1 MB only the functions that stay hot are optimized: measured
  * on that corpus with 2 threads, 26–30 s of CPU became 22–24 s, and the wall time 14.7–16.5 s
- * became 12.2–13.2 s. Set in the main thread before any worker starts (V8's flags are the process's);
- * the language server keeps the default, since an editor wants its few hot paths optimized early.
+ * became 12.2–13.2 s. Set (with the heap growth below) in the main thread before any worker
+ * starts, since V8's flags are the process's; the language server keeps the defaults, as an
+ * editor wants its few hot paths optimized early.
  */
 const OPTIMIZE_AFTER_BYTES = 1_000_000;
 

@@ -68,8 +68,9 @@ export const pythonModules: ModuleSyntax = {
       bases = absoluteBases(host, dir);
     }
     // The names of a dotted specifier are plain names, and the bases are absolute folders as
-    // path.dirname gives them: joined as strings, without normalising each candidate again (module resolution
-    // builds tens of thousands of candidates in a run; path.join was a tenth of its allocation).
+    // path.dirname gives them: joined as strings, without normalising each candidate again
+    // (module resolution builds tens of thousands of candidates in a run; path.join was a tenth
+    // of its allocation).
     const plain = path.isAbsolute(dir) && rest.every((r) => r !== '' && !/[\\/]/.test(r));
     const below = rest.join(path.sep);
     const under = (folder: string, name: string) => (folder.endsWith(path.sep) ? folder + name : folder + path.sep + name);

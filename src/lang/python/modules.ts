@@ -1,6 +1,7 @@
 /** Python imports: where `import a.b` and `from .c import d` find their module among the workspace's files. */
 import * as path from 'node:path';
 import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
+import { answersPerHost, inFolder } from '../moduleHost';
 
 /** Folders above a file that are looked in for an absolute import. */
 const MAX_LEVELS = 6;
@@ -20,11 +21,10 @@ function defBody(text: string, at: number, indent: number, from: number): string
  * folders). They are read from what the host says exists, so they are kept with the host: the
  * workspace gives a new host when what exists may have changed.
  */
-const basesByHost = new WeakMap<ModuleHost, Map<string, readonly string[]>>();
+const basesOf = answersPerHost<readonly string[]>();
 
 function absoluteBases(host: ModuleHost, dir: string): readonly string[] {
-  let byDir = basesByHost.get(host);
-  if (!byDir) basesByHost.set(host, (byDir = new Map()));
+  const byDir = basesOf(host);
   const known = byDir.get(dir);
   if (known) return known;
   // An absolute import is looked up where Python's path can hold it: folders that are not
@@ -67,16 +67,13 @@ export const pythonModules: ModuleSyntax = {
     } else {
       bases = absoluteBases(host, dir);
     }
-    // The names of a dotted specifier are plain names, and the bases are absolute folders as
-    // path.dirname gives them: joined as strings, without normalising each candidate again
-    // (module resolution builds tens of thousands of candidates in a run; path.join was a tenth
-    // of its allocation).
+    // The names of a dotted specifier are plain names, and the bases absolute folders: the
+    // candidates are joined as strings (inFolder), path.join only for anything else.
     const plain = path.isAbsolute(dir) && rest.every((r) => r !== '' && !/[\\/]/.test(r));
     const below = rest.join(path.sep);
-    const under = (folder: string, name: string) => (folder.endsWith(path.sep) ? folder + name : folder + path.sep + name);
     for (const base of bases) {
-      const p = !plain ? path.join(base, ...rest) : below ? under(base, below) : base;
-      const init = plain ? under(p, '__init__.py') : path.join(p, '__init__.py');
+      const p = !plain ? path.join(base, ...rest) : below ? inFolder(base, below) : base;
+      const init = plain ? inFolder(p, '__init__.py') : path.join(p, '__init__.py');
       for (const candidate of rest.length ? [p + '.py', init] : [init]) {
         // An absolute import never names the importing module itself (`typing.py` importing
         // `typing` means the standard library).

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
+import { answersPerHost, inFolder } from '../moduleHost';
 import type { Node } from '../parsers';
 import { languageForPath } from '../parsers';
 
@@ -64,11 +65,10 @@ function resolveExtends(dir: string, spec: string): string {
  * exists alone, which stays the same for the life of a host (a new host is made when what exists
  * may have changed). Its text is read again on each question (readAliases keeps what it parsed).
  */
-const configsByHost = new WeakMap<ModuleHost, Map<string, string | null>>();
+const configsOf = answersPerHost<string | null>();
 
 function nearestConfig(host: ModuleHost, dir: string): string | undefined {
-  let byDir = configsByHost.get(host);
-  if (!byDir) configsByHost.set(host, (byDir = new Map()));
+  const byDir = configsOf(host);
   const known = byDir.get(dir);
   if (known !== undefined) return known ?? undefined;
   let found: string | undefined;
@@ -107,7 +107,7 @@ function matchPattern(pattern: string, spec: string): string | undefined {
 /** The file a path without (or with a swapped) extension names, trying what Node and bundlers try. */
 function fileFor(host: ModuleHost, target: string): string | undefined {
   // `target` is absolute and resolved (path.resolve): its index files are joined as strings.
-  const index = target.endsWith(path.sep) ? `${target}index` : `${target}${path.sep}index`;
+  const index = inFolder(target, 'index');
   const candidates = [target, ...EXTENSIONS.map((e) => target + e), ...EXTENSIONS.map((e) => index + e)];
   // ESM TypeScript writes './x.js' for './x.ts'.
   const ext = path.extname(target);

@@ -184,10 +184,12 @@ export function handleMemory(command: string, input: { path: string; file_text?:
       if (join.parts.length < 2) continue;
       const fn = view.enclosingFunction(join.at);
       if (!fn) continue;
-      const part = join.parts.slice(1).find(fromModel);
-      if (!part) continue;
+      // What the function's text says first: a part's value may be read through its callers,
+      // in other files, and most joins are in functions that handle no tool call.
       if (!handles(memoryModule, fn, ctx.calls.length > 0)) continue;
       if ((RESOLVES.test(fn.text) && CONTAINS.test(fn.text)) || GUARD_HELPER.test(fn.text) || SANITISED.test(fn.text)) continue;
+      const part = join.parts.slice(1).find(fromModel);
+      if (!part) continue;
       ctx.report({
         message: `\`${shorten(ctx.textOf(join.at))}\` joins \`${shorten(part.text)}\`, a path the model chose, to a root, and nothing checks that the resolved result stays inside it: \`../\` or an absolute path reaches any file the process can. Resolve the joined path and check it is inside the resolved root.`,
         at: join.at,

@@ -44,8 +44,10 @@ const PYTHON_HANDLER_DEF = new RegExp(String.raw`\bdef[\s\\]+[^\s\\(]*(?:${HANDL
  * read in a function named like a handler or in a file with request calls.
  */
 const HANDLES_TEXT = {
-  python: { anyOf: [MEMORY_MODULE_TEXT, [TOOL_INPUT, { anyOf: [PYTHON_HANDLER_DEF, 'requests' as const] }]] },
-  typescript: { anyOf: [MEMORY_MODULE_TEXT, [TOOL_INPUT, { anyOf: [HANDLER_NAME, 'requests' as const] }]] },
+  // The handler's name before the tool input: on the real-code corpus it is in a sixth of the
+  // files and `input` in a quarter, and its pattern is the faster of the two.
+  python: { anyOf: [MEMORY_MODULE_TEXT, [{ anyOf: ['requests' as const, PYTHON_HANDLER_DEF] }, TOOL_INPUT]] },
+  typescript: { anyOf: [MEMORY_MODULE_TEXT, [{ anyOf: ['requests' as const, HANDLER_NAME] }, TOOL_INPUT]] },
 };
 /**
  * pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). A comment
@@ -91,9 +93,11 @@ export default defineRule({
     // a memory-tool module (the SDK's memory helpers, or the tool's marker and its command
     // names), or a function that reads tool input (TOOL_INPUT) and is named like a handler or
     // sits next to request calls.
+    // The words of a handler first: they are in far fewer files than a word like `path` (the
+    // triggers are read in every file of a run).
     triggers: {
-      python: [PATH_PART, HANDLES_TEXT.python, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, OS_PATH_JOIN, RESOLVED_DIVIDED, PATHISH_DIVIDED] }],
-      typescript: [PATH_PART, HANDLES_TEXT.typescript, NODE_PATH_JOIN],
+      python: [HANDLES_TEXT.python, PATH_PART, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, OS_PATH_JOIN, RESOLVED_DIVIDED, PATHISH_DIVIDED] }],
+      typescript: [HANDLES_TEXT.typescript, PATH_PART, NODE_PATH_JOIN],
     },
     // A handler in a test file is the test's own double: no model drives it in production, and
     // the test's paths are its own fixtures.

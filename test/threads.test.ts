@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startLintWorkers, lintInWorkers, stopLintWorkers } from '../src/cli/lint';
+import type { LintJob, LintResult } from '../src/cli/lint';
 import { CLI, project, run, useCli } from './cli-harness';
 import { FIXTURES, ROOT } from './helpers';
 
@@ -87,6 +89,23 @@ describe('threads', () => {
     const others = (out: string) => (JSON.parse(out) as Array<{ file: string }>).filter((f) => f.file !== victim);
     expect(others(r.stdout)).toEqual(others(healthy.stdout));
   }, 180_000);
+
+  // Workers start while the walk runs (startLintWorkers); one that stops before it is given any
+  // work is replaced, and the walk's result reaches every worker, the replacement too.
+  it('replaces a worker started early that stopped before it got work', async () => {
+    const sources = fs.readdirSync(path.join(dir, 'volatile-system-prompt')).filter((f) => SOURCE.test(f)).map((f) => path.join(dir, 'volatile-system-prompt', f));
+    const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+    const early = startLintWorkers(CLI, job, 2);
+    await Promise.all([early[0].worker.terminate(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    expect(early[0].lost).toBe('the worker stopped');
+    job.project = { folders: [dir], files: sources };
+    const got: LintResult[] = [];
+    await lintInWorkers(CLI, sources, job, 2, (i, r) => (got[i] = r), early);
+    stopLintWorkers(early);
+    expect(early).toEqual([]);
+    expect(got.map((r) => r.outcome.crashed)).toEqual(sources.map(() => false));
+    expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
+  }, 60_000);
 
   it('rejects --threads 0', () => {
     const r = run(dir, ['check', '--threads', '0', '.']);

@@ -77,6 +77,11 @@ export class FileLinter {
     return new FileLinter(job, host, config, analyzer);
   }
 
+  /** The folders walked and the files found, when they become known after the linter was made (a worker started during the walk). */
+  useProject(project: WalkedFiles | undefined): void {
+    this.host.useProject(project);
+  }
+
   lint(file: string): LintResult {
     const started = performance.now();
     let config;
@@ -242,6 +247,8 @@ export function workerCount(files: number, requested: number | undefined, cores 
 
 /** Files to lint, in this order. */
 type ToWorker = { kind: 'lint'; files: Array<{ id: number; file: string }> };
+/** The first message a worker gets: what was walked (LintJob.project), known only after the worker started. */
+type ProjectMessage = { kind: 'project'; project: WalkedFiles | undefined };
 /** What a worker says of one file. */
 type Reply =
   | { kind: 'result'; id: number; result: PlainResult }
@@ -343,6 +350,9 @@ function failpoint(file: string): void {
  */
 export async function runLintWorker(port: import('node:worker_threads').MessagePort, job: LintJob, progress?: SharedArrayBuffer): Promise<void> {
   const linter = await FileLinter.create(job);
+  // What was walked comes first (the walk may still have been running when this worker started).
+  const { project } = await new Promise<ProjectMessage>((resolve) => port.once('message', resolve));
+  linter.useProject(project);
   const onFile = progress ? new Int32Array(progress, 0, 1) : undefined;
   const startedAt = progress ? new Float64Array(progress, 8, 1) : undefined;
   const lintOne = (m: { id: number; file: string }): Reply => {
@@ -441,11 +451,63 @@ const QUEUED_MIN = 2;
 const QUEUED_MAX = 32;
 const QUEUED_MS = 10;
 
+/** A lint worker started before its files were known (startLintWorkers). */
+export interface EarlyWorker {
+  worker: Worker;
+  progress: SharedArrayBuffer;
+  /** Why it stopped before it was given work, if it did. */
+  lost?: string;
+  /** Its listeners until lintInWorkers takes it over. */
+  onError: (err: Error) => void;
+  onExit: () => void;
+}
+
+function newLintWorker(script: string, job: LintJob, threads: number): { worker: Worker; progress: SharedArrayBuffer } {
+  const progress = new SharedArrayBuffer(PROGRESS_BYTES);
+  new Int32Array(progress, 0, 1)[0] = -1;
+  // The project goes in the first message (ProjectMessage), not in workerData: the same for a worker started during the walk.
+  const worker = new Worker(script, {
+    workerData: { role: WORKER_ROLE, job: { ...job, project: undefined }, progress },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: threads === 1 ? SINGLE_WORKER_YOUNG_MB : WORKER_YOUNG_MB },
+  });
+  return { worker, progress };
+}
+
+/**
+ * Starts `threads` lint workers while the walk is still finding the files (LintJob.project is
+ * then unknown and not used): loading the engine takes a worker ~85 ms, which then overlaps the
+ * walk instead of following it. lintInWorkers takes them over; one it does not take does not
+ * keep the process alive.
+ */
+export function startLintWorkers(script: string, job: LintJob, threads: number): EarlyWorker[] {
+  const out: EarlyWorker[] = [];
+  for (let i = 0; i < threads; i++) {
+    const { worker, progress } = newLintWorker(script, job, threads);
+    worker.unref();
+    const early: EarlyWorker = {
+      worker,
+      progress,
+      onError: (err) => (early.lost ??= err.message),
+      onExit: () => (early.lost ??= 'the worker stopped'),
+    };
+    worker.on('error', early.onError);
+    worker.on('exit', early.onExit);
+    out.push(early);
+  }
+  return out;
+}
+
+/** Stops the workers started early that lintInWorkers did not take (a run that lints in this thread, or fewer workers). */
+export function stopLintWorkers(early: readonly EarlyWorker[]): void {
+  for (const e of early) void e.worker.terminate();
+}
+
 /**
  * Lints `files` with `threads` workers running `script` (the bundle), calling `deliver` with each
- * result in the order of `files`.
+ * result in the order of `files`. Workers started early (startLintWorkers, the same job) are used
+ * first, and taken out of `early`.
  */
-export function lintInWorkers(script: string, files: readonly string[], job: LintJob, threads: number, deliver: (index: number, result: LintResult) => void): Promise<void> {
+export function lintInWorkers(script: string, files: readonly string[], job: LintJob, threads: number, deliver: (index: number, result: LintResult) => void, early: EarlyWorker[] = []): Promise<void> {
   return new Promise((resolve) => {
     const results: Array<LintResult | undefined> = new Array(files.length);
     const schedule = new Schedule(files.length, threads);
@@ -466,14 +528,20 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
     };
 
     const start = (slot: number) => {
-      const progress = new SharedArrayBuffer(PROGRESS_BYTES);
+      // A worker started early is taken when it is still there (else it is stopped and a new one started).
+      let taken = early.shift();
+      if (taken) {
+        taken.worker.off('error', taken.onError);
+        taken.worker.off('exit', taken.onExit);
+        if (taken.lost !== undefined) {
+          void taken.worker.terminate();
+          taken = undefined;
+        } else taken.worker.ref();
+      }
+      const { worker, progress } = taken ?? newLintWorker(script, job, threads);
       const onFile = new Int32Array(progress, 0, 1);
       const startedAt = new Float64Array(progress, 8, 1);
-      onFile[0] = -1;
-      const worker = new Worker(script, {
-        workerData: { role: WORKER_ROLE, job, progress },
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: threads === 1 ? SINGLE_WORKER_YOUNG_MB : WORKER_YOUNG_MB },
-      });
+      worker.postMessage({ kind: 'project', project: job.project } satisfies ProjectMessage);
       /** The files given to it and not answered for, in the order it lints them. */
       const given: number[] = [];
       /** The deadline of the file it is on. */

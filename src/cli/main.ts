@@ -21,7 +21,8 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
-import { discoverInWorker, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, WORKER_ROLE, workerCount } from './lint';
+import { discoverInWorker, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, startLintWorkers, stopLintWorkers, WORKER_ROLE, workerCount } from './lint';
+import type { EarlyWorker } from './lint';
 import type { DiscoveryJob, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
@@ -305,6 +306,18 @@ async function check(args: string[], io: Io): Promise<number> {
   configFor(path.join(io.cwd, '_'), {});
   const excluded = (abs: string, isDir: boolean) => config.excluded(abs, isDir);
 
+  const job: LintJob = {
+    fix: values.fix === true,
+    unsafeFixes: values['unsafe-fixes'] === true,
+    write: stdinName === undefined,
+    overrides: { select, ignore, failLevel },
+    fileEdits: fmt === 'sarif',
+    // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
+    prefilter: process.env.PREFIXLINT_PREFILTER !== '0',
+    textsFromHost: stdinName === undefined,
+  };
+  /** Lint workers started while the walk runs (startLintWorkers). */
+  let early: EarlyWorker[] = [];
   let files: string[];
   /** What was walked whole, when the files are a walk of folders (not a list of changes or standard input). */
   let walked: WalkedFiles | undefined;
@@ -334,6 +347,8 @@ async function check(args: string[], io: Io): Promise<number> {
     } else {
       // The walk runs in a worker when the run may use workers at all (see discoverInWorker).
       const script = threadsOption === 1 ? undefined : workerScript();
+      // The lint workers load the engine meanwhile (as many as the run would use with enough files).
+      if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
       const discovery = script ? await discoverInWorker(script, paths, io.cwd).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
       if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
       for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
@@ -350,23 +365,12 @@ async function check(args: string[], io: Io): Promise<number> {
     }
   }
 
-  const overrides = { select, ignore, failLevel };
+  job.project = walked;
   // PREFIXLINT_STATS=<file>: time and evaluation steps per file and the run's peak memory, as
   // JSON (for the real-code and benchmark runs; not part of the report).
   const statsFile = process.env.PREFIXLINT_STATS;
   const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string; steps: number }>, maxRssKb: 0, wallMs: 0, threads: 1 } : undefined;
   const runStarted = performance.now();
-  const job: LintJob = {
-    fix: values.fix === true,
-    unsafeFixes: values['unsafe-fixes'] === true,
-    write: stdinName === undefined,
-    overrides,
-    fileEdits: fmt === 'sarif',
-    // PREFIXLINT_PREFILTER=0 analyses every file in full (to check that the prefilter changes nothing).
-    prefilter: process.env.PREFIXLINT_PREFILTER !== '0',
-    textsFromHost: stdinName === undefined,
-    project: walked,
-  };
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
   const take = (file: string, r: LintResult) => {
@@ -414,8 +418,11 @@ async function check(args: string[], io: Io): Promise<number> {
   const script = workerScript();
   if (workers > 0 && script) {
     if (stats) stats.threads = workers;
-    await lintInWorkers(script, files, job, workers, (i, r) => take(files[i], r));
+    // Those started early beyond what the files pay for stop now; the others are taken over.
+    stopLintWorkers(early.splice(workers));
+    await lintInWorkers(script, files, job, workers, (i, r) => take(files[i], r), early);
   } else {
+    stopLintWorkers(early);
     linter = await FileLinter.create(job, host, config);
     for (const file of files) take(file, linter.lint(file));
   }

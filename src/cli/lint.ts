@@ -203,8 +203,10 @@ export interface DiscoveryJob {
 
 /** The body of the discovery worker: one walk, answered as plain data. */
 export function runDiscoveryWorker(port: import('node:worker_threads').MessagePort, job: DiscoveryJob): void {
-  const config = new Configuration(new DiskHost());
-  port.postMessage(discoverFiles(job.args, job.cwd, (abs, isDir) => config.excluded(abs, isDir)));
+  // A host of the walk's own: it answers from the folders the walk lists.
+  const host = new DiskHost();
+  const config = new Configuration(host);
+  port.postMessage(discoverFiles(job.args, job.cwd, (abs, isDir) => config.excluded(abs, isDir), (folder, names) => host.folderListed(folder, names)));
 }
 
 /**

@@ -53,7 +53,14 @@ export function isSourceFile(file: string): boolean {
 /** Whether a file or folder found by a walk or a glob is left out (the configuration's exclude/include). */
 export type Excluded = (abs: string, isDir: boolean) => boolean;
 
-export function discoverFiles(args: readonly string[], cwd: string, excludedByConfig: Excluded = () => false): Discovery {
+/**
+ * Called with the names of each folder the walk lists, before its entries are judged: what a
+ * walk-long host can answer "does this file exist?" from (the configuration files looked for in
+ * every folder), instead of asking the file system again.
+ */
+export type FolderListed = (folder: string, names: ReadonlySet<string>) => void;
+
+export function discoverFiles(args: readonly string[], cwd: string, excludedByConfig: Excluded = () => false, folderListed?: FolderListed): Discovery {
   const found = new Set<string>();
   const out: Discovery = { files: [], skipped: [], errors: [], warnings: [], configExcluded: false };
   const configExcluded: Excluded = (abs, isDir) => {
@@ -64,20 +71,30 @@ export function discoverFiles(args: readonly string[], cwd: string, excludedByCo
   const filter = new GitIgnoreFilter(cwd);
   const excluded = new Set(DEFAULT_EXCLUDED_DIRS);
 
-  const walk = (dir: string): void => {
+  /** A folder's entries, told to the filter and to `folderListed` first; undefined when it cannot be read. */
+  const list = (dir: string): fs.Dirent[] | undefined => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
-      return;
+      return undefined;
     }
-    for (const entry of entries) {
+    const names = new Set(entries.map((e) => e.name));
+    filter.folderListed(dir, names);
+    folderListed?.(dir, names);
+    return entries;
+  };
+  const walk = (dir: string, entries: fs.Dirent[] | undefined = list(dir)): void => {
+    for (const entry of entries ?? []) {
       const abs = path.join(dir, entry.name);
       // Symbolic links to files are followed; links to folders are not (no cycles).
       const isDir = entry.isDirectory();
       const isFile = entry.isFile() || (entry.isSymbolicLink() && isSourceFile(abs));
       if (isDir) {
-        if (!excluded.has(entry.name) && !filter.ignored(abs, true) && !configExcluded(abs, true)) walk(abs);
+        if (excluded.has(entry.name) || filter.ignored(abs, true)) continue;
+        // Listed before the configuration judges it: that asks which of its files are configuration files.
+        const inner = list(abs);
+        if (inner && !configExcluded(abs, true)) walk(abs, inner);
       } else if (isFile && isSourceFile(abs) && !excludedByDefault(abs) && !filter.ignored(abs, false) && !configExcluded(abs, false)) {
         found.add(abs);
       }
@@ -163,7 +180,20 @@ export class GitIgnoreFilter {
   private readonly roots = new Map<string, string>();
   private readonly verdicts = new Map<string, boolean>();
 
+  /** The names in the folders the walk listed: a folder without `.gitignore` (most) is not read for one, nor asked for `.git`. */
+  private readonly listed = new Map<string, ReadonlySet<string>>();
+
   constructor(private readonly cwd: string) {}
+
+  folderListed(dir: string, names: ReadonlySet<string>): void {
+    this.listed.set(dir, names);
+  }
+
+  /** Whether `dir` holds `name`: from the walk's listing when it has one, else from the file system. */
+  private holds(dir: string, name: string): boolean {
+    const names = this.listed.get(dir);
+    return names ? names.has(name) : fs.existsSync(path.join(dir, name));
+  }
 
   ignored(abs: string, isDir: boolean): boolean {
     const key = isDir ? abs + path.sep : abs;
@@ -217,7 +247,7 @@ export class GitIgnoreFilter {
     let root = this.roots.get(dir);
     if (root === undefined) {
       const up = path.dirname(dir);
-      if (fs.existsSync(path.join(dir, '.git'))) root = dir;
+      if (this.holds(dir, '.git')) root = dir;
       else root = up === dir ? '' : this.gitRoot(up);
       this.roots.set(dir, root);
     }
@@ -227,8 +257,8 @@ export class GitIgnoreFilter {
   private rulesOf(dir: string, isRoot: boolean): Ignore | null {
     let ig = this.rules.get(dir);
     if (ig === undefined) {
-      const texts = [readText(path.join(dir, '.gitignore'))];
-      if (isRoot) texts.unshift(readText(path.join(dir, '.git', 'info', 'exclude')));
+      const texts = [this.holds(dir, '.gitignore') ? readText(path.join(dir, '.gitignore')) : undefined];
+      if (isRoot && this.holds(dir, '.git')) texts.unshift(readText(path.join(dir, '.git', 'info', 'exclude')));
       const present = texts.filter((t): t is string => t !== undefined);
       ig = present.length ? ignore() : null;
       for (const t of present) ig?.add(t);

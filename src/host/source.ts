@@ -4,6 +4,7 @@
  * resolver reads configuration files and SDKs (it has the shape of both).
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 import { ProjectScope } from './project';
 import type { WalkedFiles } from './project';
@@ -143,7 +144,19 @@ export class DiskHost {
   }
 
   exists(absPath: string): boolean {
-    return fs.existsSync(absPath);
+    const names = this.listedFolders?.get(path.dirname(absPath));
+    return names ? names.has(path.basename(absPath)) : fs.existsSync(absPath);
+  }
+
+  /**
+   * The names in folders a walk has just listed (discoverFiles' FolderListed), for a host that
+   * lives only as long as that walk: `exists` answers from them. The configuration looks for its
+   * files in every folder walked (five names each), which cost more than the walk's own listing.
+   */
+  private listedFolders?: Map<string, ReadonlySet<string>>;
+
+  folderListed(folder: string, names: ReadonlySet<string>): void {
+    (this.listedFolders ??= new Map()).set(folder, names);
   }
 
   listFolder(absFolder: string): readonly string[] | undefined {

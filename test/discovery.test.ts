@@ -1,0 +1,74 @@
+/**
+ * The walk that finds the files to check, as the discovery worker runs it: its host answers
+ * "does this configuration file exist?" from the folders the walk has listed (FolderListed),
+ * and the files found are the same as with a host that asks the file system each time.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Configuration } from '../src/engine/config';
+import { discoverFiles } from '../src/host/files';
+import { DiskHost } from '../src/host/source';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function tree(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-walk-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+function walk(dir: string, listed: boolean): string[] {
+  const host = new DiskHost();
+  const config = new Configuration(host);
+  const found = discoverFiles([], dir, (abs, isDir) => config.excluded(abs, isDir), listed ? (folder, names) => host.folderListed(folder, names) : undefined);
+  return found.files.map((f) => path.relative(dir, f).split(path.sep).join('/'));
+}
+
+describe('the walk', () => {
+  // Configurations and .gitignore files at several depths, one in a folder that a parent ignores.
+  const files = {
+    '.git/HEAD': 'ref: refs/heads/main\n',
+    '.gitignore': '/build/\n*.gen.py\n',
+    'app.py': 'x = 1\n',
+    'app.gen.py': 'x = 1\n',
+    'build/out.py': 'x = 1\n',
+    'pkg/.prefixlintrc.json': '{"exclude": ["legacy/", "old.py"]}\n',
+    'pkg/new.py': 'x = 1\n',
+    'pkg/old.py': 'x = 1\n',
+    'pkg/legacy/a.py': 'x = 1\n',
+    'pkg/sub/.gitignore': 'skip.ts\n!keep.gen.py\n',
+    'pkg/sub/skip.ts': 'export {};\n',
+    'pkg/sub/keep.gen.py': 'x = 1\n',
+    'pkg/sub/b.ts': 'export {};\n',
+    'web/package.json': '{"name": "web", "prefixlint": {"exclude": ["gen/"]}}\n',
+    'web/gen/c.ts': 'export {};\n',
+    'web/src/d.tsx': 'export {};\n',
+  };
+
+  it('finds, with the folders it lists, what it finds asking the file system', () => {
+    const dir = tree(files);
+    const plain = walk(dir, false);
+    expect(plain).toEqual(['app.py', 'pkg/new.py', 'pkg/sub/b.ts', 'pkg/sub/keep.gen.py', 'web/src/d.tsx']);
+    expect(walk(dir, true)).toEqual(plain);
+  });
+
+  it("answers from a folder's listing, not from the file system, once the walk has listed it", () => {
+    const dir = tree(files);
+    const host = new DiskHost();
+    host.folderListed(path.join(dir, 'pkg'), new Set(['new.py']));
+    // The listing says `old.py` is not there (a walk's snapshot), and the host believes it.
+    expect(host.exists(path.join(dir, 'pkg', 'old.py'))).toBe(false);
+    expect(host.exists(path.join(dir, 'pkg', 'new.py'))).toBe(true);
+    // A folder it was not told about is asked of the file system.
+    expect(host.exists(path.join(dir, 'web', 'package.json'))).toBe(true);
+  });
+});

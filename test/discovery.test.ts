@@ -3,28 +3,15 @@
  * "does this configuration file exist?" from the folders the walk has listed (FolderListed),
  * and the files found are the same as with a host that asks the file system each time.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Configuration } from '../src/engine/config';
 import { discoverFiles } from '../src/host/files';
 import { DiskHost } from '../src/host/source';
+import { project, useCli } from './cli-harness';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function tree(files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-walk-'));
-  dirs.push(dir);
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), text);
-  }
-  return dir;
-}
+// For its temporary folders (and their clean-up).
+useCli();
 
 function walk(dir: string, listed: boolean): string[] {
   const host = new DiskHost();
@@ -55,14 +42,14 @@ describe('the walk', () => {
   };
 
   it('finds, with the folders it lists, what it finds asking the file system', () => {
-    const dir = tree(files);
+    const dir = project(files);
     const plain = walk(dir, false);
     expect(plain).toEqual(['app.py', 'pkg/new.py', 'pkg/sub/b.ts', 'pkg/sub/keep.gen.py', 'web/src/d.tsx']);
     expect(walk(dir, true)).toEqual(plain);
   });
 
   it("answers from a folder's listing, not from the file system, once the walk has listed it", () => {
-    const dir = tree(files);
+    const dir = project(files);
     const host = new DiskHost();
     host.folderListed(path.join(dir, 'pkg'), new Set(['new.py']));
     // The listing says `old.py` is not there (a walk's snapshot), and the host believes it.

@@ -60,6 +60,20 @@ export type Excluded = (abs: string, isDir: boolean) => boolean;
  */
 export type FolderListed = (folder: string, names: ReadonlySet<string>) => void;
 
+/** The names of folders a walk listed, to answer "does this file exist?" from (see FolderListed). */
+export class FolderListings {
+  private readonly byFolder = new Map<string, ReadonlySet<string>>();
+
+  note(folder: string, names: ReadonlySet<string>): void {
+    this.byFolder.set(folder, names);
+  }
+
+  /** Whether `folder` holds `name`, by its listing; undefined for a folder not listed. */
+  holds(folder: string, name: string): boolean | undefined {
+    return this.byFolder.get(folder)?.has(name);
+  }
+}
+
 export function discoverFiles(args: readonly string[], cwd: string, excludedByConfig: Excluded = () => false, folderListed?: FolderListed): Discovery {
   const found = new Set<string>();
   const out: Discovery = { files: [], skipped: [], errors: [], warnings: [], configExcluded: false };
@@ -80,7 +94,7 @@ export function discoverFiles(args: readonly string[], cwd: string, excludedByCo
       return undefined;
     }
     const names = new Set(entries.map((e) => e.name));
-    filter.folderListed(dir, names);
+    filter.listings.note(dir, names);
     folderListed?.(dir, names);
     return entries;
   };
@@ -180,19 +194,14 @@ export class GitIgnoreFilter {
   private readonly roots = new Map<string, string>();
   private readonly verdicts = new Map<string, boolean>();
 
-  /** The names in the folders the walk listed: a folder without `.gitignore` (most) is not read for one, nor asked for `.git`. */
-  private readonly listed = new Map<string, ReadonlySet<string>>();
+  /** The folders the walk listed: a folder without `.gitignore` (most) is not read for one, nor asked for `.git`. */
+  readonly listings = new FolderListings();
 
   constructor(private readonly cwd: string) {}
 
-  folderListed(dir: string, names: ReadonlySet<string>): void {
-    this.listed.set(dir, names);
-  }
-
   /** Whether `dir` holds `name`: from the walk's listing when it has one, else from the file system. */
   private holds(dir: string, name: string): boolean {
-    const names = this.listed.get(dir);
-    return names ? names.has(name) : fs.existsSync(path.join(dir, name));
+    return this.listings.holds(dir, name) ?? fs.existsSync(path.join(dir, name));
   }
 
   ignored(abs: string, isDir: boolean): boolean {

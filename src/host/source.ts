@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { FolderListings } from './files';
 import { ProjectScope } from './project';
 import type { WalkedFiles } from './project';
 
@@ -144,8 +145,7 @@ export class DiskHost {
   }
 
   exists(absPath: string): boolean {
-    const names = this.listedFolders?.get(path.dirname(absPath));
-    return names ? names.has(path.basename(absPath)) : fs.existsSync(absPath);
+    return this.listings?.holds(path.dirname(absPath), path.basename(absPath)) ?? fs.existsSync(absPath);
   }
 
   /**
@@ -153,10 +153,10 @@ export class DiskHost {
    * lives only as long as that walk: `exists` answers from them. The configuration looks for its
    * files in every folder walked (five names each), which cost more than the walk's own listing.
    */
-  private listedFolders?: Map<string, ReadonlySet<string>>;
+  private listings?: FolderListings;
 
   folderListed(folder: string, names: ReadonlySet<string>): void {
-    (this.listedFolders ??= new Map()).set(folder, names);
+    (this.listings ??= new FolderListings()).note(folder, names);
   }
 
   listFolder(absFolder: string): readonly string[] | undefined {

@@ -483,8 +483,9 @@ function newLintWorker(script: string, job: LintJob, threads: number): { worker:
 /**
  * Starts `threads` lint workers while the walk is still finding the files (LintJob.project is
  * then unknown and not used): loading the engine takes a worker ~85 ms, which then overlaps the
- * walk instead of following it. lintInWorkers takes them over; one it does not take does not
- * keep the process alive.
+ * walk instead of following it (a 264-file repository: 0.58 → 0.53 s; on the 20,000-file corpus
+ * no gain, as on two cores their loading slows the walk by about as much). lintInWorkers takes
+ * them over; one it does not take does not keep the process alive.
  */
 export function startLintWorkers(script: string, job: LintJob, threads: number): EarlyWorker[] {
   const out: EarlyWorker[] = [];

@@ -24,18 +24,46 @@ export type ReadResult = SourceText | { skipped: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Reads a file as UTF-8 source text, or says in a few words why it is skipped. */
+/**
+ * Opening for reading does not wait for a writer when the path is a named pipe (the file is then
+ * told apart by fstat and skipped); it changes nothing for a regular file. Windows has no such flag.
+ */
+const OPEN_FOR_READING = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads a file as UTF-8 source text, or says in a few words why it is skipped. The file is
+ * opened first and its kind and size asked of the open file: a stat of the path before the read
+ * looked the path up once more for every file read (~220 ms of system time on the real-code
+ * corpus, ~36,000 reads).
+ */
 export function readSource(absPath: string): ReadResult {
   let buffer: Buffer;
+  let fd: number | undefined;
   try {
-    const stat = fs.statSync(absPath);
+    fd = fs.openSync(absPath, OPEN_FOR_READING);
+    const stat = fs.fstatSync(fd);
     if (!stat.isFile()) return { skipped: 'not a regular file' };
     if (stat.size > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
-    buffer = fs.readFileSync(absPath);
+    buffer = readOpen(fd, stat.size);
   } catch (err) {
     return { skipped: `cannot read (${describeError(err)})` };
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
   return decodeSource(buffer);
+}
+
+/** The `size` bytes of an open file (as fs.readFileSync reads a regular file: what fstat said, or to its end when it said 0). */
+function readOpen(fd: number, size: number): Buffer {
+  if (size === 0) return fs.readFileSync(fd);
+  const buffer = Buffer.allocUnsafe(size);
+  let read = 0;
+  while (read < size) {
+    const n = fs.readSync(fd, buffer, read, size - read, null);
+    if (n === 0) break;
+    read += n;
+  }
+  return read < size ? buffer.subarray(0, read) : buffer;
 }
 
 /** Decodes file content as UTF-8 source text, or says why it is not source text. */

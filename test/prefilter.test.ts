@@ -10,7 +10,7 @@ import { Analyzer, triggeredRules } from '../src/engine/analyzer';
 import type { FileResult } from '../src/engine/analyzer';
 import { openDocument } from '../src/engine/document';
 import { languageForPath } from '../src/lang/parsers';
-import { mayHoldRequests } from '../src/lang/requests';
+import { FRAMEWORK_PART, FRAMEWORK_WORD, mayHoldRequests } from '../src/lang/requests';
 import { allRules } from '../src/rules';
 import { diskHost, FIXTURES, ROOT, sources } from './helpers';
 
@@ -52,6 +52,29 @@ describe('prefilter', () => {
     }
     expect(differ).toEqual([]);
   }, 120_000);
+
+  it('asks the part every framework word contains before the framework words themselves, and rejects nothing they accept', () => {
+    // One text for each alternative of FRAMEWORK_WORD, in its order: an alternative added
+    // without one here fails the count below.
+    const words = ['langchain_anthropic', '@langchain/anthropic', 'litellm', '@ai-sdk/anthropic', 'createReactAgent', 'create_react_agent', 'smolagents', 'agno.models.anthropic', 'from instructor'];
+    let depth = 0;
+    let alternatives = 1;
+    for (const c of FRAMEWORK_WORD.source) {
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+      else if (c === '|' && depth === 0) alternatives++;
+    }
+    expect(words).toHaveLength(alternatives);
+    for (const w of [...words, 'createAgent', 'create_agent', 'import  instructor']) {
+      expect(FRAMEWORK_WORD.test(w), w).toBe(true);
+      expect(FRAMEWORK_PART.test(w), w).toBe(true);
+    }
+    // Over every fixture and example: whatever the words accept, the part accepts.
+    for (const file of [...sources(FIXTURES), ...sources(path.join(ROOT, 'examples'))]) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (FRAMEWORK_WORD.test(text)) expect(FRAMEWORK_PART.test(text), file).toBe(true);
+    }
+  });
 
   it('does not parse a file that no rule needs, and does parse one a rule does', () => {
     const plain = on.analyze(path.join(ROOT, 'plain.py'), 'def add(a, b):\n    return a + b\n');

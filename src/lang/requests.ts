@@ -110,7 +110,14 @@ const REQUEST_CHAIN = new RegExp(
   String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${Object.keys(METHODS).join('|')})\b`,
 );
 /** A word of some framework in a text: only then is frameworksNamed asked which. */
-const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|agno\.models\.anthropic|\b(?:import|from)\s+instructor\b/;
+export const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|agno\.models\.anthropic|\b(?:import|from)\s+instructor\b/;
+/**
+ * A part that every alternative of FRAMEWORK_WORD contains, asked first. FRAMEWORK_WORD tries
+ * each of its alternatives at every position of a text (none starts with a fixed character), the
+ * most expensive pattern of the prefilter: 412 ms over the 178 MB of the real-code corpus, where
+ * this takes 125 ms and leaves 36% of the files to it.
+ */
+export const FRAMEWORK_PART = /gent|anthropic|litellm|instructor/;
 
 /**
  * False when the text cannot hold a request that findRequestCalls finds: an SDK call's callee
@@ -118,7 +125,7 @@ const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@a
  * Most files of a repository build no request; they are then not parsed for the request rules.
  */
 export function mayHoldRequests(text: string): boolean {
-  return REQUEST_CHAIN.test(text) || (FRAMEWORK_WORD.test(text) && anyFrameworkNamed(text));
+  return REQUEST_CHAIN.test(text) || (FRAMEWORK_PART.test(text) && FRAMEWORK_WORD.test(text) && anyFrameworkNamed(text));
 }
 
 /**

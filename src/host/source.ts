@@ -148,7 +148,8 @@ export class DiskHost {
     return this.project ? this.project.text(absPath, (f) => this.readFile(f)) : this.readFile(absPath);
   }
 
-  read(absPath: string): ReadResult {
+  /** `once`: a text read for facts kept instead of it (SourceHost.readFile): not kept, unless it already is. */
+  read(absPath: string, once = false): ReadResult {
     const given = this.pinned.get(absPath);
     if (given) return given;
     const open = this.options.overlay?.(absPath);
@@ -161,6 +162,7 @@ export class DiskHost {
       return r;
     }
     r = readSource(absPath);
+    if (once) return r;
     this.cache.set(absPath, r);
     this.cachedChars += 'text' in r ? r.text.length : 0;
     for (const [file, old] of this.cache) {
@@ -171,8 +173,8 @@ export class DiskHost {
     return r;
   }
 
-  readFile(absPath: string): string | undefined {
-    const r = this.read(absPath);
+  readFile(absPath: string, once = false): string | undefined {
+    const r = this.read(absPath, once);
     return 'text' in r ? r.text : undefined;
   }
 

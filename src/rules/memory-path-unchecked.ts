@@ -1,5 +1,7 @@
 import type { ArgView, FunctionView } from '../core/fileView';
 import { defineRule } from '../core/rule';
+import type { TextTest } from '../core/rule';
+import { pythonFunctionSpans } from '../core/pythonFunctionSpans';
 import { fileText } from './util';
 
 const MEMORY_COMMANDS = /["'](view|create|str_replace|insert|delete|rename)["']/g;
@@ -50,6 +52,20 @@ const HANDLES_TEXT = {
   typescript: { anyOf: [MEMORY_MODULE_TEXT, [{ anyOf: ['requests' as const, HANDLER_NAME] }, TOOL_INPUT]] },
 };
 /**
+ * A Python function named like a handler whose own text reads tool input (what `handles` asks of
+ * a function when the file is no memory-tool module and holds no request): the whole text may
+ * have both in different functions (a CLI's `input()` prompt and a `handle_*` method), and then
+ * nothing is reported. Where the text is not plain enough to find its functions' extents, the
+ * whole text is read instead.
+ */
+const PYTHON_HANDLER_READS_INPUT: TextTest = {
+  test(text) {
+    if (!PYTHON_HANDLER_DEF.test(text) || !TOOL_INPUT.test(text)) return false;
+    const spans = pythonFunctionSpans(text);
+    return !spans || spans.some((f) => HANDLER_NAME.test(f.name) && TOOL_INPUT.test(text.slice(f.start, f.end)));
+  },
+};
+/**
  * pathlib's `/` on a name that says it is a path (`base_dir / name`, `(self.root) / p`). A comment
  * in between runs to the end of its line: a comment that could end anywhere made a banner like
  * `# path ####…` take exponential time to fail.
@@ -95,8 +111,9 @@ export default defineRule({
     // sits next to request calls.
     // The words of a handler first: they are in far fewer files than a word like `path` (the
     // triggers are read in every file of a run).
+    // In Python, last (it reads the text through): a handler's name and the tool input in one function.
     triggers: {
-      python: [HANDLES_TEXT.python, PATH_PART, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, OS_PATH_JOIN, RESOLVED_DIVIDED, PATHISH_DIVIDED] }],
+      python: [HANDLES_TEXT.python, PATH_PART, { anyOf: [/\b(?:Pure)?(?:Posix|Windows)?Path\b/, /\b(?:posixpath|ntpath)\b/, OS_PATH_JOIN, RESOLVED_DIVIDED, PATHISH_DIVIDED] }, { anyOf: [MEMORY_MODULE_TEXT, 'requests', PYTHON_HANDLER_READS_INPUT] }],
       typescript: [HANDLES_TEXT.typescript, PATH_PART, NODE_PATH_JOIN],
     },
     // A handler in a test file is the test's own double: no model drives it in production, and

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSource } from '../src/host/source';
+import { DiskHost, readSource } from '../src/host/source';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-read-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -35,5 +35,24 @@ describe('readSource', () => {
     expect(readSource(path.join(dir, 'missing.py'))).toEqual({ skipped: 'cannot read (no such file)' });
     fs.writeFileSync(path.join(dir, 'huge.py'), Buffer.alloc(5 * 1024 * 1024 + 1, 0x23));
     expect(readSource(path.join(dir, 'huge.py'))).toEqual({ skipped: 'larger than 5 MB' });
+  });
+});
+
+describe('DiskHost', () => {
+  it('keeps the texts it reads, except one read once for what is found in it (a search over every file)', () => {
+    const host = new DiskHost();
+    const kept = path.join(dir, 'kept.py');
+    const once = path.join(dir, 'once.py');
+    fs.writeFileSync(kept, 'a = 1\n');
+    fs.writeFileSync(once, 'b = 1\n');
+    expect(host.readFile(kept)).toBe('a = 1\n');
+    expect(host.readFile(once, true)).toBe('b = 1\n');
+    fs.writeFileSync(kept, 'a = 2\n');
+    fs.writeFileSync(once, 'b = 2\n');
+    // The kept text answers again; the one read once is read anew.
+    expect(host.readFile(kept)).toBe('a = 1\n');
+    expect(host.readFile(once, true)).toBe('b = 2\n');
+    // A text already kept is what a read once gets.
+    expect(host.readFile(kept, true)).toBe('a = 1\n');
   });
 });

@@ -91,7 +91,10 @@ export function configFailure(file: string): FileOutcome {
 
 export function checkFile(engine: AnalysisEngine, host: DiskHost, file: string, opts: CheckOptions): FileOutcome {
   const outcome: FileOutcome = { file, findings: [], notices: [], fixed: 0, crashed: false, status: { kind: 'analysed' } };
-  const read = host.read(file);
+  // Not kept in the host's cache: most files are read only to be linted, and a kept text outlives
+  // the young generation (a parsed file's text stays with its parse; another file's import reads
+  // it again from disk). Objects promoted in a 2-thread corpus run: ~950 → ~810 MB; reads +1.6%.
+  const read = host.read(file, true);
   if ('skipped' in read) {
     outcome.notices.push(`skipped: ${read.skipped}`);
     outcome.status = { kind: 'skipped', reason: read.skipped };

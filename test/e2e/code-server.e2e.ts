@@ -217,11 +217,9 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
       const notebook = [...new Set(findings.filter((f) => f.cell !== undefined).map((f) => f.file))][0];
       expect(notebook, 'a notebook among the examples').toBeDefined();
       const inNotebook = findings.filter((f) => f.file === notebook).length;
-      await page.keyboard.press('Control+P');
-      await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 20_000 });
-      await page.keyboard.type(notebook, { delay: 10 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(notebook) }).first().waitFor({ timeout: 20_000 });
-      await page.keyboard.press('Enter');
+      // Opened as the other files are (openFile: a quick open that picked nothing is tried again;
+      // on a loaded machine an Enter once left the previous file in front).
+      await openFile(page, notebook!, false);
       await page.locator('.statusbar-item', { hasText: `prefixlint: ${inNotebook}` }).first().waitFor({ timeout: 60_000 });
       log(`status bar in ${notebook}: prefixlint: ${inNotebook}`);
       expect(errors.filter((e) => /prefixlint/i.test(e))).toEqual([]);
@@ -299,7 +297,8 @@ describe.skipIf(!!skip)('prefixlint in code-server', () => {
   }, 400_000);
 });
 
-async function openFile(page: Page, rel: string): Promise<void> {
+/** Opens a file by quick open; a text file's editor is then waited for (a notebook has its own, which its caller waits on). */
+async function openFile(page: Page, rel: string, textEditor = true): Promise<void> {
   const name = path.basename(rel);
   const active = page.locator('.tabs-container .tab.active', { hasText: name });
   // Quick open fills its list in two passes (recent files, then the file search); an Enter that
@@ -320,7 +319,7 @@ async function openFile(page: Page, rel: string): Promise<void> {
       await page.keyboard.press('Escape');
     }
   }
-  await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 30_000 });
+  if (textEditor) await page.waitForSelector('.editor-instance .monaco-editor .view-lines', { timeout: 30_000 });
 }
 
 async function goTo(page: Page, line: number, column: number): Promise<void> {

@@ -158,6 +158,32 @@ describe('what a module text is read for when it may lead to a request', () => {
     expect(answers(files, [['/t/util.ts', 'fileSize'], ['/t/util.ts', 'ask']])).toEqual([false, true]);
   });
 
+  it("reads a Python function to its end past a string's lines at the margin, and not past the statement after it", () => {
+    const files = {
+      '/t/prompts.py': [
+        'import anthropic',
+        '',
+        'client = anthropic.Anthropic()',
+        '',
+        '',
+        'def ask(question):',
+        '    template = """',
+        'Answer briefly.',
+        '"""',
+        '    return client.messages.create(model="claude-sonnet-4-6", max_tokens=256, messages=[{"role": "user", "content": template + question}])',
+        '',
+        '',
+        'def label(text):',
+        '    return text.upper()',
+        '(FIRST, SECOND) = (client.messages.create(model="claude-sonnet-4-6", max_tokens=256, messages=[{"role": "user", "content": "a"}]), "b")',
+        '',
+      ].join('\n'),
+    };
+    // A reading by indentation alone ended `ask` at the string's first line, and ran `label` on
+    // into the assignment after it (a line that starts with no name).
+    expect(answers(files, [['/t/prompts.py', 'ask'], ['/t/prompts.py', 'label']])).toEqual([true, false]);
+  });
+
   it('does not take a line that calls a name for a method that defines it', () => {
     const files = {
       '/t/notes.js': [

@@ -2,6 +2,13 @@
 import * as path from 'node:path';
 import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
 import { answersPerHost, inFolder } from '../moduleHost';
+import { pythonFunctionSpans } from '../../core/pythonFunctionSpans';
+
+function add(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 
 /** Folders above a file that are looked in for an absolute import. */
 const MAX_LEVELS = 6;
@@ -93,19 +100,21 @@ export const pythonModules: ModuleSyntax = {
   },
   submodule: (module, name) => `${module}${module.endsWith('.') ? '' : '.'}${name}`,
   definitions(text) {
-    // Where every `def` starts, found in one pass (a module is asked for many names).
-    let defs: Map<string, Array<{ at: number; indent: number; head: number }>> | undefined;
+    // Every function's extent, found in one pass (a module is asked for many names): read with
+    // strings, brackets and continuations in mind (pythonFunctionSpans) when the text is plain
+    // enough for that, else from each `def` to the next line indented no deeper (defBody).
+    let bodies: Map<string, string[]> | undefined;
     return (name) => {
-      if (!defs) {
-        defs = new Map();
-        for (const m of text.matchAll(/^([ \t]{0,200})(?:async[ \t]{1,8})?def[ \t]{1,8}(\w{1,200})[ \t]{0,8}\(/gm)) {
-          const list = defs.get(m[2]) ?? [];
-          list.push({ at: m.index!, indent: m[1].length, head: m.index! + m[0].length });
-          defs.set(m[2], list);
+      if (!bodies) {
+        bodies = new Map();
+        const spans = pythonFunctionSpans(text);
+        if (spans) {
+          for (const s of spans) add(bodies, s.name, text.slice(s.start, s.end));
+        } else {
+          for (const m of text.matchAll(/^([ \t]{0,200})(?:async[ \t]{1,8})?def[ \t]{1,8}(\w{1,200})[ \t]{0,8}\(/gm)) add(bodies, m[2], defBody(text, m.index!, m[1].length, m.index! + m[0].length));
         }
       }
-      const found = defs.get(name);
-      return found ? found.map((d) => defBody(text, d.at, d.indent, d.head)).join('\n') : undefined;
+      return bodies.get(name)?.join('\n');
     };
   },
   importedNames(text) {

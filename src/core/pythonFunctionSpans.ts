@@ -67,11 +67,26 @@ interface Statement {
 /** Characters a statement cannot end with (`,` can: a tuple; `*` can: `from m import *`). */
 const DANGLING_CHARS = new Set([...'+-/%&|^~<>=.@'].map((c) => c.charCodeAt(0)));
 /** Python's keywords and soft keywords, and the statements of Python 2 the parser still reads (`print x`). */
-const KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'match', 'case', 'type', 'print', 'exec']);
+const KEYWORDS = byLength(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'match', 'case', 'type', 'print', 'exec']);
 /** Keywords that only start a statement, never inside brackets (where lines run on and the parser recovers its own way). */
-const STATEMENT_ONLY_WORDS = new Set(['import', 'class', 'def', 'return', 'while', 'with', 'try', 'except', 'finally', 'elif', 'del', 'pass', 'break', 'continue', 'raise', 'global', 'nonlocal', 'assert']);
+const STATEMENT_ONLY_WORDS = byLength(['import', 'class', 'def', 'return', 'while', 'with', 'try', 'except', 'finally', 'elif', 'del', 'pass', 'break', 'continue', 'raise', 'global', 'nonlocal', 'assert']);
 /** Words a statement cannot end with. */
-const DANGLING_WORDS = new Set(['and', 'or', 'not', 'in', 'is', 'if', 'elif', 'else', 'lambda', 'import', 'from', 'as', 'for', 'while', 'with', 'def', 'class', 'del', 'assert', 'await', 'global', 'nonlocal']);
+const DANGLING_WORDS = byLength(['and', 'or', 'not', 'in', 'is', 'if', 'elif', 'else', 'lambda', 'import', 'from', 'as', 'for', 'while', 'with', 'def', 'class', 'del', 'assert', 'await', 'global', 'nonlocal']);
+
+/** Words by their length, so that a word of the text is looked up without a string of its own (wordIn). */
+function byLength(words: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (const w of words) (out[w.length] ??= []).push(w);
+  return out;
+}
+
+/** Whether the text from `start` to `end` is one of `words` (byLength): every word of a text is asked, and a slice of each cost more than the reading. */
+function wordIn(words: readonly (readonly string[] | undefined)[], text: string, start: number, end: number): boolean {
+  const same = words[end - start];
+  if (!same) return false;
+  for (const w of same) if (text.startsWith(w, start)) return true;
+  return false;
+}
 
 /** The functions of `text` (FunctionSpan), or undefined when the text is not plain enough to tell. */
 export function pythonFunctionSpans(text: string): FunctionSpan[] | undefined {
@@ -128,13 +143,15 @@ function readStatements(text: string): Statement[] | undefined {
   let i = 0;
   /** The last character of code of the current statement (not a comment, not a space), and its last word if it ends with one. */
   let last = -1;
-  let lastWord = '';
-  /** The token before, when it was a word (a name, a number or a keyword). */
-  let wordBefore: string | undefined;
+  let lastWordStart = -1;
+  let lastWordEnd = -1;
+  /** Where the token before is, when it was a word (a name, a number or a keyword); -1 when it was not. */
+  let wordBeforeStart = -1;
+  let wordBeforeEnd = -1;
   const finish = () => {
     if (current) {
       current.endsWithColon = last === COLON;
-      current.dangling = DANGLING_CHARS.has(last) || DANGLING_WORDS.has(lastWord);
+      current.dangling = DANGLING_CHARS.has(last) || (lastWordStart >= 0 && wordIn(DANGLING_WORDS, text, lastWordStart, lastWordEnd));
     }
     current = undefined;
   };
@@ -148,7 +165,7 @@ function readStatements(text: string): Statement[] | undefined {
         finish();
         let e = j;
         while (e < n && isWordChar(text.charCodeAt(e))) e++;
-        wordBefore = undefined;
+        wordBeforeStart = -1;
         current = { start: lineStart, indent: text.slice(lineStart, j), keyword: text.slice(j, e), colon: false, colons: 0, imports: false, endsWithColon: false, dangling: false };
         out.push(current);
       }
@@ -191,9 +208,9 @@ function readStatements(text: string): Statement[] | undefined {
       continue;
     }
     last = c;
-    lastWord = '';
+    lastWordStart = -1;
     // Any other token comes between two words.
-    if (!isWordChar(c)) wordBefore = undefined;
+    if (!isWordChar(c)) wordBeforeStart = -1;
     if (c === 0x22 || c === 0x27) {
       // A word right after a string is an error (`"""doc"""rest`).
       const end = stringEnd(text, i, false);
@@ -222,22 +239,23 @@ function readStatements(text: string): Statement[] | undefined {
       const start = i;
       while (i < n && isWordChar(text.charCodeAt(i))) i++;
       last = text.charCodeAt(i - 1);
-      const word = text.slice(start, i);
-      lastWord = word;
+      lastWordStart = start;
+      lastWordEnd = i;
       // Two names in a row (`if filterelse None`, `f(x) y`) are an error unless one is a keyword.
-      if (wordBefore !== undefined && !KEYWORDS.has(wordBefore) && !KEYWORDS.has(word)) return undefined;
-      wordBefore = word;
+      if (wordBeforeStart >= 0 && !wordIn(KEYWORDS, text, wordBeforeStart, wordBeforeEnd) && !wordIn(KEYWORDS, text, start, i)) return undefined;
+      wordBeforeStart = start;
+      wordBeforeEnd = i;
       const after = text.charCodeAt(i);
       if ((after === 0x22 || after === 0x27) && i - start <= 2 && FORMATTED_PREFIX.test(text.slice(start, i))) {
         const end = stringEnd(text, i, true);
         if (end < 0 || isWordChar(text.charCodeAt(end))) return undefined;
         last = after;
-        lastWord = '';
-        wordBefore = undefined;
+        lastWordStart = -1;
+        wordBeforeStart = -1;
         i = end;
         continue;
       }
-      if (depth > 0 && i - start <= 8 && STATEMENT_ONLY_WORDS.has(text.slice(start, i))) return undefined;
+      if (depth > 0 && wordIn(STATEMENT_ONLY_WORDS, text, start, i)) return undefined;
       if (depth === 0 && i - start === 6 && text.startsWith('import', start)) current.imports = true;
       if (i - start === 3 && text.startsWith('def', start)) {
         // Only at the start of a statement (after `async`), and as `def name(`: anywhere else the

@@ -53,8 +53,7 @@ interface Statement {
   indent: string;
   /** Its first word, if it starts with one. */
   keyword: string;
-  /** A colon outside brackets (not of `:=`), how many, and whether the statement's last character (before a comment) is one. */
-  colon: boolean;
+  /** The colons outside brackets (not of `:=`), and whether the statement's last character (before a comment) is one. */
   colons: number;
   /** The word `import` outside brackets (`from m` needs one). */
   imports: boolean;
@@ -120,7 +119,7 @@ export function pythonFunctionSpans(text: string): FunctionSpan[] | undefined {
     // A header ends at its first colon: another one ending the line (`-> t:uple[str]:`) is an error.
     if (s.endsWithColon && s.colons > 1) return undefined;
     if (s.keyword === 'from' && !s.imports) return undefined;
-    if (s.dangling || (BLOCK_KEYWORDS.has(s.keyword) ? !s.colon : s.endsWithColon && !SOFT_BLOCK_KEYWORDS.has(s.keyword))) return undefined;
+    if (s.dangling || (BLOCK_KEYWORDS.has(s.keyword) ? s.colons === 0 : s.endsWithColon && !SOFT_BLOCK_KEYWORDS.has(s.keyword))) return undefined;
     opener = s.endsWithColon;
   }
   // A header at the end with no block is an error too.
@@ -132,8 +131,7 @@ export function pythonFunctionSpans(text: string): FunctionSpan[] | undefined {
 function readStatements(text: string): Statement[] | undefined {
   const n = text.length;
   const out: Statement[] = [];
-  let depth = 0;
-  /** The closing brackets expected, innermost last. */
+  /** The closing brackets expected, innermost last (none: outside brackets). */
   const brackets: number[] = [];
   let current: Statement | undefined;
   /** Where the current physical line starts, and whether a statement may start on it. */
@@ -166,7 +164,7 @@ function readStatements(text: string): Statement[] | undefined {
         let e = j;
         while (e < n && isWordChar(text.charCodeAt(e))) e++;
         wordBeforeStart = -1;
-        current = { start: lineStart, indent: text.slice(lineStart, j), keyword: text.slice(j, e), colon: false, colons: 0, imports: false, endsWithColon: false, dangling: false };
+        current = { start: lineStart, indent: text.slice(lineStart, j), keyword: text.slice(j, e), colons: 0, imports: false, endsWithColon: false, dangling: false };
         out.push(current);
       }
       i = j;
@@ -176,7 +174,7 @@ function readStatements(text: string): Statement[] | undefined {
     if (c === NEWLINE) {
       i++;
       lineStart = i;
-      logical = depth === 0;
+      logical = brackets.length === 0;
       atLineStart = true;
       continue;
     }
@@ -220,21 +218,16 @@ function readStatements(text: string): Statement[] | undefined {
     }
     if (c === 0x28 || c === 0x5b || c === 0x7b) {
       brackets.push(c === 0x28 ? 0x29 : c + 2);
-      depth++;
       i++;
       continue;
     }
     if (c === 0x29 || c === 0x5d || c === 0x7d) {
       // Closed by its own kind (`(` by `)`), else the parser recovers in its own way.
       if (brackets.pop() !== c) return undefined;
-      depth--;
       i++;
       continue;
     }
-    if (c === COLON && depth === 0 && text.charCodeAt(i + 1) !== 0x3d) {
-      current.colon = true;
-      current.colons++;
-    }
+    if (c === COLON && brackets.length === 0 && text.charCodeAt(i + 1) !== 0x3d) current.colons++;
     if (isWordChar(c)) {
       const start = i;
       while (i < n && isWordChar(text.charCodeAt(i))) i++;
@@ -255,8 +248,8 @@ function readStatements(text: string): Statement[] | undefined {
         i = end;
         continue;
       }
-      if (depth > 0 && wordIn(STATEMENT_ONLY_WORDS, text, start, i)) return undefined;
-      if (depth === 0 && i - start === 6 && text.startsWith('import', start)) current.imports = true;
+      if (brackets.length > 0 && wordIn(STATEMENT_ONLY_WORDS, text, start, i)) return undefined;
+      if (brackets.length === 0 && i - start === 6 && text.startsWith('import', start)) current.imports = true;
       if (i - start === 3 && text.startsWith('def', start)) {
         // Only at the start of a statement (after `async`), and as `def name(`: anywhere else the
         // parser's recovery may still make a function of it, which this reading cannot follow.
@@ -281,7 +274,7 @@ function readStatements(text: string): Statement[] | undefined {
     }
     i++;
   }
-  if (depth !== 0) return undefined;
+  if (brackets.length !== 0) return undefined;
   finish();
   return out;
 }

@@ -4,12 +4,6 @@ import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
 import { answersPerHost, inFolder } from '../moduleHost';
 import { pythonFunctionSpans } from '../../core/pythonFunctionSpans';
 
-function add(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /** Folders above a file that are looked in for an absolute import. */
 const MAX_LEVELS = 6;
 
@@ -103,18 +97,21 @@ export const pythonModules: ModuleSyntax = {
     // Every function's extent, found in one pass (a module is asked for many names): read with
     // strings, brackets and continuations in mind (pythonFunctionSpans) when the text is plain
     // enough for that, else from each `def` to the next line indented no deeper (defBody).
-    let bodies: Map<string, string[]> | undefined;
+    // The functions of one name are joined, one after the other.
+    let bodies: Map<string, string> | undefined;
     return (name) => {
       if (!bodies) {
-        bodies = new Map();
+        const found = new Map<string, string>();
+        const keep = (fn: string, body: string) => found.set(fn, found.has(fn) ? `${found.get(fn)}\n${body}` : body);
         const spans = pythonFunctionSpans(text);
         if (spans) {
-          for (const s of spans) add(bodies, s.name, text.slice(s.start, s.end));
+          for (const s of spans) keep(s.name, text.slice(s.start, s.end));
         } else {
-          for (const m of text.matchAll(/^([ \t]{0,200})(?:async[ \t]{1,8})?def[ \t]{1,8}(\w{1,200})[ \t]{0,8}\(/gm)) add(bodies, m[2], defBody(text, m.index!, m[1].length, m.index! + m[0].length));
+          for (const m of text.matchAll(/^([ \t]{0,200})(?:async[ \t]{1,8})?def[ \t]{1,8}(\w{1,200})[ \t]{0,8}\(/gm)) keep(m[2], defBody(text, m.index!, m[1].length, m.index! + m[0].length));
         }
+        bodies = found;
       }
-      return bodies.get(name)?.join('\n');
+      return bodies.get(name);
     };
   },
   importedNames(text) {

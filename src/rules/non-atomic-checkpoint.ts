@@ -1057,7 +1057,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     for (const w of ops) {
       if (w.kind !== 'write' || !w.truncates) continue;
       // The temp file of an atomic save is written in place on purpose.
-      if (pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
+      if (renamedFrom.size > 0 && pathKeys(w.path).some((k) => renamedFrom.has(k))) continue;
       // Serialised data: by the write, or the writing function serialises what it writes (`text = json.dumps(payload)`).
       const structured = w.serialised || w.data.some((d) => SERIALISED.test(d.text)) || SERIALISED.test(view.enclosingFunction(w.at)?.text ?? '');
       const state = evidence(w.at, w.path, structured, w);

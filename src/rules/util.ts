@@ -18,6 +18,23 @@ export function inFile(ctx: RuleContext, ...locs: Array<Loc | undefined>): Loc |
   return locs.find((l): l is Loc => !!l && l.file === ctx.file);
 }
 
+/**
+ * Where a finding about a value in a prompt points: where the fix goes. A value written into a
+ * text where it is produced (`f"...{datetime.now()}"`) at that expression; one produced elsewhere
+ * (`trace_id = uuid4()`, logged too, then `f"... {trace_id}"`) at the interpolation or
+ * concatenation that first brings it into a text (not a later one that embeds that whole text),
+ * with where it is produced as a related place; else at `site` (the request's parameter) when
+ * neither is in this file.
+ */
+export function whereItEnters(ctx: RuleContext, t: Taint, site: Loc | undefined): Loc | undefined {
+  // The embeds from the first (innermost) to the last: innerEmbeds lists the earlier ones, latest first.
+  const embeds = [...(t.innerEmbeds ?? [])].reverse();
+  if (t.embed) embeds.push(t.embed);
+  const first = embeds[0];
+  if (!first || (first.file === t.at.file && first.start <= t.at.start && t.at.end <= first.end)) return inFile(ctx, t.at, site);
+  return inFile(ctx, ...embeds, t.at, site);
+}
+
 export function paramEntry(call: RequestCall, key: string): Entry | undefined {
   return getEntryRecord(call.params, key);
 }

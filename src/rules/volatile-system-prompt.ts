@@ -9,7 +9,7 @@ import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, changedDefinition, describe, fileText, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+import { basename, changedDefinition, describe, fileText, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy, whereItEnters } from './util';
 
 /**
  * The calls of the clock and random sources the analysis knows, as each front end writes them
@@ -37,7 +37,7 @@ export default defineRule({
     triggers: { python: [SOURCE_WORDS.python, 'reaches-requests'], typescript: [SOURCE_WORDS.typescript, 'reaches-requests'] },
     summary: 'A clock or random value inside the system prompt rewrites the cached prefix on every call.',
     docs: `## What it does
-Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix, where the cache covers them: in a system block up to the last cache breakpoint, in the order tools → system → messages. A block after the last breakpoint (a dated block after the marked handbook block, or any system text when only the tools are marked) is in no cached prefix, and is where text that changes belongs. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. ${UNCACHED_POLICY}
+Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix, where the cache covers them: in a system block up to the last cache breakpoint, in the order tools → system → messages. A block after the last breakpoint (a dated block after the marked handbook block, or any system text when only the tools are marked) is in no cached prefix, and is where text that changes belongs. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. The finding is where the fix goes: at the value when it is written into the text where it is produced (\`f"... {datetime.now()}"\`), else at the interpolation or concatenation that first brings it into a text (\`{request_id}\` of a \`request_id = uuid.uuid4().hex\` that is logged as well), with where it is produced as a related place. ${UNCACHED_POLICY}
 
 The value may be written in a caller and passed down to a request in another module: a prompt built with today's date and handed to \`complete(prompt, system_text=...)\`, which builds a chat-format message list and passes it on to a provider wrapper that moves the system message into a cached \`system\`. That is reported in the caller's file, where the value is written into the text, with where it is produced, each call it takes and the request as related places. Only texts the value is written into are followed (not every use of a date or an id), through calls of functions (not methods of other objects), a few calls deep; what a test file passes is its own data and is not followed.
 
@@ -118,7 +118,7 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
 
   check(call, ctx) {
     for (const t of volatileInSystem(call, ctx)) {
-      const at = inFile(ctx, t.at, paramSite(call, 'system'));
+      const at = whereItEnters(ctx, t, paramSite(call, 'system'));
       if (!at) continue;
       ctx.report({
         message: messageFor(t),

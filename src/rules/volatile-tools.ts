@@ -5,7 +5,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, cachesPrefix, changedDefinition, describe, inFile, paramSite, relatedFor, sortableListingAt, SORTED, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+import { basename, cachesPrefix, changedDefinition, describe, inFile, paramSite, relatedFor, sortableListingAt, SORTED, UNCACHED_POLICY, uniqueTaints, usedAlsoBy, whereItEnters } from './util';
 
 export default defineRule({
   meta: {
@@ -15,7 +15,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'A clock or random value in the tool definitions, or a tool list in unordered order, invalidates the whole cache.',
     docs: `## What it does
-Finds clock and random values inside \`tools\` (names, descriptions, input schemas, enum lists), and tool lists whose order comes from an unordered source: a Python \`set\`, \`os.listdir\`, \`glob.glob\`, \`Path.iterdir\`, or \`fs.readdirSync\` without a sort. ${UNCACHED_POLICY}
+Finds clock and random values inside \`tools\` (names, descriptions, input schemas, enum lists), and tool lists whose order comes from an unordered source: a Python \`set\`, \`os.listdir\`, \`glob.glob\`, \`Path.iterdir\`, or \`fs.readdirSync\` without a sort. A value produced elsewhere and written into a tool's text is reported where it is written in (\`\${today}\` of a description), with where it is produced as a related place; an unordered list where it is made, which is where the sort goes. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 Tools render first, before the system prompt and the messages. Any byte that differs in a tool definition, or a different tool order, invalidates the tools, system and messages caches at once: every call is billed as a cold start. Python randomises string hashes per process, so iterating a set of tool names gives a different order in every worker.
@@ -103,7 +103,7 @@ A tool list ordered by a set or a directory listing gets \`sorted(...)\` around 
     if (!tools) return;
     const volatile = uniqueTaints(allTaints(tools).filter((t) => t.cls === 'clock' || t.cls === 'random'));
     for (const t of volatile) {
-      const at = inFile(ctx, t.at, paramSite(call, 'tools'));
+      const at = whereItEnters(ctx, t, paramSite(call, 'tools'));
       if (!at) continue;
       ctx.report({
         message: `The tool definitions include ${describe(t)}, which changes on every call; tools render first, so the whole cache is invalidated.`,

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 
 const client = new Anthropic();
 
-const stamp = { at: Date.now(), zone: 'UTC' };  // expect: [volatile-system-prompt] `Date.now()`
+const stamp = { at: Date.now(), zone: 'UTC' };
 const layer1 = { left: stamp, right: stamp, depth: 1 };
 const layer2 = { left: layer1, right: layer1, depth: 2 };
 const layer3 = { left: layer2, right: layer2, depth: 3 };
@@ -89,7 +89,7 @@ export async function report(question: string) {
   return client.messages.create({
     model: 'claude-sonnet-4-6',
     max_tokens: 256,
-    system: [{ type: 'text', text: `Context: ${JSON.stringify(layer40)} ${banner}`, cache_control: { type: 'ephemeral' } }],
+    system: [{ type: 'text', text: `Context: ${JSON.stringify(layer40)} ${banner}`, cache_control: { type: 'ephemeral' } }],  // expect: [volatile-system-prompt] `${JSON.stringify(layer40)}`
     messages: [{ role: 'user', content: question }],
   });
 }

@@ -7,9 +7,9 @@
  * that holds the request cannot see that caller; the caller's file can follow its own call:
  * each function called is entered with its parameters bound to the values passed, its calls
  * that pass on a wanted value are followed the same way, and a request call reached is read
- * with the bindings of the function around it. Only texts that a value of the wanted taint
- * classes produced in the analysed file is written into are followed, into functions that can
- * lead to a request at all (read from module texts first, textReach.ts, then from their code), so
+ * with the bindings of the function around it. Only calls that pass on a value of the wanted
+ * taint classes produced in the analysed file (the value, or a text or a name that holds it) are
+ * followed, into functions that can lead to a request at all (read from module texts first, textReach.ts, then from their code), so
  * the walk stays on the path of the value; it is bounded in depth, in the functions entered and
  * read, and in the budget of its own evaluator (REACH_LIMITS).
  */
@@ -69,8 +69,9 @@ export function reachedRequests(
   if (!callsOutward()) return [];
   const sources = sourceCalls(unit, ev, classes);
   if (!sources.length) return [];
-  // What the file passes on: only texts a value is written into (a prompt), not every use of a date or an id.
-  const mentions = mentionFilter(unit, unit.tree.rootNode, sources, holderNames(unit, sources), [], true);
+  // What the file passes on: a value itself (`chat(history, time.ctime())`), or a text or a name
+  // that holds it; a callee that writes it into its prompt is found when it is entered.
+  const mentions = mentionFilter(unit, unit.tree.rootNode, sources, holderNames(unit, sources), []);
   const carries = (v: Value) => allTaints(v).some((t) => classes.has(t.cls) && t.at.file === unit.file);
   const out: ReachedRequest[] = [];
   let entered = 0;
@@ -106,7 +107,7 @@ export function reachedRequests(
     const g = fn.unit;
     const env = ev.bind(fn, values.positional, via[via.length - 1].at, values.named);
     // The parameters that got a wanted value, and what the function builds from them.
-    const mentions = mentionFilter(g, fn.node, [], NO_NAMES, [...env].filter(([, v]) => carries(v)).map(([name]) => name), false);
+    const mentions = mentionFilter(g, fn.node, [], NO_NAMES, [...env].filter(([, v]) => carries(v)).map(([name]) => name));
     for (const d of callsIn(g, fn.node)) {
       if (isRequestCall(g, d)) {
         // The analysed file's own requests are the rules' own (ctx.calls).
@@ -286,19 +287,15 @@ const MENTION_ROUNDS = 8;
  * Whether an expression (under `scopeNode`) may hold a value made by one of the sources or held
  * by one of the `seeds` (parameters given one), read from the code alone (no evaluation): it holds
  * a source call, a call of a function of the file that holds one (`holders`), or a name or
- * attribute that such an expression is assigned to. With `textOnly`, only a text such a value is
- * written into (an f-string, a template, `.format(...)`, a concatenation, a join) or a name it is
- * assigned to counts. Calls whose arguments hold none of these pass nothing on: the walk does not
- * evaluate them. An over-approximation by name; the evaluation decides.
+ * attribute that such an expression is assigned to. Calls whose arguments hold none of these
+ * pass nothing on: the walk does not evaluate them. An over-approximation by name; the evaluation decides.
  */
-function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders: ReadonlySet<string>, seeds: string[], textOnly: boolean): (n: Node) => boolean {
+function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders: ReadonlySet<string>, seeds: string[]): (n: Node) => boolean {
   const sourceIds = new Set(sources.map((s) => s.id));
   // Per scope (a name is looked up in its scope and the scopes around it), and attributes by
-  // name: names that may hold such a value, and those that may hold it written into a text.
+  // name: names that may hold such a value.
   const names = new Map<Scope, Set<string>>();
-  const texts = new Map<Scope, Set<string>>();
   const attributes = new Set<string>();
-  const textAttributes = new Set<string>();
   const top = unit.scopes.get(scopeNode.id) ?? unit.module;
   names.set(top, new Set(seeds));
   const within = (sets: Map<Scope, Set<string>>, name: string, scope: Scope | undefined) => {
@@ -323,17 +320,6 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
     });
     return hit;
   };
-  // A text built from such a value (an f-string, `.format(...)`, `"..." + x`, `.join(...)`), or a name holding one.
-  const holdsText = (node: Node, scope: Scope): boolean => {
-    let hit = false;
-    walk(node, (n) => {
-      if (hit) return;
-      const r = nameOf(n);
-      if (r) hit = holders.has(r.name) || (r.attribute ? textAttributes.has(r.name) : within(texts, r.name, scope));
-      if (!hit && buildsText(unit, n)) hit = holds(n, scope);
-    });
-    return hit;
-  };
   // Names bound (`x = ...`, `x += ...`, `for x in ...`) and attributes set (`self.x = ...`) from such expressions.
   const bound: Array<{ name: string; value: Node; scope: Scope; attribute: boolean }> = [];
   for (const scope of unit.scopes.values()) {
@@ -355,32 +341,10 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
       if (b.attribute ? !attributes.has(b.name) : !within(names, b.name, b.scope)) {
         if (holds(b.value, b.scope)) grew = (b.attribute ? !attributes.has(b.name) && !!attributes.add(b.name) : add(names, b.scope, b.name)) || grew;
       }
-      if (textOnly && (b.attribute ? !textAttributes.has(b.name) : !within(texts, b.name, b.scope)) && holdsText(b.value, b.scope)) {
-        grew = (b.attribute ? !!textAttributes.add(b.name) : add(texts, b.scope, b.name)) || grew;
-      }
     }
     if (!grew) break;
   }
-  return textOnly ? (n) => holdsText(n, unit.scopeOf(n)) : (n) => holds(n, unit.scopeOf(n));
-}
-
-/** Methods that build a text from their arguments or receiver. */
-const TEXT_METHODS = new Set(['format', 'join', 'replace', 'replaceAll', 'concat', 'strftime', 'toISOString', 'toDateString', 'toLocaleString', 'toLocaleDateString', 'isoformat']);
-
-/** An expression that writes values into a text: a template (an f-string), `%` or `+` with a written string, a text method. */
-function buildsText(unit: FileUnit, n: Node): boolean {
-  const e = unit.adapter.expr(n);
-  if (e.k === 'template') return true;
-  if (e.k === 'binary' && (e.op === '+' || e.op === '%')) {
-    const l = unit.adapter.expr(e.left).k;
-    const r = unit.adapter.expr(e.right).k;
-    return l === 'str' || l === 'template' || r === 'str' || r === 'template';
-  }
-  if (e.k === 'call') {
-    const c = unit.adapter.expr(e.callee);
-    return c.k === 'member' && TEXT_METHODS.has(c.prop);
-  }
-  return false;
+  return (n) => holds(n, unit.scopeOf(n));
 }
 
 /** Rounds of "functions that call a function that holds the value" (the value's way up in the file). */

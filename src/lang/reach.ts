@@ -9,9 +9,10 @@
  * that pass on a wanted value are followed the same way, and a request call reached is read
  * with the bindings of the function around it. Only calls that pass on a value of the wanted
  * taint classes produced in the analysed file (the value, or a text or a name that holds it) are
- * followed, into functions that can lead to a request at all (read from module texts first, textReach.ts, then from their code), so
- * the walk stays on the path of the value; it is bounded in depth, in the functions entered and
- * read, and in the budget of its own evaluator (REACH_LIMITS).
+ * followed, into functions that can lead to a request at all (read from module texts first,
+ * textReach.ts, then from their code), so the walk stays on the path of the value; it is bounded
+ * in depth, in the functions entered and read, and in the budget of its own evaluator
+ * (REACH_LIMITS).
  */
 import type { ReachedRequest } from '../core/model';
 import type { TaintClass, Value } from '../core/value';
@@ -288,7 +289,8 @@ const MENTION_ROUNDS = 8;
  * by one of the `seeds` (parameters given one), read from the code alone (no evaluation): it holds
  * a source call, a call of a function of the file that holds one (`holders`), or a name or
  * attribute that such an expression is assigned to. Calls whose arguments hold none of these
- * pass nothing on: the walk does not evaluate them. An over-approximation by name; the evaluation decides.
+ * pass nothing on: the walk does not evaluate them. An over-approximation by name; the
+ * evaluation decides.
  */
 function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders: ReadonlySet<string>, seeds: string[]): (n: Node) => boolean {
   const sourceIds = new Set(sources.map((s) => s.id));

@@ -9,7 +9,7 @@ import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, changedDefinition, describe, fileText, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy, whereItEnters } from './util';
+import { basename, changedDefinition, describe, fileText, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy, whereItEnters } from './util';
 
 /**
  * The calls of the clock and random sources the analysis knows, as each front end writes them

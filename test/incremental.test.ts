@@ -88,7 +88,8 @@ function spliceDifference(before: Tree, tree: Tree, language: LanguageId): strin
   for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) got.push(c);
   if (got.length !== want.length) return `${got.length} top-level nodes, ${want.length} wanted`;
   if (tree.typeId[0] !== before.typeId[0] || tree.start[0] !== before.start[0] || tree.end[0] !== tree.source.length || tree.subtreeEnd[0] !== tree.length) return 'the root differs';
-  if (tree.rootNode.hasError !== want.some(([t, n]) => t.hasError(n))) return 'the root has the wrong error flag';
+  // (The statement parsed alone may have an error none of its nodes holds: a hidden MISSING token.)
+  if (tree.rootNode.hasError !== (want.some(([t, n]) => t.hasError(n)) || part.hasError(0))) return 'the root has the wrong error flag';
   let next = 1;
   for (let k = 0; k < got.length; k++) {
     const [t, o, moved, deeper = 0] = want[k];
@@ -454,6 +455,28 @@ describe('incremental parsing', () => {
     const inTs = `const k = key;\nin_list;\n${others('//')}`;
     expect(typed('typescript', inTs, inTs.replace('in_list', 'in list'))).toMatchObject({ same: true });
     expect(typed('typescript', `let x = y;\nlet z = w;\nin\n${others('//')}`, `let x = y;\nlet z = ww\nin\n${others('//')}`)).toMatchObject({ same: true });
+  });
+
+  it("keeps tree-sitter's error flag for a MISSING token no cursor visits, whole and spliced", () => {
+    // `x = load() a`: tree-sitter ends the assignment with a hidden MISSING `_newline`, an
+    // error of the module that none of its visible nodes shows.
+    const others = Array.from({ length: 8 }, (_, i) => `# helper ${i}\n`).join('');
+    const broken = `import os\nx = load() a\n\n\ndef load(path):\n    return open(path).read()\n${others}`;
+    const whole = parsers.parse('python', broken);
+    expect(whole.rootNode.hasError).toBe(true);
+    expect(whole.rootNode.children.some((c) => c.hasError)).toBe(false);
+    // An edit in another statement: the error stays (the text is parsed whole, not spliced).
+    let tree = parsers.parseEdited('python', broken);
+    tree = parsers.parseEdited('python', broken.replace('open(path)', 'open(paths)'), tree);
+    expect(tree.rootNode.hasError).toBe(true);
+    tree.release();
+    // The edit that makes the error, typed into a clean text: the spliced tree has it too.
+    const clean = broken.replace('load() a', 'load()');
+    tree = parsers.parseEdited('python', clean);
+    expect(tree.rootNode.hasError).toBe(false);
+    tree = parsers.parseEdited('python', broken, parsers.parseEdited('python', clean + ' ', tree));
+    expect(tree.rootNode.hasError).toBe(true);
+    tree.release();
   });
 
   it('frees every kept WASM tree once its file is edited again, pushed out or evicted', () => {

@@ -183,6 +183,9 @@ export class Parsers {
   private spliceStatement(lang: LanguageId, previous: Tree, source: string, change: Edit): Tree | undefined {
     // A text tree-sitter could not read as a module at all (an error for its root) has no statements.
     if (previous.rootNode.isError) return undefined;
+    // An error of the text that no statement holds (a hidden MISSING token between two, see
+    // markHiddenErrors): the new root's flag is read again from a parse of all of it.
+    if (previous.hasError(0) && !hasErrorBelow(previous, 0)) return undefined;
     const statements = frontEndFor(lang).statements;
     const start = change.startIndex;
     const end = change.oldEndIndex;
@@ -218,6 +221,12 @@ export class Parsers {
     }
     return new SyntaxTree(source, this.grammar(lang), { previous, first, last, part, at: from });
   }
+}
+
+/** Whether a child of node `i` has an error (its own flag may come from a hidden token). */
+function hasErrorBelow(tree: Tree, i: number): boolean {
+  for (let c = tree.firstChildOf[i]; c >= 0; c = tree.nextSiblingOf[c]) if (tree.hasError(c)) return true;
+  return false;
 }
 
 /**

@@ -277,6 +277,11 @@ export class SyntaxTree {
       if (this.depth[i] > maxDepth) maxDepth = this.depth[i];
     }
     this.maxDepth = maxDepth;
+    // A MISSING token that no cursor visits (a hidden one, such as Python's `_newline` at the end
+    // of a cut-off statement) is an error of its ancestors in tree-sitter, which the columns,
+    // read from the visible nodes, do not see. Asked of the root alone (one call); when it is the
+    // only error, the tree is walked again for tree-sitter's own flags.
+    if (!splice && !copied && !(this.flags[0] & HAS_ERROR) && (from as WasmTree).rootNode.hasError) markHiddenErrors(from as WasmTree, this.flags);
     this.idBase = nextIdBase;
     nextIdBase += this.length + 1;
     this.nodes = new Array<SyntaxNode | undefined>(this.length);
@@ -530,6 +535,31 @@ function readColumns(wasm: WasmTree, source: string, grammar: GrammarTables, opt
   return b;
 }
 
+/** Sets HAS_ERROR on the nodes (in the cursor's pre-order, as the columns) that tree-sitter says have an error below them. */
+function markHiddenErrors(wasm: WasmTree, flags: Uint8Array): void {
+  const cursor = wasm.walk();
+  let i = 0;
+  let descending = true;
+  try {
+    for (;;) {
+      if (descending) {
+        if (i >= flags.length) break;
+        if (cursor.currentNode.hasError) flags[i] |= HAS_ERROR;
+        i++;
+        if (cursor.gotoFirstChild()) continue;
+      }
+      if (cursor.gotoNextSibling()) {
+        descending = true;
+        continue;
+      }
+      if (!cursor.gotoParent()) break;
+      descending = false;
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
 /**
  * An editor buffer's new tree made without parsing the whole text: the previous tree, with the
  * run of its top-level nodes from `first` to `last` (the statement an edit was in) replaced by
@@ -566,8 +596,10 @@ function spliceColumns(s: StatementSplice, source: string, moves: number[]): Bui
   const shift = source.length - previous.source.length;
   const b = new Builder(Math.max(64, previous.length - (previous.subtreeEnd[last] - first) + part.length), ids !== undefined, { tree: previous, nodeIds: ids, upTo: first });
   // The root spans the same start (the edit is inside a statement) to the end of the text; its
-  // error flag comes from its children. Its tree-sitter id is not kept: the edit changed it.
-  b.add(-1, previous.typeId[0], 0, previous.flags[0] & NAMED, previous.start[0], previous.end[0] + shift, 0);
+  // error flag comes from its children and from the statement parsed alone. Its tree-sitter id
+  // is not kept: the edit changed it.
+  // (An error of the statement's text that none of its nodes holds, a hidden MISSING token, is the root's.)
+  b.add(-1, previous.typeId[0], 0, (previous.flags[0] & NAMED) | (part.flags[0] & HAS_ERROR), previous.start[0], previous.end[0] + shift, 0);
   for (let c = previous.firstChildOf[0]; c >= 0; c = previous.nextSiblingOf[c]) {
     if (c < first || c > last) {
       moves.push(c, previous.subtreeEnd[c], b.length);

@@ -373,6 +373,25 @@ describe('answers kept by place', () => {
   });
 });
 
+describe('a command-line run', () => {
+  it('lists no folder and forgets nothing for a file no rule needs', async () => {
+    const files: Record<string, string> = { '/r/app/util.py': 'import os\n\ndef slug(s):\n    return s.lower().replace(" ", "-")\n' };
+    const listed: string[] = [];
+    const host = {
+      readFile: (p: string) => files[p],
+      listFolder: (d: string) => (listed.push(d), d === '/r/app' ? ['util.py'] : d === '/r' ? ['app'] : d === '/' ? ['r'] : []),
+    };
+    const analyzer = await Analyzer.create({ host, textsFromHost: true });
+    expect(analyzer.analyze('/r/app/util.py', files['/r/app/util.py']).diagnostics).toEqual([]);
+    // The text is the host's own: the workspace is not told it (which listed the folder to see the file exists).
+    expect(listed).toEqual([]);
+    // An editor's buffer is told, as before.
+    const editor = await Analyzer.create({ host });
+    editor.analyze('/r/app/util.py', files['/r/app/util.py']);
+    expect(listed).toContain('/r/app');
+  });
+});
+
 describe('a keystroke in an open buffer', () => {
   // nightly.py passes a date to a helper module whose function makes a cached request.
   const client = CACHED_SEND;

@@ -219,7 +219,10 @@ export class Analyzer implements AnalysisEngine {
       const reaches = () => requestsPossible || callsOutward();
       const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches) : rulesFor(rules, file, lang);
       if (!active.length && !SUPPRESSION_WORD.test(text)) {
-        this.workspace.setOverlay(file, text, lang);
+        // A text read from the host (a command-line run) is what the workspace would read for
+        // the file: nothing to tell it. (Telling it listed the file's folder to see that the file
+        // exists, and dropped what was read of it for other files.)
+        if (!this.textsFromHost || this.held.has(file)) this.workspace.setOverlay(file, text, lang);
         return { file, language: lang, diagnostics: [], calls: [], steps: 0 };
       }
       const unit = this.workspace.setText(file, text, lang);

@@ -300,8 +300,8 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
   const attributes = new Set<string>();
   const top = unit.scopes.get(scopeNode.id) ?? unit.module;
   names.set(top, new Set(seeds));
-  const within = (sets: Map<Scope, Set<string>>, name: string, scope: Scope | undefined) => {
-    for (let s = scope; s; s = s.parent) if (sets.get(s)?.has(name)) return true;
+  const within = (name: string, scope: Scope | undefined) => {
+    for (let s = scope; s; s = s.parent) if (names.get(s)?.has(name)) return true;
     return false;
   };
   // A name read (`x`), or an attribute read (`self.x`, `obj.x`: by the attribute's name).
@@ -318,7 +318,7 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
         return;
       }
       const r = nameOf(n);
-      if (r) hit = holders.has(r.name) || (r.attribute ? attributes.has(r.name) : within(names, r.name, scope));
+      if (r) hit = holders.has(r.name) || (r.attribute ? attributes.has(r.name) : within(r.name, scope));
     });
     return hit;
   };
@@ -331,18 +331,13 @@ function mentionFilter(unit: FileUnit, scopeNode: Node, sources: Node[], holders
       for (const [name, defs] of unit.adapter.classMembers(scope.node)) for (const d of defs) if (!unit.adapter.isFunction(d)) bound.push({ name, value: d, scope, attribute: true });
     }
   }
-  const add = (sets: Map<Scope, Set<string>>, scope: Scope, name: string) => {
-    const set = sets.get(scope) ?? sets.set(scope, new Set()).get(scope)!;
-    if (set.has(name)) return false;
-    set.add(name);
-    return true;
-  };
   for (let round = 0; round < MENTION_ROUNDS; round++) {
     let grew = false;
     for (const b of bound) {
-      if (b.attribute ? !attributes.has(b.name) : !within(names, b.name, b.scope)) {
-        if (holds(b.value, b.scope)) grew = (b.attribute ? !attributes.has(b.name) && !!attributes.add(b.name) : add(names, b.scope, b.name)) || grew;
-      }
+      if ((b.attribute ? attributes.has(b.name) : within(b.name, b.scope)) || !holds(b.value, b.scope)) continue;
+      if (b.attribute) attributes.add(b.name);
+      else (names.get(b.scope) ?? names.set(b.scope, new Set()).get(b.scope)!).add(b.name);
+      grew = true;
     }
     if (!grew) break;
   }

@@ -596,9 +596,8 @@ function spliceColumns(s: StatementSplice, source: string, moves: number[]): Bui
   const shift = source.length - previous.source.length;
   const b = new Builder(Math.max(64, previous.length - (previous.subtreeEnd[last] - first) + part.length), ids !== undefined, { tree: previous, nodeIds: ids, upTo: first });
   // The root spans the same start (the edit is inside a statement) to the end of the text; its
-  // error flag comes from its children and from the statement parsed alone. Its tree-sitter id
-  // is not kept: the edit changed it.
-  // (An error of the statement's text that none of its nodes holds, a hidden MISSING token, is the root's.)
+  // error flag comes from its children, and from the statement parsed alone (an error none of its
+  // nodes holds: a hidden MISSING token). Its tree-sitter id is not kept: the edit changed it.
   b.add(-1, previous.typeId[0], 0, (previous.flags[0] & NAMED) | (part.flags[0] & HAS_ERROR), previous.start[0], previous.end[0] + shift, 0);
   for (let c = previous.firstChildOf[0]; c >= 0; c = previous.nextSiblingOf[c]) {
     if (c < first || c > last) {

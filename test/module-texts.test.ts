@@ -12,7 +12,7 @@ import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
 import { textMayReach } from '../src/lang/textReach';
-import { AnswersByPlace, memberCallNames, Workspace } from '../src/lang/workspace';
+import { AnswersByPlace, calledNames, Workspace } from '../src/lang/workspace';
 
 
 /** A module whose `send(task)` puts its argument in a cached system prompt. */
@@ -454,21 +454,26 @@ describe('a keystroke in an open buffer', () => {
   });
 });
 
-describe('the member names a text calls', () => {
-  // What the scanner must find: the names the pattern it replaced matches.
+describe('the names a text calls', () => {
+  // What the scanner must find: the member names the pattern it replaced matches, and the names
+  // called on their own (not after `.` or `#`), after a `:`, in the order met.
   const byPattern = (text: string) => {
-    const names = new Set([...text.matchAll(/\.\s*#?([A-Za-z_$][\w$]*)\(/g)].map((m) => m[1]));
+    const found: Array<[number, string]> = [];
+    for (const m of text.matchAll(/\.\s*#?([A-Za-z_$][\w$]*)\(/g)) found.push([m.index + m[0].length, m[1]]);
+    for (const m of text.matchAll(/(?<![\w$#]|\.\s*)([A-Za-z_$][\w$]*)\(/g)) found.push([m.index + m[0].length, `:${m[1]}`]);
+    const names = new Set(found.sort((a, b) => a[0] - b[0]).map((f) => f[1]));
     return names.size ? `\n${[...names].join('\n')}\n` : '';
   };
 
-  it('finds `.name(` with space, a line break or `#` between, and nothing else', () => {
-    expect(memberCallNames('client.messages.create(x); this.#send(y); obj .\n  run(z)')).toBe('\ncreate\nsend\nrun\n');
-    expect(memberCallNames('f(x); a.b; .9x(; .# y(; a.b (c); $.$x(1); a.b_1$(2)')).toBe('\n$x\nb_1$\n');
-    expect(memberCallNames('')).toBe('');
-    expect(memberCallNames('(.(a(.b(')).toBe('\nb\n');
+  it('finds `.name(` with space, a line break or `#` between, and `name(` on its own', () => {
+    expect(calledNames('client.messages.create(x); this.#send(y); obj .\n  run(z)')).toBe('\ncreate\nsend\nrun\n');
+    expect(calledNames('f(x); a.b; .9x(; .# y(; a.b (c); $.$x(1); a.b_1$(2)')).toBe('\n:f\n:y\n$x\nb_1$\n');
+    expect(calledNames('from .llm import ask\nask(q)\ndef ask(q): pass\nif (x) {}')).toBe('\n:ask\n');
+    expect(calledNames('')).toBe('');
+    expect(calledNames('(.(a(.b(')).toBe('\n:a\nb\n');
   });
 
-  it('gives what the pattern gives on every source file of the repository and on edge-case texts', () => {
+  it('gives what a pattern gives on every source file of the repository and on edge-case texts', () => {
     const files: string[] = [];
     const walk = (dir: string) => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -480,7 +485,7 @@ describe('the member names a text calls', () => {
     walk(path.join(__dirname, '..', 'src'));
     walk(path.join(__dirname, 'fixtures'));
     expect(files.length).toBeGreaterThan(100);
-    const texts = [...files.map((f) => fs.readFileSync(f, 'utf8')), '.a(', 'x.\u00a0y(', 'x.\u2028#y(', 'x\t.\t#\tz(', '.#(', '..a(', 'a.b.c.d(e.f(g.h()))', '$.(', '\u00e9.a('];
-    for (const text of texts) expect(memberCallNames(text)).toBe(byPattern(text));
+    const texts = [...files.map((f) => fs.readFileSync(f, 'utf8')), '.a(', 'x.\u00a0y(', 'x.\u2028#y(', 'x\t.\t#\tz(', '.#(', '..a(', 'a.b.c.d(e.f(g.h()))', '$.(', '\u00e9.a(', '#a(', '9a(b('];
+    for (const text of texts) expect(calledNames(text)).toBe(byPattern(text));
   });
 });

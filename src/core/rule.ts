@@ -107,6 +107,11 @@ export interface RuleContext {
    */
   reached(classes: readonly TaintClass[]): readonly ReachedRequest[];
   /**
+   * What `reached` gives in the analysis of another file of the workspace (a caller that passes
+   * a value down to a request here reports it in its own file); empty when it cannot be read.
+   */
+  reachedFrom(file: string, classes: readonly TaintClass[]): readonly ReachedRequest[];
+  /**
    * The requests of the workspace classes this file builds instances of, each read for the
    * instance built here (RequestCall.instance): what a class sends with the options it is
    * given. Read on demand; the request calls of the file itself are in `calls`.

@@ -268,6 +268,18 @@ export class Analyzer implements AnalysisEngine {
             if (!found) reached.set(key, (found = reachedRequests(unit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes), callsOutward)));
             return found;
           },
+          reachedFrom(other, classes) {
+            if (other === file) return this.reached(classes);
+            const key = `${other}\u0000${[...classes].sort().join(',')}`;
+            let found = reached.get(key);
+            if (!found) {
+              const otherUnit = workspace.get(other);
+              // As that file's own analysis reads it: nothing from a test file or a file with no rules to run.
+              found = otherUnit ? reachedRequests(otherUnit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes)) : [];
+              reached.set(key, found);
+            }
+            return found;
+          },
           get constructedCalls() {
             // Only in a text that may hold requests, with the prefilter on or off (a file that
             // builds an instance but names no request is not read for requests at all). Its own

@@ -936,7 +936,7 @@ export class Evaluator {
     if (method && !ownName && mayHoldRequests(unit.text)) {
       // The project's index of calls is read once for all analyses: its time is not this file's.
       const started = performance.now();
-      const files = unit.workspace.filesCallingMember(unit.file, name) ?? [];
+      const files = unit.workspace.filesCalling(unit.file, name) ?? [];
       this.budget.exclude(performance.now() - started);
       const family = unit.adapter.family;
       const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
@@ -960,10 +960,55 @@ export class Evaluator {
         }
       }
     }
+    // In a file that sends requests, or on the way up from one: a caller's argument is a parameter
+    // of its own function, which callers in other files fill (a value passed down several calls).
+    if (!cls && !ownName && this.atTopLevel(unit, fn) && (this.inCallers > 0 || mayHoldRequests(unit.text))) this.importedFunctionCallers(unit, fn, name, elsewhere);
     out.push(...seen);
     // Calls the file cannot vouch for: many of them, and the name is not this class's alone.
     if (elsewhere.length <= MAX_CALLERS) out.push(...elsewhere);
     return out;
+  }
+
+  /** Whether a function is written at the top of its module (not in a function or a class). */
+  private atTopLevel(unit: FileUnit, fn: Node): boolean {
+    for (let n = fn.parent; n; n = n.parent) if (unit.adapter.isFunction(n) || unit.adapter.isClass(n)) return false;
+    return true;
+  }
+
+  /**
+   * The calls of a top-level function `fn` of a file that sends requests made from the other
+   * files of the project (when all of them are seen) that import it: by name (`ask(context, q)`
+   * after `from app.llm import ask`) or through its module (`llm.ask(context, q)`). A call counts
+   * when its callee, read in its own file, is this function.
+   */
+  private importedFunctionCallers(unit: FileUnit, fn: Node, name: string, out: Caller[]): void {
+    // The project's index of calls is read once for all analyses: its time is not this file's.
+    const started = performance.now();
+    const files = unit.workspace.filesCalling(unit.file, name, true) ?? [];
+    this.budget.exclude(performance.now() - started);
+    const family = unit.adapter.family;
+    const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
+    // A name that many files call is not this function's alone (or it is a helper of everything).
+    if (candidates.length > MAX_CALLERS) return;
+    for (const f of candidates) {
+      const text = unit.workspace.source(f)?.text;
+      if (!text || !this.budget.spend()) continue;
+      // Files read only to look for calls share one bound per analysis (some are large).
+      if (!this.units.has(f)) {
+        if (this.callerChars + text.length > CALLER_CHARS) continue;
+        this.callerChars += text.length;
+      }
+      const other = this.parsed(unit, f);
+      if (!other) continue;
+      for (const node of other.callsNamed(name)) {
+        const e = other.adapter.expr(node);
+        if (e.k !== 'call') continue;
+        const c = other.adapter.expr(e.callee);
+        if (!((c.k === 'ident' && c.name === name) || (c.k === 'member' && c.prop === name))) continue;
+        const callee = this.callerPart(RECEIVER_STEPS, () => this.refOf(this.eval(other, e.callee)), () => undefined);
+        if (callee?.kind === 'function' && callee.unit.file === unit.file && callee.node.startIndex === fn.startIndex && callee.node.endIndex === fn.endIndex) out.push({ unit: other, node, args: e.args, method: false, other: true });
+      }
+    }
   }
 
   /**
@@ -991,12 +1036,17 @@ export class Evaluator {
     const left = ALL_CALLER_STEPS - this.callerSteps;
     if (left <= 0) return spent();
     const before = this.budget.steps;
+    this.inCallers++;
     try {
       return this.budget.within(Math.min(steps, left), part);
     } finally {
+      this.inCallers--;
       this.callerSteps += this.budget.steps - before;
     }
   }
+
+  /** How many callerPart reads are under way: a caller's argument is being read in its own file. */
+  private inCallers = 0;
 
   /** Steps spent in callerPart so far. */
   private callerSteps = 0;

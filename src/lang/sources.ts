@@ -43,6 +43,8 @@ export const TURN_GUARD = new RegExp(
     String.raw`toolUseId\s*[!=]==?`,
     // a condition that looks at tool_result blocks
     String.raw`\b(?:if|while)\b[^\n:{]*["']tool_result["']`,
+    // the same over the lines of a parenthesized condition: `if (\n dropped.kind == "tool_call"\n and msgs[0].kind == "tool_result"\n):`
+    String.raw`\b(?:if|while)\s*\([^:{;]*["']tool_result["']`,
   ].join('|'),
 );
 

@@ -253,28 +253,32 @@ function indexView(adapter: Adapter, node: Node): IndexView {
   return view;
 }
 
-/** Projects with more files than this are not searched for the callers of a method (see filesCallingMember). */
+/** Projects with more files than this are not searched for the callers of a method (see filesCalling). */
 const MAX_INDEXED_FILES = 20_000;
 /** Characters read for that search, in all: about a second of reading and matching. */
 const MAX_INDEXED_CHARS = 80_000_000;
 
 /**
- * The member names a text calls — `.name(`, `. name(`, `.#name(` (what `/\.\s*#?([A-Za-z_$][\w$]*)\(/g`
- * matches) — comments and strings included, one a line between newlines. Joined into a text of
- * their own: a name matched in the text is a slice of it, and would keep the whole file's text in
- * memory. Found from each `(` backwards, without a match object per call: this reads every file
- * of a project, once per thread, and the pattern's matches were most of what that allocated.
+ * The names a text calls, one a line between newlines: the member names (`.name(`, `. name(`,
+ * `.#name(`, what `/\.\s*#?([A-Za-z_$][\w$]*)\(/g` matches) as they are, and the names called
+ * on their own (`name(`, also `def name(` and `if (`: a candidate, for the parser to confirm)
+ * after a `:`. Comments and strings are included. Joined into a text of their own: a name matched
+ * in the text is a slice of it, and would keep the whole file's text in memory. Found from each
+ * `(` backwards, without a match object per call: this reads every file of a project, once per
+ * thread, and the pattern's matches were most of what that allocated.
  */
-export function memberCallNames(text: string): string {
+export function calledNames(text: string): string {
   const out = new Set<string>();
   for (let paren = text.indexOf('('); paren !== -1; paren = text.indexOf('(', paren + 1)) {
     let start = paren;
     while (start > 0 && isIdentifierChar(text.charCodeAt(start - 1))) start--;
     if (start === paren || isDigit(text.charCodeAt(start))) continue;
     let before = start;
-    if (before > 0 && text.charCodeAt(before - 1) === 0x23 /* # */) before--;
+    const hash = before > 0 && text.charCodeAt(before - 1) === 0x23; /* # */
+    if (hash) before--;
     while (before > 0 && isSpace(text.charCodeAt(before - 1))) before--;
     if (before > 0 && text.charCodeAt(before - 1) === 0x2e /* . */) out.add(text.slice(start, paren));
+    else if (!hash) out.add(`:${text.slice(start, paren)}`);
   }
   return out.size ? `\n${[...out].join('\n')}\n` : '';
 }
@@ -777,19 +781,22 @@ export class Workspace {
   /** Per module, what leadsTo found: it leads at `leadsFrom` imports away and more, and not at `notUpTo` and fewer. */
   private readonly leads = new AnswerCache<{ leadsFrom?: number; notUpTo?: number }>(MAX_CACHED_ANSWERS);
 
-  /** The member names each project file calls (`x.name(…)`), one a line, read from its text once (see filesCallingMember). */
+  /** The names each project file calls (calledNames), read from its text once (see filesCalling). */
   private readonly memberCalls = new Map<string, string>();
 
   /**
    * The other files of the project of `file` whose text calls a member named `name` (`x.name(…)`,
-   * `x?.name(…)`, in code or not: a candidate, for the parser to confirm), when the run or the
-   * editor sees every file of that project; undefined when it does not. Each file's text is
-   * read once for all names (and again after it changes).
+   * `x?.name(…)`), or with `plain` calls `name(…)` on its own or as a member (a function imported
+   * by name or read from its module) — in code or not: a candidate, for the parser to confirm —
+   * when the run or the editor sees every file of that project; undefined when it does not. Each
+   * file's text is read once for all names (and again after it changes).
    */
-  filesCallingMember(file: string, name: string): string[] | undefined {
+  filesCalling(file: string, name: string, plain = false): string[] | undefined {
     const files = this.host.projectFiles?.(file);
     if (!files || files.length > MAX_INDEXED_FILES) return undefined;
     const out: string[] = [];
+    const asMember = `\n${name}\n`;
+    const alone = `\n:${name}\n`;
     for (const f of files) {
       if (f === file) continue;
       let names = this.memberCalls.get(f);
@@ -801,10 +808,10 @@ export class Workspace {
         // corpus, 2 threads: ~1.1 GB of objects promoted to the old generation → ~0.96 GB).
         const text = this.source(f, true)?.text;
         this.indexedChars += text?.length ?? 0;
-        names = text === undefined ? '' : memberCallNames(text);
+        names = text === undefined ? '' : calledNames(text);
         this.memberCalls.set(f, names);
       }
-      if (names.includes(`\n${name}\n`)) out.push(f);
+      if (names.includes(asMember) || (plain && names.includes(alone))) out.push(f);
     }
     return out;
   }

@@ -9,7 +9,7 @@ import type { PerLanguage } from '../core/edits';
 import type { Loc } from '../core/span';
 import type { Taint, Value } from '../core/value';
 import { allTaints, stabilityOf } from '../core/value';
-import { basename, changedDefinition, fileText, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
+import { basename, changedDefinition, fileText, holderIn, inFile, lastCachedBlock, newestUserTurn, paramSite, relatedFor, UNCACHED_POLICY, uniqueTaints, usedAlsoBy } from './util';
 
 export default defineRule({
   meta: {
@@ -21,7 +21,7 @@ export default defineRule({
     docs: `## What it does
 Finds per-request data placed in the cached prefix of a request that uses caching: in \`tools\`, in \`system\`, or in a message block before the newest turn, up to the last \`cache_control\` breakpoint (the whole request with automatic caching). Per-request data means values returned by retrieval, memory, search and rerank calls (\`store.search(...)\`, \`retriever.get_relevant_documents(...)\`, \`similarity_search\`, \`reranker.rerank(query, docs)\`; also a function of the project named so, \`recall_facts(user_id, question)\`, whose body reads a store that the analysis does not see), fields of the incoming request, and loop variables of a loop that sends one request per item. A function parameter counts only when it certainly carries request data (a route handler's or graph node's parameter, a parameter named like the incoming request, the user's message or a tool call's input (\`tool_input\`), or one that a caller in the same file fills with such data) and it is written into text that also has a fixed part (\`f"You help {req.company} employees"\`); a parameter that every caller fills with a constant, or whose callers cannot be seen, is not reported. The newest user message itself is not reported: that is where this data belongs. The LangChain form \`("system", f"Known about user: {facts}")\` and the Vercel AI SDK's \`system\` are read the same way.
 
-What callers pass is followed into the function that sends the request: calls in the same file and, for a method of a class, calls on an instance of the class, or on a receiver that nothing resolves (a provider chosen at run time, passed in, or built by a factory), also in the other files of the project when the whole project is checked; such a call's arguments are read with its receiver standing for an instance of the class. So a prompt built by one method (\`buildMessages({ docs })\` putting the retrieved text in the system message) and sent by another (\`system: messages[0].content\`) is read as one value, wherever the caller is. ${UNCACHED_POLICY}
+What callers pass is followed into the function that sends the request: calls in the same file and, for a method of a class, calls on an instance of the class, or on a receiver that nothing resolves (a provider chosen at run time, passed in, or built by a factory), also in the other files of the project when the whole project is checked; such a call's arguments are read with its receiver standing for an instance of the class. A top-level function of a module that sends requests (\`ask(context, question)\` in \`llm.py\`) takes what the other files of the project that import it pass (\`llm.ask(context, q)\`, \`ask(context, q)\`), and so does a top-level function those callers' own parameters come from, a few calls up: retrieved text handed down to the wrapper is reported in the wrapper's file, where it is written into the cached text, with where it is retrieved and each assignment on its way as related places. So a prompt built by one method (\`buildMessages({ docs })\` putting the retrieved text in the system message) and sent by another (\`system: messages[0].content\`) is read as one value, wherever the caller is. ${UNCACHED_POLICY}
 
 ## Why is this bad?
 The cache reuses a prefix only when every byte before the breakpoint is the same as in an earlier request. Data fetched for this request ("prepend the retrieved facts to the system prompt") makes the prefix different on every call: the system prompt and all the history after it are written to the cache again (1.25× input price) and never read. The stable instructions belong before the breakpoint, the per-request data after it, in the newest user turn.
@@ -146,13 +146,21 @@ When the interpolation is in a prompt helper of another module the request impor
     }
     const seen = new Set<string>();
     const rank = (t: Taint) => (t.kind === 'retrieval' ? 0 : t.kind === 'loop-variable' ? 1 : 2);
-    found.sort((a, b) => rank(a.t) - rank(b.t));
+    // Within a kind, a value written into a text of this file first: that is where the fix goes.
+    const here = (t: Taint) => (t.embed?.file === ctx.file ? 0 : 1);
+    found.sort((a, b) => rank(a.t) - rank(b.t) || here(a.t) - here(b.t));
+    // One finding per place a value enters: the same value reached by two paths (a text built from
+    // it and the value itself) is reported where it is written into this file's text, once.
+    const reported: Array<{ origin: string; at: Loc }> = [];
     for (const { t, block } of found) {
-      const at = inFile(ctx, t.embed, t.at, paramSite(call, block.section));
+      const site = paramSite(call, block.section);
+      const at = inFile(ctx, t.embed, t.at, holderIn(ctx, block.value, t, site) ?? site);
       if (!at) continue;
       const key = `${at.start}:${at.end}`;
-      if (seen.has(key)) continue;
+      const origin = `${t.at.file}:${t.at.start}:${t.at.end}`;
+      if (seen.has(key) || reported.some((r) => r.origin === origin && r.at.start <= at.end && at.start <= r.at.end)) continue;
       seen.add(key);
+      reported.push({ origin, at });
       const written = t.embed && t.embed.file === ctx.file ? ctx.textOf(t.embed).replace(/^\$?\{|\}$/g, '').trim() : t.text;
       // A loop variable passed down by a caller is named where it is written (`code`), with the loop it comes from.
       const passed = t.kind === 'loop-variable' && written !== t.text;

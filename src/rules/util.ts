@@ -11,11 +11,29 @@ import { param, prefixBlocks } from '../core/model';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import type { Entry, Taint, Value } from '../core/value';
-import { getEntryRecord } from '../core/value';
+import { allTaints, getEntryRecord } from '../core/value';
 
 /** The first location that lies in the analysed file. */
 export function inFile(ctx: RuleContext, ...locs: Array<Loc | undefined>): Loc | undefined {
   return locs.find((l): l is Loc => !!l && l.file === ctx.file);
+}
+
+/**
+ * Where a value from another file enters a request in this one: the innermost part of `v` (a
+ * parameter's value: a block's \`text\`, a list item) written in the analysed file inside `site`
+ * that holds taint `t` (\`"text": system_text\` rather than the whole \`system=[...]\`). Undefined
+ * when no such part is written here.
+ */
+export function holderIn(ctx: RuleContext, v: Value | undefined, t: Taint, site: Loc | undefined, depth = 0): Loc | undefined {
+  const holds = (x: Value) => allTaints(x).some((o) => o.kind === t.kind && o.at.file === t.at.file && o.at.start === t.at.start && o.at.end === t.at.end);
+  if (!v || !site || depth > 8 || !holds(v)) return undefined;
+  const within = (at: Loc | undefined): at is Loc => !!at && at.file === ctx.file && at.file === site.file && site.start <= at.start && at.end <= site.end;
+  const parts: Array<{ value: Value; at?: Loc }> = v.kind === 'obj' ? v.entries.map((e) => ({ value: e.value, at: e.valueAt })) : v.kind === 'list' ? v.items.map((i) => ({ value: i })) : [];
+  for (const part of parts) {
+    const found = holderIn(ctx, part.value, t, site, depth + 1) ?? (within(part.at) && holds(part.value) ? part.at : undefined);
+    if (found) return found;
+  }
+  return within(v.at) ? v.at : undefined;
 }
 
 /**

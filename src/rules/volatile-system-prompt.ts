@@ -9,7 +9,7 @@ import type { Loc } from '../core/span';
 import { sameLoc } from '../core/span';
 import type { Taint } from '../core/value';
 import { allTaints } from '../core/value';
-import { basename, changedDefinition, describe, fileText, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy, whereItEnters } from './util';
+import { basename, changedDefinition, describe, fileText, holderIn, lastCachedBlock, newestUserTurn, paramSite, relatedFor, sameScope, UNCACHED_POLICY, uniqueTaints, usedAlsoBy, whereItEnters } from './util';
 
 /**
  * The calls of the clock and random sources the analysis knows, as each front end writes them
@@ -39,7 +39,7 @@ export default defineRule({
     docs: `## What it does
 Finds the current time, dates, UUIDs and random values interpolated into \`system\` (a string or any of its text blocks) of a request that caches its prefix, where the cache covers them: in a system block up to the last cache breakpoint, in the order tools → system → messages. A block after the last breakpoint (a dated block after the marked handbook block, or any system text when only the tools are marked) is in no cached prefix, and is where text that changes belongs. A value computed when the module is loaded (a module-level \`datetime.now()\`) changes only when the process restarts, so it is reported as a warning. The finding is where the fix goes: at the value when it is written into the text where it is produced (\`f"... {datetime.now()}"\`), else at the interpolation or concatenation that first brings it into a text (\`{request_id}\` of a \`request_id = uuid.uuid4().hex\` that is logged as well), with where it is produced as a related place. ${UNCACHED_POLICY}
 
-The value may be written in a caller and passed down to a request in another module: a prompt built with today's date and handed to \`complete(prompt, system_text=...)\`, which builds a chat-format message list and passes it on to a provider wrapper that moves the system message into a cached \`system\`. That is reported in the caller's file, where the value is written into the text, with where it is produced, each call it takes and the request as related places. The value may also be passed down as it is (\`chat(history, time.ctime())\`) to a function in another module that writes it into the prompt. Calls that pass the value on (the value, or a text or a name that holds it) are followed, through calls of functions (not methods of other objects), a few calls deep; what a test file passes is its own data and is not followed.
+The value may be written in a caller and passed down to a request in another module: a prompt built with today's date and handed to \`complete(prompt, system_text=...)\`, which builds a chat-format message list and passes it on to a provider wrapper that moves the system message into a cached \`system\`. That is reported in the caller's file, where the value is written into the text, with where it is produced, each call it takes and the request as related places. The value may also be passed down as it is (\`chat(history, time.ctime())\`) to a function in another module that writes it into the prompt. Calls that pass the value on (the value, or a text or a name that holds it) are followed, through calls of functions (not methods of other objects), a few calls deep; what a test file passes is its own data and is not followed. A value produced in a file that does not pass it on itself — a prompt helper that dates its text (\`triage_prompt(team)\` in \`prompts.py\`), whose result a service module hands to \`complete(system_text, ...)\` — is reported in the request's file instead, where the parameter is written into the cached block, with where the value is produced and each assignment on its way as related places: the callers in other files that import a top-level function of a module that sends requests are read for what they pass (when the whole project is checked). A value that its own file passes down is reported there only, never twice.
 
 ## Why is this bad?
 Prompt caching reuses a prefix only when every byte before the breakpoint is identical, in the order tools → system → messages. A timestamp in the system prompt changes those bytes on every call, so every request pays full price (and a cache write) and nothing is ever read back. There is no error: the bill just stays high.
@@ -118,7 +118,10 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
 
   check(call, ctx) {
     for (const t of volatileInSystem(call, ctx)) {
-      const at = whereItEnters(ctx, t, paramSite(call, 'system'));
+      // Produced in a file that passes it down to this request itself: reported there (checkFile), where it is written.
+      if (t.at.file !== ctx.file && reportedWhereProduced(call, t, ctx)) continue;
+      const site = paramSite(call, 'system');
+      const at = whereItEnters(ctx, t, holderIn(ctx, param(call, 'system'), t, site) ?? site);
       if (!at) continue;
       ctx.report({
         message: messageFor(t),
@@ -160,6 +163,21 @@ For a clock value, the fix removes the interpolation (and a label such as \`Curr
     }
   },
 });
+
+/**
+ * Whether the file a value is produced in reaches this request with it through its own calls,
+ * so that its checkFile reports it there: the value came here through the arguments of callers
+ * in other files (a date written in the caller and passed down).
+ */
+function reportedWhereProduced(call: RequestCall, t: Taint, ctx: RuleContext): boolean {
+  const key = taintKey(t);
+  for (const r of ctx.reachedFrom(t.at.file, VOLATILE)) {
+    if (r.call.at.file !== call.at.file || r.call.at.start !== call.at.start) continue;
+    const view = r.call.file === ctx.file ? ctx.view : ctx.across.view(r.call.file)?.view;
+    if (view && volatileInSystem(r.call, { view, textOf: ctx.textOf }).some((x) => taintKey(x) === key)) return true;
+  }
+  return false;
+}
 
 /**
  * The clock and random values in the system blocks of a request that its cache covers: only the

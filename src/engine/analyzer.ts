@@ -274,7 +274,7 @@ export class Analyzer implements AnalysisEngine {
             let found = reached.get(key);
             if (!found) {
               const otherUnit = workspace.get(other);
-              // As that file's own analysis reads it: nothing from a test file or a file with no rules to run.
+              // With an evaluator and budget of its own, as that file's own analysis reads it.
               found = otherUnit ? reachedRequests(otherUnit, new Evaluator(new EvalBudget(REACH_LIMITS)), new Set(classes)) : [];
               reached.set(key, found);
             }

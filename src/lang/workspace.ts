@@ -261,7 +261,7 @@ const MAX_INDEXED_CHARS = 80_000_000;
 /**
  * The names a text calls, one a line between newlines: the member names (`.name(`, `. name(`,
  * `.#name(`, what `/\.\s*#?([A-Za-z_$][\w$]*)\(/g` matches) as they are, and the names called
- * on their own (`name(`, also `def name(` and `if (`: a candidate, for the parser to confirm)
+ * on their own (`name(`, also the `name` of `def name(`: a candidate, for the parser to confirm)
  * after a `:`. Comments and strings are included. Joined into a text of their own: a name matched
  * in the text is a slice of it, and would keep the whole file's text in memory. Found from each
  * `(` backwards, without a match object per call: this reads every file of a project, once per

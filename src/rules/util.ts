@@ -20,8 +20,8 @@ export function inFile(ctx: RuleContext, ...locs: Array<Loc | undefined>): Loc |
 
 /**
  * Where a value from another file enters a request in this one: the innermost part of `v` (a
- * parameter's value: a block's \`text\`, a list item) written in the analysed file inside `site`
- * that holds taint `t` (\`"text": system_text\` rather than the whole \`system=[...]\`). Undefined
+ * parameter's value: a block's `text`, a list item) written in the analysed file inside `site`
+ * that holds taint `t` (`"text": system_text` rather than the whole `system=[...]`). Undefined
  * when no such part is written here.
  */
 export function holderIn(ctx: RuleContext, v: Value | undefined, t: Taint, site: Loc | undefined, depth = 0): Loc | undefined {

@@ -934,29 +934,11 @@ export class Evaluator {
     // Private methods (`#build`, `_build`) are the class's own; a constructor is called through the class.
     const ownName = /^[#_]/.test(unit.frontEnd.facts.functionName(fn) ?? '') || name === 'constructor' || name === '__init__';
     if (method && !ownName && mayHoldRequests(unit.text)) {
-      // The project's index of calls is read once for all analyses: its time is not this file's.
-      const started = performance.now();
-      const files = unit.workspace.filesCalling(unit.file, name) ?? [];
-      this.budget.exclude(performance.now() - started);
-      const family = unit.adapter.family;
-      const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
-      // A name that many files call is not this class's alone.
-      if (candidates.length <= MAX_CALLERS) {
-        for (const f of candidates) {
-          const text = unit.workspace.source(f)?.text;
-          if (!text || !callsOnOtherReceiver(text, name) || !this.budget.spend()) continue;
-          // Files read only to look for calls share one bound per analysis (some are large).
-          if (!this.units.has(f)) {
-            if (this.callerChars + text.length > CALLER_CHARS) continue;
-            this.callerChars += text.length;
-          }
-          const other = this.parsed(unit, f);
-          if (!other) continue;
-          for (const node of other.callsNamed(name)) {
-            const e = other.adapter.expr(node);
-            const c = e.k === 'call' ? other.adapter.expr(e.callee) : undefined;
-            if (e.k === 'call' && c?.k === 'member' && c.prop === name) this.methodCaller(other, node, c.object, e.args, unit, method, fn, elsewhere, elsewhere);
-          }
+      for (const other of this.callerFiles(unit, name, false, (text) => callsOnOtherReceiver(text, name))) {
+        for (const node of other.callsNamed(name)) {
+          const e = other.adapter.expr(node);
+          const c = e.k === 'call' ? other.adapter.expr(e.callee) : undefined;
+          if (e.k === 'call' && c?.k === 'member' && c.prop === name) this.methodCaller(other, node, c.object, e.args, unit, method, fn, elsewhere, elsewhere);
         }
       }
     }
@@ -982,24 +964,7 @@ export class Evaluator {
    * when its callee, read in its own file, is this function.
    */
   private importedFunctionCallers(unit: FileUnit, fn: Node, name: string, out: Caller[]): void {
-    // The project's index of calls is read once for all analyses: its time is not this file's.
-    const started = performance.now();
-    const files = unit.workspace.filesCalling(unit.file, name, true) ?? [];
-    this.budget.exclude(performance.now() - started);
-    const family = unit.adapter.family;
-    const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
-    // A name that many files call is not this function's alone (or it is a helper of everything).
-    if (candidates.length > MAX_CALLERS) return;
-    for (const f of candidates) {
-      const text = unit.workspace.source(f)?.text;
-      if (!text || !this.budget.spend()) continue;
-      // Files read only to look for calls share one bound per analysis (some are large).
-      if (!this.units.has(f)) {
-        if (this.callerChars + text.length > CALLER_CHARS) continue;
-        this.callerChars += text.length;
-      }
-      const other = this.parsed(unit, f);
-      if (!other) continue;
+    for (const other of this.callerFiles(unit, name, true)) {
       for (const node of other.callsNamed(name)) {
         const e = other.adapter.expr(node);
         if (e.k !== 'call') continue;
@@ -1008,6 +973,33 @@ export class Evaluator {
         const callee = this.callerPart(RECEIVER_STEPS, () => this.refOf(this.eval(other, e.callee)), () => undefined);
         if (callee?.kind === 'function' && callee.unit.file === unit.file && callee.node.startIndex === fn.startIndex && callee.node.endIndex === fn.endIndex) out.push({ unit: other, node, args: e.args, method: false, other: true });
       }
+    }
+  }
+
+  /**
+   * The other files of the project that may call `name` (Workspace.filesCalling; with `plain`,
+   * also on its own), parsed one at a time as they are taken, among those whose text `accepts`:
+   * none when more than MAX_CALLERS files of the language call it (a name that many files call is
+   * not this function's or class's alone), and the files read only to look for calls share
+   * CALLER_CHARS per analysis (some are large).
+   */
+  private *callerFiles(unit: FileUnit, name: string, plain: boolean, accepts: (text: string) => boolean = () => true): Generator<FileUnit> {
+    // The project's index of calls is read once for all analyses: its time is not this file's.
+    const started = performance.now();
+    const files = unit.workspace.filesCalling(unit.file, name, plain) ?? [];
+    this.budget.exclude(performance.now() - started);
+    const family = unit.adapter.family;
+    const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
+    if (candidates.length > MAX_CALLERS) return;
+    for (const f of candidates) {
+      const text = unit.workspace.source(f)?.text;
+      if (!text || !accepts(text) || !this.budget.spend()) continue;
+      if (!this.units.has(f)) {
+        if (this.callerChars + text.length > CALLER_CHARS) continue;
+        this.callerChars += text.length;
+      }
+      const other = this.parsed(unit, f);
+      if (other) yield other;
     }
   }
 

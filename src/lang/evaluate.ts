@@ -1259,6 +1259,9 @@ export class Evaluator {
     const modules = unit.frontEnd.modules;
     if (name === 'default') {
       const v = modules.defaultExport?.(root);
+      // `export default function complete(...)`, `export default class Claude`: the declaration itself.
+      if (v && unit.adapter.isFunction(v)) return this.withRef({ kind: 'function', unit, node: v }, unit.loc(v));
+      if (v && unit.adapter.isClass(v)) return this.withRef({ kind: 'class', unit, node: v }, unit.loc(v));
       if (v) return this.eval(unit, v);
     }
     const list = unit.module.bindings.get(name)?.filter((b) => b.kind !== 'aug');

@@ -48,7 +48,8 @@ export interface ModuleSyntax {
   importedNames(text: string): ImportedName[];
   /**
    * The definitions of the functions of a module's text, read without parsing it: for a name, the
-   * text of every function (or method) of that name, or undefined. The lookup reads the text once.
+   * text of every function (or method) of that name, or undefined (`default`: the function the
+   * module exports as its default, where the language has one). The lookup reads the text once.
    */
   definitions(text: string): (name: string) => string | undefined;
   /** The value of a module's default export (`export default <value>`), if it has one. */

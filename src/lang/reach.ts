@@ -401,6 +401,8 @@ function calleePlan(unit: FileUnit, ev: Evaluator, callee: Node, env: Env | unde
   // A library function or a builtin (named without reading another file): no workspace code.
   if (ev.calleeName(unit, callee) !== undefined) return undefined;
   let through: string[] | undefined;
+  // The name the callee has in the module it is imported from (`complete` of `import { complete as send }`, `default`).
+  let nameThere: string | undefined;
   let n = callee;
   for (;;) {
     const e = unit.adapter.expr(n);
@@ -420,13 +422,16 @@ function calleePlan(unit: FileUnit, ev: Evaluator, callee: Node, env: Env | unde
         // A method of an imported object (`app.db.save(...)` of `from core import app`) would have
         // the object built first (its module's code run): only modules and classes are read through.
         if (n !== callee && b.importFrom.name !== '*' && !namesModuleOrClass(unit, b.importFrom)) return undefined;
-        through = importMayBeFollowed(unit, b.importFrom, calledName(unit, callee));
+        if (n === callee && b.importFrom.name !== '*') nameThere = b.importFrom.name;
+        through = importMayBeFollowed(unit, b.importFrom, nameThere ?? calledName(unit, callee));
+        // A default export the module's text does not name (an object, `exports.x = ...`): the local name, as written.
+        if (!through.length && nameThere === 'default') through = importMayBeFollowed(unit, b.importFrom, (nameThere = calledName(unit, callee)));
         if (!through.length) return undefined;
       }
       break;
     } else return undefined;
   }
-  const called = calledName(unit, callee);
+  const called = nameThere ?? calledName(unit, callee);
   const known = through !== undefined && called !== undefined && through.some((file) => unit.workspace.derived.get(reachKey(file, called)) === true);
   const resolve = () => {
     const ref = ev.refOf(ev.eval(unit, callee, env));

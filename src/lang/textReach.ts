@@ -54,7 +54,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
     // Not defined here as a function: imported (a re-export) and looked up there, or something
     // else (an object, a class, a name assigned a call's result) that is not followed.
     const imp = imported.find((i) => i.local === name);
-    found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name && imp.name !== 'default' ? imp.name : name, depth - 1, path));
+    found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name ?? name, depth - 1, path));
   } else if (mayHoldSdkRequests(body)) found = true;
   else {
     found = false;
@@ -64,7 +64,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
       if (imp) {
         // `send(...)` of `from m import send`; `m.send(...)` of `import m`, of a submodule or of a
         // class imported by name: the name called, in the module it comes from.
-        const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
+        const target = last ?? imp.name ?? root;
         found = facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, path));
       } else {
         // A function of the module itself (`helper(...)`, `self.helper(...)`, `this.helper(...)`).
@@ -174,7 +174,7 @@ export function callsTowardRequests(ws: Workspace, file: string, text: string, l
   if (!imported.size) return false;
   for (const [root, last] of calledChains(text, [...imported.keys()])) {
     const imp = imported.get(root)!;
-    const target = last ?? (imp.name === undefined || imp.name === 'default' ? root : imp.name);
+    const target = last ?? imp.name ?? root;
     if (ws.importTargets(file, language, imp).some((t) => t !== file && textMayReach(ws, t, target))) return true;
   }
   return false;

@@ -155,8 +155,20 @@ function definitionText(text: string, name: string): string | undefined {
   return parts.length ? parts.join('\n') : undefined;
 }
 
+/**
+ * The text of the function a module exports as its default, read without parsing it: a named
+ * function (`export default async function complete(...) {...}`, `module.exports = function
+ * complete(...)`) or a name exported so (`export default complete;`, `module.exports = complete`,
+ * `export = complete`), found by that name. An anonymous one is not read.
+ */
+function defaultDefinitionText(text: string): string | undefined {
+  const m = /^[ \t]{0,80}(?:export[ \t]{1,8}default[ \t]{1,8}|module\.exports[ \t]{0,8}=[ \t]{0,8}|export[ \t]{0,8}=[ \t]{0,8})(?:(?:async[ \t]{1,8})?function[ \t]{0,8}\*?[ \t]{0,8}([A-Za-z_$][\w$]{0,200})[ \t]{0,8}\(|([A-Za-z_$][\w$]{0,200})[ \t]{0,8};?[ \t]{0,80}$)/m.exec(text);
+  const name = m?.[1] ?? m?.[2];
+  return name === undefined ? undefined : definitionText(text, name);
+}
+
 export const typescriptModules: ModuleSyntax = {
-  definitions: (text) => (name) => definitionText(text, name),
+  definitions: (text) => (name) => (name === 'default' ? defaultDefinitionText(text) : definitionText(text, name)),
   importedNames(text) {
     const out: ImportedName[] = [];
     const names = (list: string, spec: string) => {

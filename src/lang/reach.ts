@@ -20,7 +20,7 @@ import { allTaints } from '../core/value';
 import type { Env, EvalLimits, Evaluator, Ref } from './evaluate';
 import type { Node } from './parsers';
 import { isRequestCallee, mayHoldSdkRequests, sdkRequests } from './requests';
-import { REACH_DEPTH, callsTowardRequests, textMayReach } from './textReach';
+import { REACH_DEPTH, callsTowardRequests, namesInModule, textMayReach } from './textReach';
 import type { SourceKind } from './sources';
 import type { Arg } from './syntax';
 import { walk } from './walk';
@@ -422,11 +422,14 @@ function calleePlan(unit: FileUnit, ev: Evaluator, callee: Node, env: Env | unde
         // A method of an imported object (`app.db.save(...)` of `from core import app`) would have
         // the object built first (its module's code run): only modules and classes are read through.
         if (n !== callee && b.importFrom.name !== '*' && !namesModuleOrClass(unit, b.importFrom)) return undefined;
-        if (n === callee && b.importFrom.name !== '*') nameThere = b.importFrom.name;
-        through = importMayBeFollowed(unit, b.importFrom, nameThere ?? calledName(unit, callee));
-        // A default export the module's text does not name (an object, `exports.x = ...`): the local name, as written.
-        if (!through.length && nameThere === 'default') through = importMayBeFollowed(unit, b.importFrom, (nameThere = calledName(unit, callee)));
-        if (!through.length) return undefined;
+        const written = calledName(unit, callee);
+        const names = n === callee && written !== undefined && b.importFrom.name !== '*' ? namesInModule(b.importFrom.name, written) : [written];
+        for (const name of names) {
+          through = importMayBeFollowed(unit, b.importFrom, name);
+          nameThere = name;
+          if (through.length) break;
+        }
+        if (!through?.length) return undefined;
       }
       break;
     } else return undefined;

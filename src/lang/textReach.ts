@@ -16,6 +16,18 @@ import type { Workspace } from './workspace';
 /** Imports followed from a module in search of one that may hold a request (Workspace.leadsTo). */
 export const REACH_DEPTH = 4;
 
+/**
+ * The names a call of an imported name may reach in the module it comes from, in the order to
+ * try: the member called (`m.send(` of `import m`), else the name imported (`complete` of
+ * `import { complete as send }`); for a default import, the function the module's text exports as
+ * its default, then the local name as written (a default export the text does not name).
+ */
+export function namesInModule(imported: string | undefined, local: string, member?: string): string[] {
+  if (member !== undefined) return [member];
+  if (imported === 'default') return ['default', local];
+  return [imported ?? local];
+}
+
 /** Calls followed through module texts by textMayReach. */
 const TEXT_DEPTH = REACH_DEPTH + 2;
 
@@ -54,7 +66,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
     // Not defined here as a function: imported (a re-export) and looked up there, or something
     // else (an object, a class, a name assigned a call's result) that is not followed.
     const imp = imported.find((i) => i.local === name);
-    found = !!imp && facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, imp.name ?? name, depth - 1, path));
+    found = !!imp && facts.targets(imp).some((t) => t !== file && namesInModule(imp.name, name).some((n) => textMayReach(ws, t, n, depth - 1, path)));
   } else if (mayHoldSdkRequests(body)) found = true;
   else {
     found = false;
@@ -64,8 +76,7 @@ export function textMayReach(ws: Workspace, file: string, name: string, depth = 
       if (imp) {
         // `send(...)` of `from m import send`; `m.send(...)` of `import m`, of a submodule or of a
         // class imported by name: the name called, in the module it comes from.
-        const target = last ?? imp.name ?? root;
-        found = facts.targets(imp).some((t) => t !== file && textMayReach(ws, t, target, depth - 1, path));
+        found = facts.targets(imp).some((t) => t !== file && namesInModule(imp.name, root, last).some((n) => textMayReach(ws, t, n, depth - 1, path)));
       } else {
         // A function of the module itself (`helper(...)`, `self.helper(...)`, `this.helper(...)`).
         const own = root === 'self' || root === 'this' || root === 'cls' ? last : root;
@@ -174,8 +185,7 @@ export function callsTowardRequests(ws: Workspace, file: string, text: string, l
   if (!imported.size) return false;
   for (const [root, last] of calledChains(text, [...imported.keys()])) {
     const imp = imported.get(root)!;
-    const target = last ?? imp.name ?? root;
-    if (ws.importTargets(file, language, imp).some((t) => t !== file && textMayReach(ws, t, target))) return true;
+    if (ws.importTargets(file, language, imp).some((t) => t !== file && namesInModule(imp.name, root, last).some((n) => textMayReach(ws, t, n)))) return true;
   }
   return false;
 }

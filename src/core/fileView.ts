@@ -190,4 +190,26 @@ export interface FileView {
    * and the later one is outside that block. A program's modes (`if args.delete: ...; return`).
    */
   apart(a: Loc, b: Loc): boolean;
+  /** The functions of the file that an agent framework runs on the conversation before each model call (TurnHook). */
+  readonly turnHooks: readonly TurnHook[];
+}
+
+/**
+ * A function an agent framework runs on the conversation before every model call of its loop
+ * (a cua callback's `on_llm_start`): the history it returns is what the next request sends, so
+ * what it drops is dropped on every turn. Read by the framework's adapter, in the framework's
+ * own terms.
+ */
+export interface TurnHook {
+  /** The framework, as its users name it (for messages). */
+  framework: string;
+  /** The hook function's definition. */
+  at: Loc;
+  name: string;
+  /**
+   * Where the project turns on the framework's cache breakpoints over that history (cua:
+   * `use_prompt_caching=True` given to the agent), in any of its files; empty when no file of
+   * the project is seen to. Read from the other files when first asked.
+   */
+  cachedBy(): readonly Loc[];
 }

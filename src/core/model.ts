@@ -59,6 +59,12 @@ export interface RequestCall {
   /** Set when the request is built through a framework (its parameters are mapped to the Messages API shape). */
   framework?: Framework;
   /**
+   * Functions the framework runs before each step of this request's tool loop, given the
+   * conversation so far and returning the one the step sends (the AI SDK's `prepareStep`): the
+   * places of their definitions. What they drop is dropped on every step.
+   */
+  stepHooks?: Loc[];
+  /**
    * Set on a request read for one instance of the class whose method makes it (see
    * RuleContext.constructedCalls): `params` is what that instance sends.
    */

@@ -12,6 +12,7 @@ import { findFilters } from './filters';
 import { findPathJoins } from './paths';
 import { filePath } from './fileOps';
 import type { Node } from './parsers';
+import { turnHooks } from './turnHooks';
 import { walk, walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
@@ -250,6 +251,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   let calls: CallSite[] | undefined;
   let fns: ReturnType<typeof buildFunctions> | undefined;
   let assigns: ReturnType<typeof buildAssignments> | undefined;
+  let hooks: FileView['turnHooks'] | undefined;
   return {
     get calls() {
       return (calls ??= buildCalls());
@@ -273,6 +275,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     },
     get filters() {
       return (filters ??= findFilters(unit));
+    },
+    get turnHooks() {
+      return (hooks ??= turnHooks(unit, ev));
     },
     get pathJoins() {
       return (pathJoins ??= findPathJoins(unit, ev));

@@ -10,6 +10,7 @@
  * leaves the part unknown: the rules never judge another format by Messages API names.
  */
 import type { Framework, RequestCall } from '../core/model';
+import type { Loc } from '../core/span';
 import type { Entry, ListValue, ObjValue, Value } from '../core/value';
 import { allTaints, getEntry, getEntryRecord, unknown } from '../core/value';
 import type { Evaluator, Ref } from './evaluate';
@@ -449,7 +450,14 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
   if (modelId) entries.push({ key: 'model', value: modelId });
   let messages: Entry | undefined;
   let system: Entry | undefined;
+  const stepHooks: Loc[] = [];
   for (const e of opts.entries) {
+    if (STEP_HOOK.has(e.key)) {
+      // Written in place, or a function named here (`prepareStep,` / `prepareStep: trimHistory`).
+      const ref = ev.refOf(e.value);
+      const at = ref?.kind === 'function' ? ref.unit.loc(ref.node) : e.valueAt;
+      if (at) stepHooks.push(at);
+    }
     if (e.key === 'maxTokens' || e.key === 'maxOutputTokens') entries.push({ ...e, key: 'max_tokens' });
     if (e.key === 'system') system = { ...e, value: aiSdkSystem(e.value) };
     if (e.key === 'messages') messages = { ...e, value: aiSdkMessages(e.value) };
@@ -480,8 +488,12 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
       entries.push({ ...messages, value: split.messages });
     } else entries.push(messages);
   }
-  return request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
+  const call = request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
+  return stepHooks.length ? { ...call, stepHooks } : call;
 }
+
+/** The AI SDK's per-step hook of `generateText` / `streamText` (named `experimental_prepareStep` before AI SDK 5). */
+const STEP_HOOK = new Set(['prepareStep', 'experimental_prepareStep']);
 
 function textBlock(text: Value, cacheControl?: Value): ObjValue {
   const entries: Entry[] = [{ key: 'type', value: str('text') }, { key: 'text', value: text }];

@@ -1,19 +1,24 @@
-import { hasBreakpoint } from '../core/breakpoints';
 import { callsOf } from '../core/evidence';
 import type { FunctionView } from '../core/fileView';
 import type { RequestCall } from '../core/model';
-import { param } from '../core/model';
+import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
-import { caches } from './util';
+import { lastCachedBlock } from './util';
 
-/** Code that looks at image blocks. */
-const IMAGE = /["']image["']/;
+/**
+ * Code that looks at images: Messages API `image` blocks, or the screenshots of a framework's
+ * own history format (Responses-style `input_image` / `image_url` parts of `computer_call_output`
+ * items, as cua keeps them).
+ */
+const IMAGE = /["'](?:image|input_image|image_url)["']/;
 /** Code that drops or replaces blocks. */
 const DROPS = /\bcontinue\b|\bdel\s|\.pop\(|\.remove\(|\.splice\(|\.filter\(|!=\s*["']image["']|!==\s*["']image["']|not\s+in\b|omitted|removed|placeholder/;
 /** A number of images to keep: the most recent N. */
 const KEEP_N = /keep|max_?images|maxImages|most_?recent|mostRecent|recent|last_?n\b|lastN|limit|window|\[\s*-\s*[\w.]+\s*:\s*\]|\.slice\(\s*-/i;
+/** The slice that keeps the last N: `items[-n:]`, `items.slice(-n)`. */
+const KEEP_SLICE = /[\w.]*\[\s*-\s*[\w.()]+\s*:\s*\]|[\w.]*\.slice\(\s*-[^)]*\)/;
 /** Removal in chunks (the documented way to keep the prefix stable between removals). */
 const CHUNKED = /%|threshold|chunk|interval/i;
 
@@ -27,11 +32,14 @@ export default defineRule({
     group: 'cache',
     severity: 'info',
     fix: 'none',
-    // Only files that send a cached request.
-    triggers: 'requests',
+    // Files that send a cached request, and (Python) the callbacks of cua's agent loop, which
+    // it runs on the history before every model call (lang/turnHooks.ts).
+    triggers: { python: { anyOf: ['requests', [/\bon_llm_start\b/, /\bAsyncCallbackHandler\b/]] }, typescript: 'requests' },
     summary: 'Older image blocks dropped on every turn (keep the last N screenshots) in a conversation that is cached.',
     docs: `## What it does
-Finds a sliding window over images in a cached conversation: a helper (or a filter) that keeps only the last N image blocks, such as the screenshots of a computer-use or browser agent, and drops or replaces the older ones, run on every turn before a request that uses caching. Removal in chunks (the code counts images modulo a threshold, as Anthropic's computer-use reference does) is not reported.
+Finds a sliding window over images in a cached conversation: a helper (or a filter) that keeps only the last N image blocks, such as the screenshots of a computer-use or browser agent, and drops or replaces the older ones, run on every turn before a request whose cache covers the conversation. Every turn means: in the loop that sends the request, right before a request that resends a kept history, or in a hook the agent framework runs before each model call — the AI SDK's \`prepareStep\` of \`generateText\` / \`streamText\`, or the \`on_llm_start\` of a cua callback (\`AsyncCallbackHandler\`), whose history is cua's own list of Responses-style items (a screenshot is the \`image_url\` of a \`computer_call_output\`); a cua callback is reported at the slice that keeps the last N when the project builds its agent with \`use_prompt_caching=True\` for a Claude model (or one not known), with that place as a related one. Removal in chunks (the code counts images modulo a threshold, as Anthropic's computer-use reference does) is not reported.
+
+The cache covers the conversation when a breakpoint is on a message or covers the whole request (a top-level \`cache_control\`, the AI SDK's \`providerOptions.anthropic.cacheControl\` on the call). A request that caches only its tools or system prompt sends the conversation in full on every turn, so dropping images from it rewrites nothing in the cache: it is not reported, nor is a request without any breakpoint.
 
 ## Why is this bad?
 Adding or removing an image anywhere invalidates the cached messages from that point on. A window of the last N screenshots removes the oldest remaining one on every turn, so the first changed message moves forward each turn and everything after it is written to the cache again (1.25× input price) instead of read. Lowering the screenshot resolution is usually the cheaper lever; when images must go, drop them in chunks (every K turns) so the prefix stays the same between removals.
@@ -148,7 +156,8 @@ export async function agent(task: string, tools: Anthropic.Tool[]) {
   },
 
   checkFile(ctx) {
-    const cached = ctx.calls.filter((c) => caches(c) && hasBreakpoint(c, ctx.view, ctx.textOf));
+    checkTurnHooks(ctx);
+    const cached = ctx.calls.filter((c) => cachesConversation(c, ctx));
     if (!cached.length) return;
     for (const f of ctx.view.functions) {
       if (!isWindow(f.text) || cached.some((c) => inside(c.at, f.at))) continue;
@@ -163,16 +172,61 @@ export async function agent(task: string, tools: Anthropic.Tool[]) {
   },
 });
 
+/**
+ * A window run by an agent framework's per-turn hook (FileView.turnHooks): the hook itself, or a
+ * function of the file it calls, keeps the last N images, and the project turns on the
+ * framework's caching of that history. Reported at the slice that keeps the last N (where the
+ * fix goes), else at the window's name; the hook and the places that turn caching on are related.
+ */
+function checkTurnHooks(ctx: RuleContext): void {
+  for (const hook of ctx.view.turnHooks) {
+    const windows = ctx.view.functions.filter((f) => isWindow(f.text) && (sameLoc(f.at, hook.at) || callsOf(ctx.view, f).some((c) => inside(c.at, hook.at))));
+    if (!windows.length) continue;
+    const cachedBy = hook.cachedBy();
+    if (!cachedBy.length) continue;
+    for (const f of windows) {
+      const keep = KEEP_SLICE.exec(f.text);
+      const nameAt = f.name ? f.text.indexOf(f.name) : -1;
+      const at: Loc = keep ? { file: f.at.file, start: f.at.start + keep.index, end: f.at.start + keep.index + keep[0].length } : nameAt >= 0 ? { file: f.at.file, start: f.at.start + nameAt, end: f.at.start + nameAt + f.name!.length } : f.at;
+      ctx.report({
+        message: `This ${hook.framework} callback keeps only the most recent images and drops the older ones before every model call (\`${hook.name}\`), and the project turns on prompt caching for that history: each turn the first changed message moves forward and everything after it is written to the cache again instead of read. Lower the image resolution instead, or drop images in chunks every few turns.`,
+        at,
+        related: [
+          { at: hook.at, message: `${hook.framework} runs \`${hook.name}\` on the history before every model call` },
+          ...cachedBy.map((c) => ({ at: c, message: 'prompt caching turned on for the agent here' })),
+        ],
+      });
+    }
+  }
+}
+
+function sameLoc(a: Loc, b: Loc): boolean {
+  return a.file === b.file && a.start === b.start && a.end === b.end;
+}
+
+/**
+ * The request's cached prefix reaches into the conversation, where the images are: a breakpoint
+ * on a message, or one that covers the whole request. A breakpoint on the tools or the system
+ * prompt only keeps caching those, whatever the messages after them drop.
+ */
+function cachesConversation(call: RequestCall, ctx: RuleContext): boolean {
+  const last = lastCachedBlock(call, ctx);
+  return last >= 0 && prefixBlocks(call)[last]?.section === 'messages';
+}
+
 /** A function that keeps the last N images and drops or replaces the rest, not in chunks. */
 function isWindow(text: string): boolean {
   return IMAGE.test(text) && DROPS.test(text) && KEEP_N.test(text) && !CHUNKED.test(text);
 }
 
 /**
- * Runs before a cached request on every turn: in the loop that sends it, or right before it in
- * the same function when that request resends a kept history (an event handler of a chat UI).
+ * Runs before a cached request on every turn: in the loop that sends it, in a hook its framework
+ * runs before each step of its tool loop (RequestCall.stepHooks: the AI SDK's `prepareStep`), or
+ * right before it in the same function when that request resends a kept history (an event
+ * handler of a chat UI).
  */
 function perTurn(ctx: RuleContext, at: Loc, cached: readonly RequestCall[]): boolean {
+  if (cached.some((c) => c.stepHooks?.some((hook) => inside(at, hook)))) return true;
   const loop = ctx.view.enclosingLoop(at);
   if (loop && cached.some((c) => inside(c.at, loop.at))) return true;
   const fn = ctx.view.enclosingFunction(at);

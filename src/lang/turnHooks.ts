@@ -1,0 +1,78 @@
+/**
+ * Agent frameworks that run code of the project on the conversation before every model call of
+ * their loop (TurnHook), read in each framework's own terms. One adapter so far:
+ *
+ * cua (`cua_agent`): a callback is a subclass of its `AsyncCallbackHandler`; the agent passes the
+ * history through every callback's `on_llm_start(messages)` before each step and sends what the
+ * last one returns. Its Anthropic loop marks that history with `cache_control` when the agent is
+ * built with `use_prompt_caching=True`. Its history is a list of Responses-style items
+ * (`computer_call`, `computer_call_output` with the screenshot's `image_url`), converted to
+ * Messages API blocks only in the loop: nothing here reads those items by Messages API names.
+ */
+import type { TurnHook } from '../core/fileView';
+import type { Loc } from '../core/span';
+import type { Value } from '../core/value';
+import { getEntry, getEntryRecord, knownTexts } from '../core/value';
+import type { Evaluator } from './evaluate';
+import type { Node } from './parsers';
+import type { FileUnit } from './workspace';
+
+/** The base class of cua's callbacks. LangChain has a class of that name too, whose `on_llm_start` returns nothing. */
+const CUA_CALLBACK_BASE = 'AsyncCallbackHandler';
+/** Modules a cua callback base is imported from: cua's agent package, or a module of the package itself (relative). */
+const CUA_MODULE = /^\.|^(?:cua_)?agent(?:\.|$)/;
+const OTHER_FRAMEWORKS = /langchain|langgraph|llama_index|llamaindex/;
+/** A model cua sends through its Anthropic loop (`anthropic/claude-…`, `omniparser+anthropic/claude-…`). */
+const CLAUDE = /claude|anthropic\//i;
+/** The cua class that runs the callbacks and takes `use_prompt_caching`. */
+const CUA_AGENT = 'ComputerAgent';
+
+export function turnHooks(unit: FileUnit, ev: Evaluator): TurnHook[] {
+  if (unit.language !== 'python' || !unit.text.includes(CUA_CALLBACK_BASE) || !unit.text.includes('on_llm_start')) return [];
+  const imported = unit.frontEnd.modules.importedNames(unit.text).find((n) => n.local === CUA_CALLBACK_BASE && n.name === CUA_CALLBACK_BASE);
+  if (!imported || !CUA_MODULE.test(imported.spec) || OTHER_FRAMEWORKS.test(imported.spec)) return [];
+  const out: TurnHook[] = [];
+  let cached: Loc[] | undefined;
+  for (const scope of unit.scopes.values()) {
+    const cls = scope.node;
+    if (!unit.adapter.isClass(cls) || !new RegExp(`\\b${CUA_CALLBACK_BASE}\\b`).test(unit.adapter.classHeader(cls).bases)) continue;
+    for (const fn of unit.adapter.classMembers(cls).get('on_llm_start') ?? []) {
+      if (!unit.adapter.isFunction(fn)) continue;
+      // `on_llm_start(self, messages)`: the history is its one argument (a method's parameters are read without `self`).
+      if (unit.adapter.functionInfo(fn).params[0]?.name !== 'messages') continue;
+      out.push({ framework: 'cua', at: unit.loc(fn), name: 'on_llm_start', cachedBy: () => (cached ??= cuaCachingOn(unit, ev)) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Where the project builds a cua agent with `use_prompt_caching` set to `True` (written in the
+ * call, or put in the keyword dict it is built with, under a condition or not) for a model that
+ * may be Claude's (one it names, or one not known here): the places the caching is turned on. A value that is not known (`use_prompt_caching=args.cache`) turns it on
+ * in no run that can be seen. Not in tests: a test builds the agent with each option in turn.
+ */
+function cuaCachingOn(unit: FileUnit, ev: Evaluator): Loc[] {
+  const files = [unit.file, ...(unit.workspace.filesCalling(unit.file, CUA_AGENT, true) ?? [])];
+  const out: Loc[] = [];
+  for (const file of files) {
+    const u = file === unit.file ? unit : unit.workspace.get(file);
+    if (!u || u.frontEnd.modules.isTestFile(file)) continue;
+    for (const node of u.callsNamed(CUA_AGENT)) {
+      const e = u.adapter.expr(node);
+      if (e.k !== 'call') continue;
+      const opts = u.frontEnd.calls.options(u, ev, e.args).value;
+      // Only its Anthropic loop writes breakpoints: an agent of another provider's model caches nothing.
+      const model = getEntry(opts, 'model');
+      const models = model && knownTexts(model);
+      if (models && !models.some((m) => CLAUDE.test(m))) continue;
+      const entry = getEntryRecord(opts, 'use_prompt_caching');
+      if (entry && mayBeTrue(entry.value)) out.push(entry.valueAt ?? entry.value.at ?? u.loc(node as Node));
+    }
+  }
+  return out;
+}
+
+function mayBeTrue(v: Value): boolean {
+  return v.kind === 'bool' && v.value === true;
+}

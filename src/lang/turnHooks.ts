@@ -28,7 +28,8 @@ const CLAUDE = /claude|anthropic\//i;
 const CUA_AGENT = 'ComputerAgent';
 
 export function turnHooks(unit: FileUnit, ev: Evaluator): TurnHook[] {
-  if (unit.language !== 'python' || !unit.text.includes(CUA_CALLBACK_BASE) || !unit.text.includes('on_llm_start')) return [];
+  // cua is a Python package: its names (`on_llm_start`, a module `cua_agent`) are Python's spelling.
+  if (!unit.text.includes(CUA_CALLBACK_BASE) || !unit.text.includes('on_llm_start')) return [];
   const imported = unit.frontEnd.modules.importedNames(unit.text).find((n) => n.local === CUA_CALLBACK_BASE && n.name === CUA_CALLBACK_BASE);
   if (!imported || !CUA_MODULE.test(imported.spec) || OTHER_FRAMEWORKS.test(imported.spec)) return [];
   const out: TurnHook[] = [];

@@ -192,6 +192,21 @@ export interface FileView {
   apart(a: Loc, b: Loc): boolean;
   /** The functions of the file that an agent framework runs on the conversation before each model call (TurnHook). */
   readonly turnHooks: readonly TurnHook[];
+  /** The agents the file builds with a framework option that keeps only the last N images (AgentImageWindow). */
+  readonly agentImageWindows: readonly AgentImageWindow[];
+}
+
+/**
+ * An agent built with an option of its framework that keeps only the images of the last N steps
+ * and drops the older ones before every model call (cua's `only_n_most_recent_images`).
+ */
+export interface AgentImageWindow {
+  framework: string;
+  /** The option as written (`only_n_most_recent_images=3`). */
+  option: Loc;
+  keep: number;
+  /** Where the same agent turns the framework's prompt caching on; undefined when it does not. */
+  cachedAt?: Loc;
 }
 
 /**

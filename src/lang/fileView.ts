@@ -12,7 +12,7 @@ import { findFilters } from './filters';
 import { findPathJoins } from './paths';
 import { filePath } from './fileOps';
 import type { Node } from './parsers';
-import { turnHooks } from './turnHooks';
+import { cuaImageWindows, turnHooks } from './turnHooks';
 import { walk, walkTypes } from './walk';
 import type { FileUnit } from './workspace';
 
@@ -252,6 +252,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   let fns: ReturnType<typeof buildFunctions> | undefined;
   let assigns: ReturnType<typeof buildAssignments> | undefined;
   let hooks: FileView['turnHooks'] | undefined;
+  let imageWindows: FileView['agentImageWindows'] | undefined;
   return {
     get calls() {
       return (calls ??= buildCalls());
@@ -278,6 +279,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     },
     get turnHooks() {
       return (hooks ??= turnHooks(unit, ev));
+    },
+    get agentImageWindows() {
+      return (imageWindows ??= cuaImageWindows(unit, ev));
     },
     get pathJoins() {
       return (pathJoins ??= findPathJoins(unit, ev));

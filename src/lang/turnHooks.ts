@@ -9,7 +9,7 @@
  * (`computer_call`, `computer_call_output` with the screenshot's `image_url`), converted to
  * Messages API blocks only in the loop: nothing here reads those items by Messages API names.
  */
-import type { TurnHook } from '../core/fileView';
+import type { AgentImageWindow, TurnHook } from '../core/fileView';
 import type { Loc } from '../core/span';
 import type { Value } from '../core/value';
 import { getEntry, getEntryRecord, knownTexts } from '../core/value';
@@ -70,6 +70,32 @@ function cuaCachingOn(unit: FileUnit, ev: Evaluator): Loc[] {
       const entry = getEntryRecord(opts, 'use_prompt_caching');
       if (entry && mayBeTrue(entry.value)) out.push(entry.valueAt ?? entry.value.at ?? u.loc(node as Node));
     }
+  }
+  return out;
+}
+
+/**
+ * cua agents the file builds with `only_n_most_recent_images` set to a number: cua then adds its
+ * own image-retention callback, which keeps the screenshots of the last N steps and drops the
+ * older ones before every model call. With where the same agent turns `use_prompt_caching` on
+ * (none: it does not), for a model that may be Claude's. Not in tests.
+ */
+export function cuaImageWindows(unit: FileUnit, ev: Evaluator): AgentImageWindow[] {
+  if (!unit.text.includes('only_n_most_recent_images') || unit.frontEnd.modules.isTestFile(unit.file)) return [];
+  const out: AgentImageWindow[] = [];
+  for (const node of unit.callsNamed(CUA_AGENT)) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call') continue;
+    const opts = unit.frontEnd.calls.options(unit, ev, e.args).value;
+    const keep = getEntryRecord(opts, 'only_n_most_recent_images');
+    if (!keep || keep.value.kind !== 'num' || typeof keep.value.value !== 'number' || keep.value.value <= 0) continue;
+    const model = getEntry(opts, 'model');
+    const models = model && knownTexts(model);
+    if (models && !models.some((m) => CLAUDE.test(m))) continue;
+    const caching = getEntryRecord(opts, 'use_prompt_caching');
+    const at = keep.keyAt && keep.valueAt ? { file: unit.file, start: Math.min(keep.keyAt.start, keep.valueAt.start), end: Math.max(keep.keyAt.end, keep.valueAt.end) } : keep.valueAt;
+    if (!at) continue;
+    out.push({ framework: 'cua', option: at, keep: keep.value.value, cachedAt: caching && mayBeTrue(caching.value) ? (caching.valueAt ?? unit.loc(node)) : undefined });
   }
   return out;
 }

@@ -33,11 +33,12 @@ export default defineRule({
     severity: 'info',
     fix: 'none',
     // Files that send a cached request, and (Python) the callbacks of cua's agent loop, which
-    // it runs on the history before every model call (lang/turnHooks.ts).
-    triggers: { python: { anyOf: ['requests', [/\bon_llm_start\b/, /\bAsyncCallbackHandler\b/]] }, typescript: 'requests' },
+    // it runs on the history before every model call (lang/turnHooks.ts), and the agents built with
+    // its option that keeps the last N screenshots, given with its caching option.
+    triggers: { python: { anyOf: ['requests', [/\bon_llm_start\b/, /\bAsyncCallbackHandler\b/], [/\bonly_n_most_recent_images\b/, /\buse_prompt_caching\b/]] }, typescript: 'requests' },
     summary: 'Older image blocks dropped on every turn (keep the last N screenshots) in a conversation that is cached.',
     docs: `## What it does
-Finds a sliding window over images in a cached conversation: a helper (or a filter) that keeps only the last N image blocks, such as the screenshots of a computer-use or browser agent, and drops or replaces the older ones, run on every turn before a request whose cache covers the conversation. Every turn means: in the loop that sends the request, right before a request that resends a kept history, or in a hook the agent framework runs before each model call — the AI SDK's \`prepareStep\` of \`generateText\` / \`streamText\`, or the \`on_llm_start\` of a cua callback (\`AsyncCallbackHandler\`), whose history is cua's own list of Responses-style items (a screenshot is the \`image_url\` of a \`computer_call_output\`); a cua callback is reported at the slice that keeps the last N when the project builds its agent with \`use_prompt_caching=True\` for a Claude model (or one not known), with that place as a related one. Removal in chunks (the code counts images modulo a threshold, as Anthropic's computer-use reference does) is not reported.
+Finds a sliding window over images in a cached conversation: a helper (or a filter) that keeps only the last N image blocks, such as the screenshots of a computer-use or browser agent, and drops or replaces the older ones, run on every turn before a request whose cache covers the conversation. Every turn means: in the loop that sends the request, right before a request that resends a kept history, or in a hook the agent framework runs before each model call — the AI SDK's \`prepareStep\` of \`generateText\` / \`streamText\`, or the \`on_llm_start\` of a cua callback (\`AsyncCallbackHandler\`), whose history is cua's own list of Responses-style items (a screenshot is the \`image_url\` of a \`computer_call_output\`); a cua callback is reported at the slice that keeps the last N when the project builds its agent with \`use_prompt_caching=True\` for a Claude model (or one not known), with that place as a related one. cua's own window, the option \`only_n_most_recent_images=N\` of \`ComputerAgent\`, is reported where it is given to an agent that also turns \`use_prompt_caching\` on. Removal in chunks (the code counts images modulo a threshold, as Anthropic's computer-use reference does) is not reported.
 
 The cache covers the conversation when a breakpoint is on a message or covers the whole request (a top-level \`cache_control\`, the AI SDK's \`providerOptions.anthropic.cacheControl\` on the call). A request that caches only its tools or system prompt sends the conversation in full on every turn, so dropping images from it rewrites nothing in the cache: it is not reported, nor is a request without any breakpoint.
 
@@ -157,6 +158,14 @@ export async function agent(task: string, tools: Anthropic.Tool[]) {
 
   checkFile(ctx) {
     checkTurnHooks(ctx);
+    for (const w of ctx.view.agentImageWindows) {
+      if (!w.cachedAt) continue;
+      ctx.report({
+        message: `\`${ctx.textOf(w.option)}\` makes ${w.framework} keep only the screenshots of the last ${w.keep} steps and drop the older ones before every model call, and this agent caches its history: each turn the first changed message moves forward and everything after it is written to the cache again instead of read. Lower the image resolution instead, or leave the option out while prompt caching is on.`,
+        at: w.option,
+        related: [{ at: w.cachedAt, message: 'prompt caching turned on for the same agent here' }],
+      });
+    }
     const cached = ctx.calls.filter((c) => cachesConversation(c, ctx));
     if (!cached.length) return;
     for (const f of ctx.view.functions) {

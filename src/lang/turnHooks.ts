@@ -24,6 +24,9 @@ const CUA_MODULE = /^\.|^(?:cua_)?agent(?:\.|$)/;
 const OTHER_FRAMEWORKS = /langchain|langgraph|llama_index|llamaindex/;
 /** A model cua sends through its Anthropic loop (`anthropic/claude-…`, `omniparser+anthropic/claude-…`). */
 const CLAUDE = /claude|anthropic\//i;
+/** Files read for where a cua agent is built (cuaCachingOn), and their characters. */
+const MAX_AGENT_FILES = 16;
+const MAX_AGENT_CHARS = 1_000_000;
 /** The cua class that runs the callbacks and takes `use_prompt_caching`. */
 const CUA_AGENT = 'ComputerAgent';
 
@@ -56,9 +59,16 @@ export function turnHooks(unit: FileUnit, ev: Evaluator): TurnHook[] {
 function cuaCachingOn(unit: FileUnit, ev: Evaluator): Loc[] {
   const files = [unit.file, ...(unit.workspace.filesCalling(unit.file, CUA_AGENT, true) ?? [])];
   const out: Loc[] = [];
+  let read = 0;
+  let chars = 0;
   for (const file of files) {
+    // Parsed only when its text names the option, and within a bound (a project that builds
+    // agents in many files says so in the first few).
+    const text = file === unit.file ? unit.text : unit.workspace.source(file)?.text;
+    if (!text?.includes('use_prompt_caching') || unit.frontEnd.modules.isTestFile(file)) continue;
+    if (++read > MAX_AGENT_FILES || (chars += text.length) > MAX_AGENT_CHARS) break;
     const u = file === unit.file ? unit : unit.workspace.get(file);
-    if (!u || u.frontEnd.modules.isTestFile(file)) continue;
+    if (!u) continue;
     for (const node of u.callsNamed(CUA_AGENT)) {
       const e = u.adapter.expr(node);
       if (e.k !== 'call') continue;

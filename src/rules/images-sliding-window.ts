@@ -17,8 +17,8 @@ const IMAGE = /["'](?:image|input_image|image_url)["']/;
 const DROPS = /\bcontinue\b|\bdel\s|\.pop\(|\.remove\(|\.splice\(|\.filter\(|!=\s*["']image["']|!==\s*["']image["']|not\s+in\b|omitted|removed|placeholder/;
 /** A number of images to keep: the most recent N. */
 const KEEP_N = /keep|max_?images|maxImages|most_?recent|mostRecent|recent|last_?n\b|lastN|limit|window|\[\s*-\s*[\w.]+\s*:\s*\]|\.slice\(\s*-/i;
-/** The slice that keeps the last N: `items[-n:]`, `items.slice(-n)`. */
-const KEEP_SLICE = /[\w.]*\[\s*-\s*[\w.()]+\s*:\s*\]|[\w.]*\.slice\(\s*-[^)]*\)/;
+/** The slice that keeps the last N, or takes the ones before them: `items[-n:]`, `items[:-n]`, `items.slice(-n)`, `items.slice(0, -n)`. */
+const KEEP_SLICE = /[\w.]*\[\s*-\s*[\w.()]+\s*:\s*\]|[\w.]*\[\s*:\s*-\s*[\w.()]+\s*\]|[\w.]*\.slice\(\s*(?:0\s*,\s*)?-[^)]*\)/;
 /** Removal in chunks (the documented way to keep the prefix stable between removals). */
 const CHUNKED = /%|threshold|chunk|interval/i;
 

@@ -12,7 +12,7 @@ import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
 import { textMayReach } from '../src/lang/textReach';
-import { AnswersByPlace, calledNames, Workspace } from '../src/lang/workspace';
+import { AnswersByPlace, calledNames, moduleBaseName, Workspace } from '../src/lang/workspace';
 
 
 /** A module whose `send(task)` puts its argument in a cached system prompt. */
@@ -457,11 +457,33 @@ describe('a keystroke in an open buffer', () => {
 describe('the names a text calls', () => {
   // What the scanner must find: the member names the pattern it replaced matches, and the names
   // called on their own (not after `.` or `#`), after a `:`, in the order met.
+  /** What an import statement names under another name: `:name` of `name as alias`, `:default:m` of `import alias from './m'`. */
+  const importedByPattern = (text: string): string[] => {
+    const out: string[] = [];
+    for (const m of text.matchAll(/(?<![\w$])import(?=\s)/g)) {
+      const at = m.index;
+      if (at === 0 || text[at - 1] === '\n') {
+        const d = /^import\s+(?:type\s+)?[A-Za-z_$][\w$]*\s*(?:,\s*\{[^}]{0,2000}\}\s*)?from\s*['"]([^'"\n]{1,500})['"]/.exec(text.slice(at));
+        if (d) out.push(`:default:${moduleBaseName(d[1])}`);
+      }
+      const names = at + 7 + /^[^\S\n]*/.exec(text.slice(at + 7))![0].length;
+      const close = text[names] === '(' ? ')' : text[names] === '{' ? '}' : '\n';
+      let end = text.indexOf(close, names);
+      if (end === -1 || end - names > 4000) end = Math.min(text.length, names + 4000);
+      const list = text.slice(names, end);
+      for (const a of list.matchAll(/ as /g)) {
+        const name = /[\w$]*$/.exec(list.slice(0, a.index))![0];
+        if (name) out.push(`:${name}`);
+      }
+    }
+    return out;
+  };
+
   const byPattern = (text: string) => {
     const found: Array<[number, string]> = [];
     for (const m of text.matchAll(/\.\s*#?([A-Za-z_$][\w$]*)\(/g)) found.push([m.index + m[0].length, m[1]]);
     for (const m of text.matchAll(/(?<![\w$#]|\.\s*)([A-Za-z_$][\w$]*)\(/g)) found.push([m.index + m[0].length, `:${m[1]}`]);
-    const names = new Set(found.sort((a, b) => a[0] - b[0]).map((f) => f[1]));
+    const names = new Set([...importedByPattern(text), ...found.sort((a, b) => a[0] - b[0]).map((f) => f[1])]);
     return names.size ? `\n${[...names].join('\n')}\n` : '';
   };
 
@@ -471,6 +493,14 @@ describe('the names a text calls', () => {
     expect(calledNames('from .llm import ask\nask(q)\ndef ask(q): pass\nif (x) {}')).toBe('\n:ask\n');
     expect(calledNames('')).toBe('');
     expect(calledNames('(.(a(.b(')).toBe('\n:a\nb\n');
+  });
+
+  it('records a name imported under another one, and a default import by its module', () => {
+    expect(calledNames('from app.llm import complete as send, ask\nsend(q)')).toBe('\n:complete\n:send\n');
+    expect(calledNames('from app.llm import (\n    ask,\n    complete as send,\n)\nx = y as z')).toBe('\n:complete\n');
+    expect(calledNames("import { complete as send } from './llm';\nimport mail, { a as b } from '../lib/digest.js';\nimport x from './jobs/index';\nconst v = w as T;\n")).toBe('\n:complete\n:default:digest\n:a\n:default:jobs\n');
+    expect(moduleBaseName('./lib/llm.ts')).toBe('llm');
+    expect(moduleBaseName('src/llm/index.ts')).toBe('llm');
   });
 
   it('gives what a pattern gives on every source file of the repository and on edge-case texts', () => {

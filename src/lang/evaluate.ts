@@ -15,6 +15,7 @@ import type { SourceKind } from './sources';
 import type { Adapter, Arg, Binding, Expr, FunctionInfo, Mutation } from './syntax';
 import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
+import { moduleBaseName } from './workspace';
 
 /**
  * What a name refers to when it is not plain data: a function, a class, a module, a library
@@ -964,14 +965,31 @@ export class Evaluator {
    * when its callee, read in its own file, is this function.
    */
   private importedFunctionCallers(unit: FileUnit, fn: Node, name: string, out: Caller[]): void {
-    for (const other of this.callerFiles(unit, name, true)) {
-      for (const node of other.callsNamed(name)) {
-        const e = other.adapter.expr(node);
-        if (e.k !== 'call') continue;
-        const c = other.adapter.expr(e.callee);
-        if (!((c.k === 'ident' && c.name === name) || (c.k === 'member' && c.prop === name))) continue;
-        const callee = this.callerPart(RECEIVER_STEPS, () => this.refOf(this.eval(other, e.callee)), () => undefined);
-        if (callee?.kind === 'function' && callee.unit.file === unit.file && callee.node.startIndex === fn.startIndex && callee.node.endIndex === fn.endIndex) out.push({ unit: other, node, args: e.args, method: false, other: true });
+    // The module's default export is imported under any name (`import send from './llm'`): the
+    // files that import the module's default are asked too (Workspace.calledNames).
+    const exported = this.refOf(this.exportValue(unit, 'default'));
+    const isDefault = exported?.kind === 'function' && exported.unit.file === unit.file && exported.node.startIndex === fn.startIndex && exported.node.endIndex === fn.endIndex;
+    const files = new Map<string, FileUnit>();
+    for (const other of this.callerFiles(unit, name, true)) files.set(other.file, other);
+    if (isDefault) for (const other of this.callerFiles(unit, `default:${moduleBaseName(unit.file)}`, true)) files.set(other.file, other);
+    for (const other of files.values()) {
+      // The names the function has there: its own, and what an import binds it to
+      // (`from app.llm import complete as send`, `import { complete as send }`, a default import).
+      const locals = new Set([name]);
+      for (const imp of other.frontEnd.modules.importedNames(other.text)) {
+        if (imp.local === name || !(imp.name === name || (isDefault && imp.name === 'default'))) continue;
+        if (other.workspace.importTargets(other.file, other.language, imp).includes(unit.file)) locals.add(imp.local);
+      }
+      for (const local of locals) {
+        for (const node of other.callsNamed(local)) {
+          const e = other.adapter.expr(node);
+          if (e.k !== 'call') continue;
+          const c = other.adapter.expr(e.callee);
+          // Through its module (`llm.complete(...)`) it has its own name, read once.
+          if (!((c.k === 'ident' && c.name === local) || (c.k === 'member' && c.prop === name && local === name))) continue;
+          const callee = this.callerPart(RECEIVER_STEPS, () => this.refOf(this.eval(other, e.callee)), () => undefined);
+          if (callee?.kind === 'function' && callee.unit.file === unit.file && callee.node.startIndex === fn.startIndex && callee.node.endIndex === fn.endIndex) out.push({ unit: other, node, args: e.args, method: false, other: true });
+        }
       }
     }
   }

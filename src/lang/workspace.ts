@@ -269,6 +269,7 @@ const MAX_INDEXED_CHARS = 80_000_000;
  */
 export function calledNames(text: string): string {
   const out = new Set<string>();
+  importedUnderOtherNames(text, out);
   for (let paren = text.indexOf('('); paren !== -1; paren = text.indexOf('(', paren + 1)) {
     let start = paren;
     while (start > 0 && isIdentifierChar(text.charCodeAt(start - 1))) start--;
@@ -281,6 +282,56 @@ export function calledNames(text: string): string {
     else if (!hash) out.add(`:${text.slice(start, paren)}`);
   }
   return out.size ? `\n${[...out].join('\n')}\n` : '';
+}
+
+/**
+ * Names a text imports under another name, as calledNames records them: `:name` for `name as
+ * alias` in an import statement (`from m import name as alias`, `import { name as alias } from
+ * 'm'`, also in a list that runs over lines), and `:default:m` for a default import (`import
+ * alias from './m'`; `m` is the last part of the path, without an extension). Their calls are the
+ * alias's: the search for a function's callers would otherwise miss the files that call it so.
+ * A candidate, as the rest (`import numpy as np` adds `:numpy`).
+ */
+function importedUnderOtherNames(text: string, out: Set<string>): void {
+  // Each `import` keyword, then the names of its statement: to the end of its line, or of the
+  // `(…)` / `{…}` list it opens (a multi-char search over the whole text costs several times the
+  // one-character search of calledNames, so ` as ` is looked for in import statements only).
+  for (let at = text.indexOf('import'); at !== -1; at = text.indexOf('import', at + 6)) {
+    if ((at > 0 && isIdentifierChar(text.charCodeAt(at - 1))) || !isSpace(text.charCodeAt(at + 6))) continue;
+    if (at === 0 || text.charCodeAt(at - 1) === 0x0a) {
+      DEFAULT_IMPORT.lastIndex = at;
+      const m = DEFAULT_IMPORT.exec(text);
+      if (m) out.add(`:default:${moduleBaseName(m[1])}`);
+    }
+    let names = at + 7;
+    while (names < text.length && isSpace(text.charCodeAt(names)) && text.charCodeAt(names) !== 0x0a) names++;
+    const open = text.charCodeAt(names);
+    const close = open === 0x28 ? ')' : open === 0x7b ? '}' : '\n';
+    let end = text.indexOf(close, names);
+    if (end === -1 || end - names > MAX_IMPORT_LIST) end = Math.min(text.length, names + MAX_IMPORT_LIST);
+    const list = text.slice(names, end);
+    for (let as = list.indexOf(' as '); as !== -1; as = list.indexOf(' as ', as + 4)) {
+      let first = as;
+      while (first > 0 && isIdentifierChar(list.charCodeAt(first - 1))) first--;
+      if (first < as) out.add(`:${list.slice(first, as)}`);
+    }
+  }
+}
+
+/** Characters of an import statement's list read for aliases. */
+const MAX_IMPORT_LIST = 4000;
+/** `import alias from 'spec'` (with named imports after it or not), read at a line's start. */
+const DEFAULT_IMPORT = /import\s+(?:type\s+)?[A-Za-z_$][\w$]*\s*(?:,\s*\{[^}]{0,2000}\}\s*)?from\s*['"]([^'"\n]{1,500})['"]/y;
+
+/**
+ * The name a module is imported by at the end of its path: `llm` for `./lib/llm`, `./llm.js` and
+ * `src/llm.ts`, and the folder's name for its index (`./llm` for `llm/index.ts`).
+ */
+export function moduleBaseName(spec: string): string {
+  const parts = spec.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
+  let last = (parts.pop() ?? '').replace(/\.(?:[cm]?[jt]sx?|py)$/, '');
+  if (last === 'index' && parts.length) last = parts.pop()!;
+  return last;
 }
 
 /** `[\w$]`: ASCII letters, digits, `_` and `$`. */

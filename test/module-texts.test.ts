@@ -503,6 +503,22 @@ describe('the names a text calls', () => {
     expect(moduleBaseName('src/llm/index.ts')).toBe('llm');
   });
 
+  it('finds the same callers in a project whichever projects were searched before, past the bound on what is kept', async () => {
+    const parsers = await Parsers.load();
+    // Two projects of four files each, every file 100 characters; the bound keeps about one project.
+    const files = new Map<string, string>();
+    for (const project of ['one', 'two']) for (let i = 0; i < 4; i++) files.set(`/${project}/m${i}.py`, `send(${i})\n`.padEnd(100, '#'));
+    const host = { readFile: (p: string) => files.get(p), projectFiles: (p: string) => [...files.keys()].filter((f) => f.startsWith(p.slice(0, 5))) };
+    const callers = (order: string[]) => {
+      const ws = new Workspace(parsers, host, 0, 450);
+      return order.map((project) => ws.filesCalling(`/${project}/m0.py`, 'send', true));
+    };
+    const two = ['/two/m1.py', '/two/m2.py', '/two/m3.py'];
+    expect(callers(['two'])).toEqual([two]);
+    expect(callers(['one', 'two'])).toEqual([['/one/m1.py', '/one/m2.py', '/one/m3.py'], two]);
+    expect(callers(['one', 'two', 'one', 'two'])[3]).toEqual(two);
+  });
+
   it('gives what a pattern gives on every source file of the repository and on edge-case texts', () => {
     const files: string[] = [];
     const walk = (dir: string) => {

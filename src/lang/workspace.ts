@@ -255,7 +255,13 @@ function indexView(adapter: Adapter, node: Node): IndexView {
 
 /** Projects with more files than this are not searched for the callers of a method (see filesCalling). */
 const MAX_INDEXED_FILES = 20_000;
-/** Characters read for that search, in all: about a second of reading and matching. */
+/**
+ * Characters read for that search and kept indexed: about a second of reading and matching. Past
+ * it, the names of other projects' files are dropped first (a run over many projects takes them
+ * one after another), so that what one project's search finds does not depend on the projects read
+ * before it, nor on how a run shares them among threads; only a project larger than this is read
+ * up to it.
+ */
 const MAX_INDEXED_CHARS = 80_000_000;
 
 /**
@@ -499,6 +505,8 @@ export class Workspace {
      * read and the parser's memory stays at what one file needs.
      */
     private readonly maxEditBases = MAX_EDIT_BASES,
+    /** Characters of project files read and kept for the search of callers (MAX_INDEXED_CHARS; smaller in tests). */
+    private readonly maxIndexedChars = MAX_INDEXED_CHARS,
   ) {}
 
   /** Sets the text of a file (and drops the parse of it and of every file, since imports may change). */
@@ -509,7 +517,7 @@ export class Workspace {
     const lang = language ?? languageForPath(file) ?? 'python';
     this.textSet(file, text);
     this.importsChanged(file, text, lang);
-    this.memberCalls.delete(file);
+    this.forgetIndexed(file);
     this.overlays.set(file, text);
     this.drop(file);
     if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
@@ -585,7 +593,7 @@ export class Workspace {
     this.textSet(file, text);
     if (lang) this.importsChanged(file, text, lang);
     else this.imports.delete(file);
-    this.memberCalls.delete(file);
+    this.forgetIndexed(file);
     this.overlays.set(file, text);
     // The overlay is what a later text is compared with (textSet): no hash of the text it replaces
     // (hashing a 3,000-line buffer twice a keystroke was 1.3 ms of each edit's ~26).
@@ -621,7 +629,7 @@ export class Workspace {
     this.imports.clear();
     this.leads.clear();
     this.derived.clear();
-    this.memberCalls.delete(file);
+    this.forgetIndexed(file);
     this.overlays.delete(file);
     // Nothing derived is left to tell apart from what the next text gives.
     this.drop(file);
@@ -855,17 +863,25 @@ export class Workspace {
     const out: string[] = [];
     const asMember = `\n${name}\n`;
     const alone = `\n:${name}\n`;
+    let evicted = false;
     for (const f of files) {
       if (f === file) continue;
       let names = this.memberCalls.get(f);
       if (names === undefined) {
+        if (this.indexedChars > this.maxIndexedChars && !evicted) {
+          evicted = true;
+          const project = new Set(files);
+          for (const other of [...this.memberCalls.keys()]) if (!project.has(other)) this.forgetIndexed(other);
+        }
         // A very large project is read up to a bound, once: the files past it are not searched.
-        if (this.indexedChars > MAX_INDEXED_CHARS) continue;
+        if (this.indexedChars > this.maxIndexedChars) continue;
         // Not kept: the texts of a whole project would push out of the host's cache the files
         // the analysis reads again, and outlive the young generation (measured on the real-code
         // corpus, 2 threads: ~1.1 GB of objects promoted to the old generation → ~0.96 GB).
         const text = this.source(f, true)?.text;
-        this.indexedChars += text?.length ?? 0;
+        const length = text?.length ?? 0;
+        this.indexedChars += length;
+        this.indexedLength.set(f, length);
         names = text === undefined ? '' : calledNames(text);
         this.memberCalls.set(f, names);
       }
@@ -874,8 +890,16 @@ export class Workspace {
     return out;
   }
 
-  /** Characters read for memberCalls. */
+  /** Characters read for the entries of memberCalls, in all and per file. */
   private indexedChars = 0;
+  private readonly indexedLength = new Map<string, number>();
+
+  /** Drops what memberCalls holds for a file (its text changed, or the index made room for another project). */
+  private forgetIndexed(file: string): void {
+    if (!this.memberCalls.delete(file)) return;
+    this.indexedChars -= this.indexedLength.get(file) ?? 0;
+    this.indexedLength.delete(file);
+  }
 
   /**
    * What the front ends' module resolution asks of the workspace. A new one each time what exists

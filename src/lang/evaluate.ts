@@ -16,6 +16,7 @@ import type { Adapter, Arg, Binding, Expr, FunctionInfo, Mutation } from './synt
 import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
 import { moduleBaseName } from './workspace';
+import { importedNamesOf } from './frontEnds';
 
 /**
  * What a name refers to when it is not plain data: a function, a class, a module, a library
@@ -967,8 +968,7 @@ export class Evaluator {
   private importedFunctionCallers(unit: FileUnit, fn: Node, name: string, out: Caller[]): void {
     // The module's default export is imported under any name (`import send from './llm'`): the
     // files that import the module's default are asked too (Workspace.calledNames).
-    const exported = this.refOf(this.exportValue(unit, 'default'));
-    const isDefault = exported?.kind === 'function' && exported.unit.file === unit.file && exported.node.startIndex === fn.startIndex && exported.node.endIndex === fn.endIndex;
+    const isDefault = isFunction(this.refOf(this.exportValue(unit, 'default')), unit, fn);
     const files = new Map<string, FileUnit>();
     for (const other of this.callerFiles(unit, name, true)) files.set(other.file, other);
     if (isDefault) for (const other of this.callerFiles(unit, `default:${moduleBaseName(unit.file)}`, true)) files.set(other.file, other);
@@ -976,7 +976,7 @@ export class Evaluator {
       // The names the function has there: its own, and what an import binds it to
       // (`from app.llm import complete as send`, `import { complete as send }`, a default import).
       const locals = new Set([name]);
-      for (const imp of other.frontEnd.modules.importedNames(other.text)) {
+      for (const imp of importedNamesOf(other.language, other.text)) {
         if (imp.local === name || !(imp.name === name || (isDefault && imp.name === 'default'))) continue;
         if (other.workspace.importTargets(other.file, other.language, imp).includes(unit.file)) locals.add(imp.local);
       }
@@ -988,7 +988,7 @@ export class Evaluator {
           // Through its module (`llm.complete(...)`) it has its own name, read once.
           if (!((c.k === 'ident' && c.name === local) || (c.k === 'member' && c.prop === name && local === name))) continue;
           const callee = this.callerPart(RECEIVER_STEPS, () => this.refOf(this.eval(other, e.callee)), () => undefined);
-          if (callee?.kind === 'function' && callee.unit.file === unit.file && callee.node.startIndex === fn.startIndex && callee.node.endIndex === fn.endIndex) out.push({ unit: other, node, args: e.args, method: false, other: true });
+          if (isFunction(callee, unit, fn)) out.push({ unit: other, node, args: e.args, method: false, other: true });
         }
       }
     }
@@ -2772,4 +2772,9 @@ export type { Entry };
 export function itemsOrigin(v: Value): Origin | undefined {
   if (v.kind === 'list') return v.items.find((i) => i.origin)?.origin ?? v.origin;
   return v.origin;
+}
+
+/** Whether a reference is the function `fn` of `unit` (its definition, by place). */
+function isFunction(ref: Ref | undefined, unit: FileUnit, fn: Node): boolean {
+  return ref?.kind === 'function' && ref.unit.file === unit.file && ref.node.startIndex === fn.startIndex && ref.node.endIndex === fn.endIndex;
 }

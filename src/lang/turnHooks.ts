@@ -11,14 +11,16 @@
  */
 import type { AgentImageWindow, TurnHook } from '../core/fileView';
 import type { Loc } from '../core/span';
-import type { Value } from '../core/value';
+import type { ObjValue, Value } from '../core/value';
 import { getEntry, getEntryRecord, knownTexts } from '../core/value';
 import type { Evaluator } from './evaluate';
 import type { Node } from './parsers';
+import { importedNamesOf } from './frontEnds';
 import type { FileUnit } from './workspace';
 
 /** The base class of cua's callbacks. LangChain has a class of that name too, whose `on_llm_start` returns nothing. */
 const CUA_CALLBACK_BASE = 'AsyncCallbackHandler';
+const CUA_CALLBACK_BASE_WORD = /\bAsyncCallbackHandler\b/;
 /** Modules a cua callback base is imported from: cua's agent package, or a module of the package itself (relative). */
 const CUA_MODULE = /^\.|^(?:cua_)?agent(?:\.|$)/;
 const OTHER_FRAMEWORKS = /langchain|langgraph|llama_index|llamaindex/;
@@ -33,13 +35,13 @@ const CUA_AGENT = 'ComputerAgent';
 export function turnHooks(unit: FileUnit, ev: Evaluator): TurnHook[] {
   // cua is a Python package: its names (`on_llm_start`, a module `cua_agent`) are Python's spelling.
   if (!unit.text.includes(CUA_CALLBACK_BASE) || !unit.text.includes('on_llm_start')) return [];
-  const imported = unit.frontEnd.modules.importedNames(unit.text).find((n) => n.local === CUA_CALLBACK_BASE && n.name === CUA_CALLBACK_BASE);
+  const imported = importedNamesOf(unit.language, unit.text).find((n) => n.local === CUA_CALLBACK_BASE && n.name === CUA_CALLBACK_BASE);
   if (!imported || !CUA_MODULE.test(imported.spec) || OTHER_FRAMEWORKS.test(imported.spec)) return [];
   const out: TurnHook[] = [];
   let cached: Loc[] | undefined;
   for (const scope of unit.scopes.values()) {
     const cls = scope.node;
-    if (!unit.adapter.isClass(cls) || !new RegExp(`\\b${CUA_CALLBACK_BASE}\\b`).test(unit.adapter.classHeader(cls).bases)) continue;
+    if (!unit.adapter.isClass(cls) || !CUA_CALLBACK_BASE_WORD.test(unit.adapter.classHeader(cls).bases)) continue;
     for (const fn of unit.adapter.classMembers(cls).get('on_llm_start') ?? []) {
       if (!unit.adapter.isFunction(fn)) continue;
       // `on_llm_start(self, messages)`: the history is its one argument (a method's parameters are read without `self`).
@@ -69,16 +71,9 @@ function cuaCachingOn(unit: FileUnit, ev: Evaluator): Loc[] {
     if (++read > MAX_AGENT_FILES || (chars += text.length) > MAX_AGENT_CHARS) break;
     const u = file === unit.file ? unit : unit.workspace.get(file);
     if (!u) continue;
-    for (const node of u.callsNamed(CUA_AGENT)) {
-      const e = u.adapter.expr(node);
-      if (e.k !== 'call') continue;
-      const opts = u.frontEnd.calls.options(u, ev, e.args).value;
-      // Only its Anthropic loop writes breakpoints: an agent of another provider's model caches nothing.
-      const model = getEntry(opts, 'model');
-      const models = model && knownTexts(model);
-      if (models && !models.some((m) => CLAUDE.test(m))) continue;
+    for (const { node, opts } of claudeAgents(u, ev)) {
       const entry = getEntryRecord(opts, 'use_prompt_caching');
-      if (entry && mayBeTrue(entry.value)) out.push(entry.valueAt ?? entry.value.at ?? u.loc(node as Node));
+      if (entry && mayBeTrue(entry.value)) out.push(entry.valueAt ?? entry.value.at ?? u.loc(node));
     }
   }
   return out;
@@ -93,21 +88,32 @@ function cuaCachingOn(unit: FileUnit, ev: Evaluator): Loc[] {
 export function cuaImageWindows(unit: FileUnit, ev: Evaluator): AgentImageWindow[] {
   if (!unit.text.includes('only_n_most_recent_images') || unit.frontEnd.modules.isTestFile(unit.file)) return [];
   const out: AgentImageWindow[] = [];
-  for (const node of unit.callsNamed(CUA_AGENT)) {
-    const e = unit.adapter.expr(node);
-    if (e.k !== 'call') continue;
-    const opts = unit.frontEnd.calls.options(unit, ev, e.args).value;
+  for (const { node, opts } of claudeAgents(unit, ev)) {
     const keep = getEntryRecord(opts, 'only_n_most_recent_images');
     if (!keep || keep.value.kind !== 'num' || typeof keep.value.value !== 'number' || keep.value.value <= 0) continue;
-    const model = getEntry(opts, 'model');
-    const models = model && knownTexts(model);
-    if (models && !models.some((m) => CLAUDE.test(m))) continue;
     const caching = getEntryRecord(opts, 'use_prompt_caching');
     const at = keep.keyAt && keep.valueAt ? { file: unit.file, start: Math.min(keep.keyAt.start, keep.valueAt.start), end: Math.max(keep.keyAt.end, keep.valueAt.end) } : keep.valueAt;
     if (!at) continue;
     out.push({ framework: 'cua', option: at, keep: keep.value.value, cachedAt: caching && mayBeTrue(caching.value) ? (caching.valueAt ?? unit.loc(node)) : undefined });
   }
   return out;
+}
+
+/**
+ * The cua agents a file builds, with the options each is given, for a model that may be Claude's
+ * (one it names, or one not known here): only cua's Anthropic loop writes breakpoints, so an
+ * agent of another provider's model caches nothing.
+ */
+function* claudeAgents(unit: FileUnit, ev: Evaluator): Generator<{ node: Node; opts: ObjValue }> {
+  for (const node of unit.callsNamed(CUA_AGENT)) {
+    const e = unit.adapter.expr(node);
+    if (e.k !== 'call') continue;
+    const opts = unit.frontEnd.calls.options(unit, ev, e.args).value;
+    const model = getEntry(opts, 'model');
+    const models = model && knownTexts(model);
+    if (models && !models.some((m) => CLAUDE.test(m))) continue;
+    yield { node, opts };
+  }
 }
 
 function mayBeTrue(v: Value): boolean {

@@ -5,6 +5,7 @@ import { param, prefixBlocks } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
+import { sameLoc } from '../core/span';
 import { lastCachedBlock } from './util';
 
 /**
@@ -207,10 +208,6 @@ function checkTurnHooks(ctx: RuleContext): void {
       });
     }
   }
-}
-
-function sameLoc(a: Loc, b: Loc): boolean {
-  return a.file === b.file && a.start === b.start && a.end === b.end;
 }
 
 /**

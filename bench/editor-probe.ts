@@ -23,6 +23,7 @@ import { editorFile, Rng } from './corpus';
 import { editScript } from './editor';
 import { percentile } from './report';
 
+const USAGE = 'usage: npm run bench:editor-probe -- [python|typescript] [--seed N] [--edits N] [--profile DIR] [--allocations]';
 const WARMUP = 10;
 /** The built grammars (`npm run build`): run from the repository's root, as `npm run` does. */
 const DIST = path.resolve('dist');
@@ -44,7 +45,10 @@ function options(argv: string[]): Options {
     else if (a === '--edits') o.edits = Number(argv[++i]);
     else if (a === '--profile') o.profile = path.resolve(argv[++i]);
     else if (a === '--allocations') o.allocations = true;
-    else throw new Error(`unknown argument: ${a}`);
+    else {
+      console.error(`unknown argument: ${a}\n${USAGE}`);
+      process.exit(2);
+    }
   }
   return o;
 }

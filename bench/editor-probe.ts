@@ -1,12 +1,10 @@
 /**
  * The editor benchmark's typing, analysed in this process as the language server does, one edit
  * at a time: what each keystroke costs and where it goes, to find what the slow ones have in
- * common. Not a benchmark (the server's own latency is measured by `npm run bench`); a probe:
- *
- *   npm run bench:editor-probe -- [python|typescript] [--seed N] [--edits N] [--profile DIR] [--allocations]
- *
- * Prints each edit's milliseconds, the garbage collections that ran during it (kind and pause)
- * and where it was typed, then p50 / p95 / max and how much of the time above p95 was collection.
+ * common. Not a benchmark (the server's own latency is measured by `npm run bench`); a probe,
+ * run as USAGE says. Prints each edit's milliseconds, the garbage collections that ran during it
+ * (kind and pause) and what was typed where, then p50 / p95 / max and how much of the time at or
+ * above p95 was collection.
  * `--profile DIR`: a CPU profile of each edit (DIR/edit-N.cpuprofile). `--allocations`: the
  * megabytes each edit allocates (sampled), by the functions that allocate most.
  */
@@ -69,6 +67,14 @@ interface HeapNode {
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-editor-probe-'));
+  try {
+    await probe(o, dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function probe(o: Options, dir: string): Promise<void> {
   const file = path.join(dir, o.language === 'python' ? 'editor.py' : 'editor.ts');
   const original = editorFile(o.language, o.seed);
   fs.writeFileSync(file, original);
@@ -98,9 +104,11 @@ async function main(): Promise<void> {
   observer.observe({ entryTypes: ['gc'] });
 
   const edits = editScript(original, new Rng(o.seed), o.edits + WARMUP);
-  const timed: Array<{ i: number; start: number; end: number; where: string; inserted: string }> = [];
+  const timed: Array<{ i: number; start: number; end: number; what: string }> = [];
   for (let i = 0; i < edits.length; i++) {
     const e = edits[i];
+    // What the keystroke did, and the text just before it, as it was before the keystroke.
+    const what = `${e.text ? `typed ${JSON.stringify(e.text)}` : `deleted ${JSON.stringify(text.slice(e.start, e.end))}`} after ${JSON.stringify(text.slice(Math.max(0, e.start - 24), e.start))}`;
     text = text.slice(0, e.start) + e.text + text.slice(e.end);
     const profiled = o.profile !== undefined && i >= WARMUP;
     if (profiled) await post('Profiler.start');
@@ -110,7 +118,7 @@ async function main(): Promise<void> {
     analyse();
     const end = performance.now();
     if (profiled) fs.writeFileSync(path.join(o.profile!, `edit-${i - WARMUP}.cpuprofile`), JSON.stringify((await post<{ profile: unknown }>('Profiler.stop')).profile));
-    if (i >= WARMUP) timed.push({ i: i - WARMUP, start, end, where: JSON.stringify(text.slice(Math.max(0, e.start - 24), e.start + 1)), inserted: JSON.stringify(e.text) });
+    if (i >= WARMUP) timed.push({ i: i - WARMUP, start, end, what });
   }
   // Let the observer deliver the last entries.
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -120,7 +128,7 @@ async function main(): Promise<void> {
     const gcs = collections.filter((c) => c.start >= t.start && c.start < t.end);
     return { ...t, ms: t.end - t.start, gcMs: gcs.reduce((s, c) => s + c.ms, 0), gcs };
   });
-  for (const r of rows) console.log(`${r.i}\t${r.ms.toFixed(1)} ms\tgc ${r.gcMs.toFixed(1)} ms ${r.gcs.map((c) => `${c.kind} ${c.ms.toFixed(1)}`).join(', ')}\t${r.inserted} after ${r.where}`);
+  for (const r of rows) console.log(`${r.i}\t${r.ms.toFixed(1)} ms\tgc ${r.gcMs.toFixed(1)} ms ${r.gcs.map((c) => `${c.kind} ${c.ms.toFixed(1)}`).join(', ')}\t${r.what}`);
   const ms = rows.map((r) => r.ms);
   const p95 = percentile(ms, 95);
   const slow = rows.filter((r) => r.ms >= p95);
@@ -141,7 +149,6 @@ async function main(): Promise<void> {
     console.log(`allocated: ${(total / 1e6 / rows.length).toFixed(2)} MB per edit (sampled); most by:`);
     for (const [k, v] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(v / 1e6 / rows.length).toFixed(3)} MB  ${k}`);
   }
-  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 void main();

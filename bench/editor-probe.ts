@@ -17,6 +17,7 @@ import type { PerformanceEntry } from 'node:perf_hooks';
 import { Analyzer } from '../src/engine/analyzer';
 import { Configuration } from '../src/engine/config';
 import { DiskHost } from '../src/host/source';
+import { heapCollector, IdleCollection } from '../src/server/idleCollection';
 import { editorFile, Rng } from './corpus';
 import { editScript } from './editor';
 import { percentile } from './report';
@@ -104,6 +105,7 @@ async function probe(o: Options, dir: string): Promise<void> {
   observer.observe({ entryTypes: ['gc'] });
 
   const edits = editScript(original, new Rng(o.seed), o.edits + WARMUP);
+  const idle = new IdleCollection(heapCollector());
   const timed: Array<{ i: number; start: number; end: number; what: string }> = [];
   for (let i = 0; i < edits.length; i++) {
     const e = edits[i];
@@ -119,6 +121,9 @@ async function probe(o: Options, dir: string): Promise<void> {
     const end = performance.now();
     if (profiled) fs.writeFileSync(path.join(o.profile!, `edit-${i - WARMUP}.cpuprofile`), JSON.stringify((await post<{ profile: unknown }>('Profiler.stop')).profile));
     if (i >= WARMUP) timed.push({ i: i - WARMUP, start, end, what });
+    // As the server does once it has answered (src/server/idleCollection.ts).
+    idle.workDone();
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
   // Let the observer deliver the last entries.
   await new Promise((resolve) => setTimeout(resolve, 50));

@@ -139,6 +139,7 @@ async function probe(o: Options, dir: string): Promise<void> {
   const slow = rows.filter((r) => r.ms >= p95);
   const share = slow.reduce((s, r) => s + r.gcMs, 0) / Math.max(1e-9, slow.reduce((s, r) => s + r.ms, 0));
   console.log(`${o.language}: ${rows.length} edits, p50 ${percentile(ms, 50).toFixed(1)} / p95 ${p95.toFixed(1)} / max ${Math.max(...ms).toFixed(1)} ms; edits with a collection: ${rows.filter((r) => r.gcs.length).length}; at or above p95: ${slow.length} edits, ${(100 * share).toFixed(0)}% of their time in collection`);
+  console.log(`requests taken over from the previous analysis (src/lang/requestReuse.ts): ${analyzer.requestsReused} in ${edits.length} edits`);
 
   if (o.allocations) {
     const { profile } = await post<{ profile: { head: HeapNode } }>('HeapProfiler.stopSampling');

@@ -27,6 +27,7 @@ import { constructedRequests, optionClasses } from '../lang/constructed';
 import { findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { REACH_LIMITS, reachedRequests } from '../lang/reach';
 import { callsTowardRequests } from '../lang/textReach';
+import { RequestReuse } from '../lang/requestReuse';
 import type { ReachedRequest } from '../core/model';
 import { Workspace } from '../lang/workspace';
 import type { SourceHost } from '../lang/workspace';
@@ -59,6 +60,12 @@ export interface AnalyzerOptions extends AnalyzeOptions {
    * An editor gives unsaved buffers and keeps the default.
    */
   textsFromHost?: boolean;
+  /**
+   * Take an editor buffer's requests over from its last analysis where a change cannot reach
+   * them (lang/requestReuse.ts; on by default when texts are not the host's). Off only to check
+   * that it changes nothing.
+   */
+  reuseRequests?: boolean;
 }
 
 /** Suppression comments are judged in every file that has one (`prefixlint: disable=...`). */
@@ -127,8 +134,30 @@ export class Analyzer implements AnalysisEngine {
   private readonly limits?: EvalLimits;
   private readonly prefilter: boolean;
   private readonly textsFromHost: boolean;
+  private readonly reuseRequests: boolean;
   /** Texts held through `overlay`, read instead of the host's until released. */
   private readonly held = new Map<string, string>();
+  /** The requests kept per editor buffer between its analyses (requestReuse.ts); the buffer last analysed only. */
+  private requestsKept?: { file: string; reuse: RequestReuse };
+
+  /** Requests taken over from a buffer's previous analysis so far (requestReuse.ts): for tests and the editor probe. */
+  get requestsReused(): number {
+    return this.reusedTotal + (this.requestsKept?.reuse.reused ?? 0);
+  }
+  private reusedTotal = 0;
+
+  private reusedRequests(file: string): RequestReuse {
+    if (this.requestsKept?.file !== file) {
+      this.forgetRequests();
+      this.requestsKept = { file, reuse: new RequestReuse() };
+    }
+    return this.requestsKept!.reuse;
+  }
+
+  private forgetRequests(): void {
+    this.reusedTotal += this.requestsKept?.reuse.reused ?? 0;
+    this.requestsKept = undefined;
+  }
 
   private constructor(
     readonly parsers: Parsers,
@@ -141,6 +170,7 @@ export class Analyzer implements AnalysisEngine {
     this.limits = opts.limits;
     this.prefilter = opts.prefilter ?? true;
     this.textsFromHost = opts.textsFromHost ?? false;
+    this.reuseRequests = !this.textsFromHost && (opts.reuseRequests ?? true);
   }
 
   static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
@@ -149,6 +179,7 @@ export class Analyzer implements AnalysisEngine {
 
   /** Drops what is cached for a file (its text changed on disk or in an editor). */
   invalidate(file: string): void {
+    this.forgetRequests();
     this.workspace.invalidate(file);
     const held = this.held.get(file);
     if (held !== undefined) this.workspace.setOverlay(file, held);
@@ -163,10 +194,13 @@ export class Analyzer implements AnalysisEngine {
    * `overlay` stays what the file reads as.
    */
   edited(file: string, text: string, language?: LanguageId): void {
+    // Another buffer changed: the requests kept may have read values from it.
+    if (this.requestsKept?.file !== file) this.forgetRequests();
     this.workspace.edited(file, this.held.get(file) ?? text, language);
   }
 
   overlay(file: string, text: string | undefined): void {
+    this.forgetRequests();
     if (text === undefined) {
       if (!this.held.delete(file)) return;
       this.workspace.invalidate(file);
@@ -233,7 +267,11 @@ export class Analyzer implements AnalysisEngine {
       }
       const budget = new EvalBudget(this.limits);
       const evaluator = new Evaluator(budget);
-      const calls = requestsPossible ? findRequestCalls(unit, evaluator) : [];
+      // An editor's buffer: the requests its last analysis read are kept for the calls a keystroke cannot have changed.
+      const reuse = this.reuseRequests ? this.reusedRequests(file) : undefined;
+      reuse?.begin(unit);
+      const calls = requestsPossible ? findRequestCalls(unit, evaluator, reuse) : [];
+      reuse?.end(budget);
       const edits = editBuilderFor(unit);
       let view: FileView | undefined;
       let across: CrossFiles | undefined;

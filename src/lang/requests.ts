@@ -10,6 +10,7 @@ import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
 import { anyFrameworkNamed, findFrameworkCalls } from './frameworks';
 import type { FileUnit } from './workspace';
+import type { RequestReuse } from './requestReuse';
 
 const METHODS: Record<string, RequestMethod> = {
   create: 'create',
@@ -138,13 +139,32 @@ export function mayHoldSdkRequests(text: string): boolean {
   return REQUEST_CHAIN.test(text);
 }
 
-export function findRequestCalls(unit: FileUnit, ev: Evaluator): RequestCall[] {
+/**
+ * The requests a file makes. `reuse`: the buffer's requests kept from its last analysis (an
+ * editor's keystroke), taken for the calls the change cannot have affected (requestReuse.ts).
+ */
+export function findRequestCalls(unit: FileUnit, ev: Evaluator, reuse?: RequestReuse): RequestCall[] {
   const out: RequestCall[] = findFrameworkCalls(unit, ev);
   // A call a framework adapter read (`client.messages.create` on an instructor client) is that framework's request.
   const framed = new Set(out.map((c) => `${c.at.start}:${c.at.end}`));
+  const budget = ev.budget;
+  /** Places of kept requests already moved (values share places: a constant read by every request). */
+  const moved = new Set<object>();
   for (const node of unit.calls) {
     if (framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
-    out.push(...sdkRequests(unit, ev, node));
+    // Only a call with a request's callee can be one (calleeShape reads the call's own text alone).
+    const e = reuse ? unit.adapter.expr(node) : undefined;
+    const shaped = e?.k === 'call' && calleeShape(unit, e.callee) !== undefined;
+    const kept = shaped ? reuse!.reuse(node, budget, moved) : undefined;
+    if (kept) {
+      out.push(...kept);
+      continue;
+    }
+    const steps = budget.steps;
+    const cuts = budget.cuts;
+    const calls = sdkRequests(unit, ev, node);
+    if (shaped) reuse!.keep(node, calls, budget.steps - steps, budget.cuts === cuts && !budget.hit);
+    out.push(...calls);
   }
   return out.filter((c) => !inMockedTest(unit, unit.tree.rootNode.descendantForIndex(c.at.start, Math.max(c.at.start, c.at.end - 1))));
 }

@@ -1,0 +1,370 @@
+/**
+ * Keeps the requests read from an editor buffer for its next analysis: a keystroke changes one
+ * top-level statement (a function, a class, an assignment) of a file that may hold dozens of
+ * requests, and reading every request again (its parameters, the client, what callers pass)
+ * was about a third of each keystroke's analysis. A request that the changed statement cannot
+ * reach is taken as it was, with its places moved by the change in length.
+ *
+ * What a changed top-level statement can do to code outside it, in the file: define or assign a
+ * name of the module (`def helper`, `SYSTEM = ...`, `client = Anthropic()`), call a function or
+ * method of the file (its callers decide its parameters: `build(...)`, `self.build(...)`), or
+ * change a value of the module in place (`HISTORY.append(...)`, `CONFIG["model"] = ...`). Those
+ * are the statement's exposed names, before and after the change; and a statement that uses one
+ * of them and defines a name of the module (a function that calls a changed helper) exposes that
+ * name too. A request depends on the names written in the top-level statements
+ * that hold its call and the places of its value (the parameters, what a name was bound to, the
+ * callers a parameter came from, each taint and the assignments it was followed through), and on
+ * the names written in the definitions of the module's names among those, and so on. A kept
+ * request is read again when the change exposes one of its names, or when a place of its value is
+ * in the changed statement. Nothing is kept across a change that leaves a syntax error, or that
+ * adds or removes an import (which decides what the file's requests are at all), after an
+ * analysis that reached its bounds, or when another file changed (its values may come from there).
+ */
+import type { RequestCall } from '../core/model';
+import type { EvalBudget } from './evaluate';
+import type { Node } from './parsers';
+import type { FileUnit } from './workspace';
+
+type Place = { file: string; start: number; end: number };
+
+interface Kept {
+  calls: RequestCall[];
+  /** The places of this file in its value, each once (to test against the change and to move). */
+  places: Place[];
+  /** Steps its reading spent: charged again when it is reused, so the file's bound is reached as before. */
+  steps: number;
+  /** The names written in the top-level statements that hold its call and the places of its value. */
+  names: ReadonlySet<string>;
+}
+
+/** What is known of one top-level statement; the same for the same statement at another offset. */
+interface Statement {
+  start: number;
+  end: number;
+  /** The module's names it binds (`def helper`, `SYSTEM = ...`). */
+  bound: ReadonlySet<string>;
+  /** Those, and the module's names it calls or changes in place. */
+  exposed: ReadonlySet<string>;
+  /** Every name written in it (read when first needed). */
+  names?: Set<string>;
+}
+
+/** What one analysis of a file left: its text and top-level statements, and its requests by the place of their call. */
+interface Analysed {
+  text: string;
+  language: string;
+  statements: Statement[];
+  kept: Map<string, Kept>;
+}
+
+/** Where the text changed since the last analysis, as whole top-level statements: [start, oldEnd) of the old text is [start, newEnd) of the new one. */
+interface Change {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+  delta: number;
+  /**
+   * The names whose meaning the change may alter: those the changed statements expose, before
+   * and after, and the module's names bound by statements that use one of those, and so on.
+   */
+  affected: ReadonlySet<string>;
+}
+
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+/** A change that touches these may change what the file's requests are (imports, a module's scope). */
+const GLOBAL_WORDS = /\b(?:import|require|global|nonlocal)\b/;
+
+function namesIn(text: string, into = new Set<string>()): Set<string> {
+  for (const m of text.matchAll(IDENTIFIER)) into.add(m[0]);
+  return into;
+}
+
+/** Calls `visit` with every place (`{ file, start, end }`) in a value, each object once; stops when it returns true. */
+function somePlace(v: unknown, seen: Set<object>, visit: (loc: { file: string; start: number; end: number }) => boolean): boolean {
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  const o = v as Record<string, unknown>;
+  if (typeof o.start === 'number' && typeof o.end === 'number' && typeof o.file === 'string' && visit(o as { file: string; start: number; end: number })) return true;
+  if (Array.isArray(v)) {
+    for (const x of v) if (somePlace(x, seen, visit)) return true;
+    return false;
+  }
+  for (const k in o) {
+    const x = o[k];
+    if (x !== null && typeof x === 'object' && somePlace(x, seen, visit)) return true;
+  }
+  return false;
+}
+
+/** A value the evaluator made that refers to its own tables (`ref`): such a request is always read again. */
+function holdsReference(v: unknown, seen: Set<object>): boolean {
+  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+  seen.add(v);
+  const o = v as Record<string, unknown>;
+  if (o.ref !== undefined && typeof o.kind === 'string') return true;
+  if (Array.isArray(v)) return v.some((x) => holdsReference(x, seen));
+  for (const k in o) {
+    const x = o[k];
+    if (x !== null && typeof x === 'object' && holdsReference(x, seen)) return true;
+  }
+  return false;
+}
+
+type Span = { start: number; end: number } | [number, number];
+const startOf = (s: Span) => (Array.isArray(s) ? s[0] : s.start);
+const endOf = (s: Span) => (Array.isArray(s) ? s[1] : s.end);
+
+/** The index of the top-level statement that holds `offset`, or -1. */
+function statementAt(statements: readonly Span[], offset: number): number {
+  let lo = 0;
+  let hi = statements.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (endOf(statements[mid]) <= offset) lo = mid + 1;
+    else if (startOf(statements[mid]) > offset) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** Where two texts differ: [start, oldEnd) of `before` is [start, oldEnd + delta) of `after`; undefined when they are the same. */
+function changedRange(before: string, after: string): { start: number; oldEnd: number } | undefined {
+  if (before === after) return undefined;
+  const shorter = Math.min(before.length, after.length);
+  // Blocks first (comparing strings is native), then characters.
+  const BLOCK = 256;
+  let start = 0;
+  while (start + BLOCK <= shorter && before.startsWith(after.slice(start, start + BLOCK), start)) start += BLOCK;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let common = 0;
+  const most = shorter - start;
+  while (common + BLOCK <= most && before.endsWith(after.slice(after.length - common - BLOCK, after.length - common), before.length - common)) common += BLOCK;
+  while (common < most && before.charCodeAt(before.length - 1 - common) === after.charCodeAt(after.length - 1 - common)) common++;
+  return { start, oldEnd: before.length - common };
+}
+
+/** The first index of `calls` (in tree order, so by start) that starts at or after `offset`. */
+function firstCallFrom(calls: readonly Node[], offset: number): number {
+  let lo = 0;
+  let hi = calls.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (calls[mid].startIndex < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The change widened to whole top-level statements of both texts (a statement that the change ends or starts is changed as a whole), until the two agree. */
+function topLevelStatements(oldStatements: readonly Span[], newStatements: readonly Span[], start: number, oldEnd: number, delta: number): { start: number; oldEnd: number } {
+  for (let widened = true; widened; ) {
+    widened = false;
+    for (const [statements, end, shift] of [
+      [oldStatements, oldEnd, 0],
+      [newStatements, oldEnd + delta, delta],
+    ] as const) {
+      const first = statementAt(statements, start);
+      const last = statementAt(statements, Math.max(start, end - 1));
+      if (first >= 0 && startOf(statements[first]) < start) {
+        start = startOf(statements[first]);
+        widened = true;
+      }
+      if (last >= 0 && endOf(statements[last]) - shift > oldEnd) {
+        oldEnd = endOf(statements[last]) - shift;
+        widened = true;
+      }
+    }
+  }
+  return { start, oldEnd };
+}
+
+/**
+ * The requests of one editor buffer kept between its analyses (see the file's comment). `begin`
+ * at the start of an analysis, `reuse` and `keep` for each call with a request's callee, `end`
+ * when the requests are read.
+ */
+export class RequestReuse {
+  /** The last analysis of a text without a syntax error. */
+  private last?: Analysed;
+  private next?: Map<string, Kept>;
+  private change?: Change;
+  private statements: Statement[] = [];
+  private unit?: FileUnit;
+  /** Requests taken from the last analysis so far (for tests and the editor probe). */
+  reused = 0;
+
+  /** Starts an analysis of `unit`: what the change since the last one may affect is worked out here. */
+  begin(unit: FileUnit): void {
+    this.unit = unit;
+    this.functions = undefined;
+    this.next = new Map();
+    this.change = undefined;
+    // A tree with a syntax error is neither compared nor read (a statement may be read otherwise beside an error).
+    if (unit.tree.rootNode.hasError) {
+      this.statements = [];
+      return;
+    }
+    const spans = unit.tree.rootNode.children.map((c): [number, number] => [c.startIndex, c.endIndex]);
+    const last = this.last?.language === unit.language ? this.last : undefined;
+    const edit = last ? changedRange(last.text, unit.text) : undefined;
+    if (!last || (!edit && last.text !== unit.text)) {
+      this.statements = spans.map(([s, e]) => this.statementOf(s, e));
+      return;
+    }
+    if (!edit) {
+      this.statements = last.statements;
+      this.change = { start: 0, oldEnd: 0, newEnd: 0, delta: 0, affected: new Set() };
+      return;
+    }
+    const delta = unit.text.length - last.text.length;
+    const { start, oldEnd } = topLevelStatements(last.statements, spans, edit.start, edit.oldEnd, delta);
+    const newEnd = oldEnd + delta;
+    // The statements outside the change are the last analysis's, moved; those inside are read now.
+    const statements: Statement[] = [];
+    const changedOld: Statement[] = [];
+    for (const o of last.statements) {
+      if (o.end <= start) statements.push(o);
+      else if (o.start >= oldEnd) break;
+      else changedOld.push(o);
+    }
+    const changedNew: Statement[] = [];
+    for (const [s, e] of spans) {
+      if (e <= start) continue;
+      if (s >= newEnd) break;
+      const st = this.statementOf(s, e);
+      changedNew.push(st);
+      statements.push(st);
+    }
+    for (const o of last.statements) if (o.start >= oldEnd) statements.push(delta ? { ...o, start: o.start + delta, end: o.end + delta } : o);
+    this.statements = statements;
+    if (statements.length !== spans.length || statements.some((st, i) => st.start !== spans[i][0] || st.end !== spans[i][1])) {
+      // The statements around the change came out otherwise than they were: read them all again.
+      this.statements = spans.map(([s, e]) => this.statementOf(s, e));
+      return;
+    }
+    if (GLOBAL_WORDS.test(last.text.slice(start, oldEnd)) || GLOBAL_WORDS.test(unit.text.slice(start, newEnd))) return;
+    const affected = new Set<string>();
+    for (const st of [...changedOld, ...changedNew]) for (const n of st.exposed) affected.add(n);
+    // A statement that uses an affected name and binds one of the module's names affects that one too.
+    for (let grew = affected.size > 0; grew; ) {
+      grew = false;
+      for (const st of statements) {
+        if (!st.bound.size) continue;
+        let uses = false;
+        for (const n of affected) if (this.namesOf(st).has(n)) {
+          uses = true;
+          break;
+        }
+        if (!uses) continue;
+        for (const b of st.bound) if (!affected.has(b)) {
+          affected.add(b);
+          grew = true;
+        }
+      }
+    }
+    this.change = { start, oldEnd, newEnd, delta, affected };
+  }
+
+  /** The names of the functions and methods the unit defines, anywhere (read once per analysis). */
+  private functionNames(): ReadonlySet<string> {
+    if (this.functions) return this.functions;
+    const out = new Set<string>();
+    for (const scope of this.unit!.scopes.values()) for (const [name, bindings] of scope.bindings) if (bindings.some((b) => b.kind === 'function')) out.add(name);
+    return (this.functions = out);
+  }
+  private functions?: ReadonlySet<string>;
+
+  private namesOf(st: Statement): Set<string> {
+    return (st.names ??= namesIn(this.unit!.text.slice(st.start, st.end)));
+  }
+
+  /** What a top-level statement of the unit binds and exposes: the module's names it binds, calls or changes in place. */
+  private statementOf(start: number, end: number): Statement {
+    const unit = this.unit!;
+    const moduleNames = unit.module.bindings;
+    const inside = (n: Node) => n.startIndex >= start && n.startIndex < end;
+    const bound = new Set<string>();
+    for (const [name, bindings] of moduleNames) if (bindings.some((b) => inside(b.at))) bound.add(name);
+    const exposed = new Set(bound);
+    // A call passes values to a function of the file, whose callers decide its parameters: a
+    // function of the module called by name, or a function or method of the file called as a
+    // member (`self.build(...)`, `store.save(...)`). A member of something else (`client.messages.create`) is no function of the file.
+    const functions = this.functionNames();
+    for (let i = firstCallFrom(unit.calls, start); i < unit.calls.length && unit.calls[i].startIndex < end; i++) {
+      const call = unit.adapter.expr(unit.calls[i]);
+      if (call.k !== 'call') continue;
+      const callee = unit.adapter.expr(call.callee);
+      if (callee.k === 'ident') {
+        if (moduleNames.has(callee.name) || functions.has(callee.name)) exposed.add(callee.name);
+      } else if (callee.k === 'member') {
+        if (functions.has(callee.prop)) exposed.add(callee.prop);
+      } else {
+        for (const m of call.callee.text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
+      }
+    }
+    for (const scope of unit.scopes.values()) {
+      if (scope.node !== unit.tree.rootNode && !inside(scope.node)) continue;
+      for (const [name, mutations] of scope.mutations) if (moduleNames.has(name) && mutations.some((m) => inside(m.node))) exposed.add(name);
+    }
+    return { start, end, bound, exposed };
+  }
+
+  /** The requests of a call node as the last analysis read them, with their places moved; undefined when they must be read again. */
+  reuse(node: Node, budget: EvalBudget, moved: Set<object>): RequestCall[] | undefined {
+    const change = this.change;
+    if (!change || !this.last) return undefined;
+    const start = node.startIndex;
+    const end = node.endIndex;
+    if (start < change.newEnd && end > change.start) return undefined;
+    const oldStart = start >= change.newEnd ? start - change.delta : start;
+    const kept = this.last.kept.get(`${oldStart}:${oldStart + (end - start)}`);
+    if (!kept) return undefined;
+    for (const n of change.affected) if (kept.names.has(n)) return undefined;
+    for (const l of kept.places) if (l.start < change.oldEnd && l.end > change.start) return undefined;
+    // The same steps as reading it again would spend: the bound is reached where it was.
+    if (kept.steps && !budget.spend(kept.steps)) return undefined;
+    // Moved in place: the kept requests belong to this cache and to the result of the analysis this one replaces.
+    if (change.delta) {
+      for (const l of kept.places) {
+        if (l.start < change.oldEnd || moved.has(l)) continue;
+        moved.add(l);
+        l.start += change.delta;
+        l.end += change.delta;
+      }
+    }
+    this.next!.set(`${start}:${end}`, kept);
+    this.reused += kept.calls.length;
+    return kept.calls;
+  }
+
+  /** Keeps the requests just read for a call node, unless their reading was cut short or refers to the evaluator's tables. */
+  keep(node: Node, calls: RequestCall[], steps: number, complete: boolean): void {
+    const unit = this.unit;
+    if (!this.next || !unit || !complete || !this.statements.length) return;
+    if (calls.length && holdsReference(calls, new Set())) return;
+    const places: Place[] = [];
+    somePlace(calls, new Set(), (l) => {
+      if (l.file === unit.file) places.push(l);
+      return false;
+    });
+    const names = new Set<string>();
+    const seen = new Set<number>();
+    for (const offset of [node.startIndex, ...places.map((l) => l.start)]) {
+      const i = statementAt(this.statements, offset);
+      if (i < 0 || seen.has(i)) continue;
+      seen.add(i);
+      for (const n of this.namesOf(this.statements[i])) names.add(n);
+    }
+    this.next.set(`${node.startIndex}:${node.endIndex}`, { calls, places, steps, names });
+  }
+
+  /** Ends the reading of the requests: what it read is what the next analysis may reuse. */
+  end(budget: EvalBudget): void {
+    const unit = this.unit;
+    // A text with a syntax error leaves the last analysis as it was: the next text is compared with that one.
+    if (unit && !unit.tree.rootNode.hasError) this.last = this.next && !budget.hit && !budget.cuts && !budget.failedImports.size ? { text: unit.text, language: unit.language, statements: this.statements, kept: this.next } : undefined;
+    this.next = undefined;
+    this.change = undefined;
+    this.unit = undefined;
+  }
+}

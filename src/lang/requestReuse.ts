@@ -16,9 +16,12 @@
  * callers a parameter came from, each taint and the assignments it was followed through), and on
  * the names written in the definitions of the module's names among those, and so on. A kept
  * request is read again when the change exposes one of its names, or when a place of its value is
- * in the changed statement. Nothing is kept across a change that leaves a syntax error, or that
+ * in the changed statement. Nothing is kept across a change that leaves a syntax error elsewhere, or that
  * adds or removes an import (which decides what the file's requests are at all), after an
  * analysis that reached its bounds, or when another file changed (its values may come from there).
+ * A change that leaves a syntax error is compared with the last text without one when the error
+ * is in the statement parsed again alone (the others are then the trees they were), and that
+ * statement exposes every name of the file it writes.
  */
 import type { RequestCall } from '../core/model';
 import type { EvalBudget } from './evaluate';
@@ -184,7 +187,7 @@ function topLevelStatements(oldStatements: readonly Span[], newStatements: reado
  * when the requests are read.
  */
 export class RequestReuse {
-  /** The last analysis of a text without a syntax error. */
+  /** The last analysis that compared its text with the one before (see `end`). */
   private last?: Analysed;
   private next?: Map<string, Kept>;
   private change?: Change;
@@ -199,16 +202,23 @@ export class RequestReuse {
     this.functions = undefined;
     this.next = new Map();
     this.change = undefined;
-    // A tree with a syntax error is neither compared nor read (a statement may be read otherwise beside an error).
-    if (unit.tree.rootNode.hasError) {
+    // A tree with a syntax error is compared only when the error is in the one statement parsed
+    // again, the others kept as they were read before (Parsers.parseEdited): a parse of the whole
+    // text may read the statements beside an error otherwise.
+    const children = unit.tree.rootNode.children;
+    const withError = unit.tree.rootNode.hasError;
+    const spliced = unit.tree.splicedText;
+    if (withError && (!spliced || unit.tree.spliced !== 'with-error' || children.some((c) => c.hasError && (c.endIndex <= spliced.start || c.startIndex >= spliced.end)))) {
       this.statements = [];
       return;
     }
-    const spans = unit.tree.rootNode.children.map((c): [number, number] => [c.startIndex, c.endIndex]);
+    const spans = children.map((c): [number, number] => [c.startIndex, c.endIndex]);
+    const erroneous = withError ? new Set(children.filter((c) => c.hasError).map((c) => c.startIndex)) : undefined;
+    this.erroneous = erroneous;
     const last = this.last?.language === unit.language ? this.last : undefined;
     const edit = last ? changedRange(last.text, unit.text) : undefined;
     if (!last || (!edit && last.text !== unit.text)) {
-      this.statements = spans.map(([s, e]) => this.statementOf(s, e));
+      this.statements = this.readStatements(spans);
       return;
     }
     if (!edit) {
@@ -227,19 +237,13 @@ export class RequestReuse {
       else if (o.start >= oldEnd) break;
       else changedOld.push(o);
     }
-    const changedNew: Statement[] = [];
-    for (const [s, e] of spans) {
-      if (e <= start) continue;
-      if (s >= newEnd) break;
-      const st = this.statementOf(s, e);
-      changedNew.push(st);
-      statements.push(st);
-    }
+    const changedNew = this.readStatements(spans.filter(([s, e]) => e > start && s < newEnd));
+    statements.push(...changedNew);
     for (const o of last.statements) if (o.start >= oldEnd) statements.push(delta ? { ...o, start: o.start + delta, end: o.end + delta } : o);
     this.statements = statements;
     if (statements.length !== spans.length || statements.some((st, i) => st.start !== spans[i][0] || st.end !== spans[i][1])) {
       // The statements around the change came out otherwise than they were: read them all again.
-      this.statements = spans.map(([s, e]) => this.statementOf(s, e));
+      this.statements = this.readStatements(spans);
       return;
     }
     if (GLOBAL_WORDS.test(last.text.slice(start, oldEnd)) || GLOBAL_WORDS.test(unit.text.slice(start, newEnd))) return;
@@ -278,36 +282,61 @@ export class RequestReuse {
     return (st.names ??= namesIn(this.unit!.text.slice(st.start, st.end)));
   }
 
-  /** What a top-level statement of the unit binds and exposes: the module's names it binds, calls or changes in place. */
-  private statementOf(start: number, end: number): Statement {
+  /**
+   * What the top-level statements `spans` of the unit bind and expose: the module's names each
+   * binds, calls or changes in place. One pass over the module's bindings, the calls and the
+   * changes in place for all of them (a file's first analysis reads every statement).
+   */
+  private readStatements(spans: ReadonlyArray<[number, number]>): Statement[] {
     const unit = this.unit!;
     const moduleNames = unit.module.bindings;
-    const inside = (n: Node) => n.startIndex >= start && n.startIndex < end;
-    const bound = new Set<string>();
-    for (const [name, bindings] of moduleNames) if (bindings.some((b) => inside(b.at))) bound.add(name);
-    const exposed = new Set(bound);
-    // A call passes values to a function of the file, whose callers decide its parameters: a
-    // function of the module called by name, or a function or method of the file called as a
-    // member (`self.build(...)`, `store.save(...)`). A member of something else (`client.messages.create`) is no function of the file.
     const functions = this.functionNames();
-    for (let i = firstCallFrom(unit.calls, start); i < unit.calls.length && unit.calls[i].startIndex < end; i++) {
-      const call = unit.adapter.expr(unit.calls[i]);
-      if (call.k !== 'call') continue;
-      const callee = unit.adapter.expr(call.callee);
-      if (callee.k === 'ident') {
-        if (moduleNames.has(callee.name) || functions.has(callee.name)) exposed.add(callee.name);
-      } else if (callee.k === 'member') {
-        if (functions.has(callee.prop)) exposed.add(callee.prop);
-      } else {
-        for (const m of call.callee.text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
+    const out: Statement[] = spans.map(([start, end]) => ({ start, end, bound: new Set<string>(), exposed: new Set<string>() }));
+    const at = (offset: number): Statement | undefined => {
+      const k = statementAt(out, offset);
+      return k < 0 ? undefined : out[k];
+    };
+    for (const [name, bindings] of moduleNames) {
+      for (const b of bindings) {
+        const st = at(b.at.startIndex);
+        if (st) {
+          (st.bound as Set<string>).add(name);
+          (st.exposed as Set<string>).add(name);
+        }
       }
     }
-    for (const scope of unit.scopes.values()) {
-      if (scope.node !== unit.tree.rootNode && !inside(scope.node)) continue;
-      for (const [name, mutations] of scope.mutations) if (moduleNames.has(name) && mutations.some((m) => inside(m.node))) exposed.add(name);
+    // A call passes values to a function of the file, whose callers decide its parameters: a
+    // function of the module called by name, or a function or method of the file called as a
+    // member (`self.build(...)`, `store.save(...)`). A member of something else
+    // (`client.messages.create`) is no function of the file.
+    for (const st of out) {
+      const exposed = st.exposed as Set<string>;
+      for (let i = firstCallFrom(unit.calls, st.start); i < unit.calls.length && unit.calls[i].startIndex < st.end; i++) {
+        const call = unit.adapter.expr(unit.calls[i]);
+        if (call.k !== 'call') continue;
+        const callee = unit.adapter.expr(call.callee);
+        if (callee.k === 'ident') {
+          if (moduleNames.has(callee.name) || functions.has(callee.name)) exposed.add(callee.name);
+        } else if (callee.k === 'member') {
+          if (functions.has(callee.prop)) exposed.add(callee.prop);
+        } else {
+          for (const m of call.callee.text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
+        }
+      }
+      // A statement with a syntax error may bind or call more than its tree says: every name of the file it writes.
+      if (this.erroneous?.has(st.start)) for (const m of unit.text.slice(st.start, st.end).matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
     }
-    return { start, end, bound, exposed };
+    for (const scope of unit.scopes.values()) {
+      for (const [name, mutations] of scope.mutations) {
+        if (!moduleNames.has(name)) continue;
+        for (const m of mutations) (at(m.node.startIndex)?.exposed as Set<string> | undefined)?.add(name);
+      }
+    }
+    return out;
   }
+
+  /** The starts of the top-level statements with a syntax error, in a tree that has one. */
+  private erroneous?: ReadonlySet<number>;
 
   /** The requests of a call node as the last analysis read them, with their places moved; undefined when they must be read again. */
   reuse(node: Node, budget: EvalBudget, moved: Set<object>): RequestCall[] | undefined {
@@ -361,8 +390,10 @@ export class RequestReuse {
   /** Ends the reading of the requests: what it read is what the next analysis may reuse. */
   end(budget: EvalBudget): void {
     const unit = this.unit;
-    // A text with a syntax error leaves the last analysis as it was: the next text is compared with that one.
-    if (unit && !unit.tree.rootNode.hasError) this.last = this.next && !budget.hit && !budget.cuts && !budget.failedImports.size ? { text: unit.text, language: unit.language, statements: this.statements, kept: this.next } : undefined;
+    // An analysis that compared nothing (a syntax error beside the statement parsed again) leaves
+    // the last one as it was: the next text is compared with that one. One that did compare has
+    // moved the places of what it took over: it is the last one now.
+    if (unit && this.statements.length) this.last = this.next && !budget.hit && !budget.cuts && !budget.failedImports.size ? { text: unit.text, language: unit.language, statements: this.statements, kept: this.next } : undefined;
     this.next = undefined;
     this.change = undefined;
     this.unit = undefined;

@@ -9,19 +9,17 @@
  * name of the module (`def helper`, `SYSTEM = ...`, `client = Anthropic()`), call a function or
  * method of the file (its callers decide its parameters: `build(...)`, `self.build(...)`), or
  * change a value of the module in place (`HISTORY.append(...)`, `CONFIG["model"] = ...`). Those
- * are the statement's exposed names, before and after the change; and a statement that uses one
- * of them and defines a name of the module (a function that calls a changed helper) exposes that
- * name too. A request depends on the names written in the top-level statements
- * that hold its call and the places of its value (the parameters, what a name was bound to, the
- * callers a parameter came from, each taint and the assignments it was followed through), and on
- * the names written in the definitions of the module's names among those, and so on. A kept
- * request is read again when the change exposes one of its names, or when a place of its value is
- * in the changed statement. Nothing is kept across a change that leaves a syntax error elsewhere, or that
- * adds or removes an import (which decides what the file's requests are at all), after an
- * analysis that reached its bounds, or when another file changed (its values may come from there).
- * A change that leaves a syntax error is compared with the last text without one when the error
- * is in the statement parsed again alone (the others are then the trees they were), and that
- * statement exposes every name of the file it writes.
+ * are the statement's exposed names, before and after the change; a statement that uses one of
+ * them and defines a name of the module (a function that calls a changed helper) affects that name
+ * too, and so on. A kept request is read again when an affected name is written in a top-level
+ * statement that holds its call or a place of its value (the parameters, what a name was bound
+ * to, the callers a parameter came from, each taint and the assignments it was followed
+ * through), or when one of those places is in the changed statement. Nothing is taken over
+ * across a change that touches an import (which decides what the file's requests are at all),
+ * after an analysis that reached its bounds, or once another file changed (its values may come
+ * from there). A change that leaves a syntax error is compared only when the error is in the one
+ * statement parsed again alone (the others are then the trees they were), and that statement
+ * exposes every name of the file it writes.
  */
 import type { RequestCall } from '../core/model';
 import type { EvalBudget } from './evaluate';
@@ -36,8 +34,6 @@ interface Kept {
   places: Place[];
   /** Steps its reading spent: charged again when it is reused, so the file's bound is reached as before. */
   steps: number;
-  /** The names written in the top-level statements that hold its call and the places of its value. */
-  names: ReadonlySet<string>;
 }
 
 /** What is known of one top-level statement; the same for the same statement at another offset. */
@@ -348,8 +344,18 @@ export class RequestReuse {
     const oldStart = start >= change.newEnd ? start - change.delta : start;
     const kept = this.last.kept.get(`${oldStart}:${oldStart + (end - start)}`);
     if (!kept) return undefined;
-    for (const n of change.affected) if (kept.names.has(n)) return undefined;
     for (const l of kept.places) if (l.start < change.oldEnd && l.end > change.start) return undefined;
+    // What it depends on: the names written in the statements that hold its call and its places.
+    if (change.affected.size) {
+      const seen = new Set<number>();
+      for (const offset of [oldStart, ...kept.places.map((l) => l.start)]) {
+        const k = statementAt(this.statements, offset >= change.oldEnd ? offset + change.delta : offset);
+        if (k < 0 || seen.has(k)) continue;
+        seen.add(k);
+        const names = this.namesOf(this.statements[k]);
+        for (const n of change.affected) if (names.has(n)) return undefined;
+      }
+    }
     // The same steps as reading it again would spend: the bound is reached where it was.
     if (kept.steps && !budget.spend(kept.steps)) return undefined;
     // Moved in place: the kept requests belong to this cache and to the result of the analysis this one replaces.
@@ -376,15 +382,7 @@ export class RequestReuse {
       if (l.file === unit.file) places.push(l);
       return false;
     });
-    const names = new Set<string>();
-    const seen = new Set<number>();
-    for (const offset of [node.startIndex, ...places.map((l) => l.start)]) {
-      const i = statementAt(this.statements, offset);
-      if (i < 0 || seen.has(i)) continue;
-      seen.add(i);
-      for (const n of this.namesOf(this.statements[i])) names.add(n);
-    }
-    this.next.set(`${node.startIndex}:${node.endIndex}`, { calls, places, steps, names });
+    this.next.set(`${node.startIndex}:${node.endIndex}`, { calls, places, steps });
   }
 
   /** Ends the reading of the requests: what it read is what the next analysis may reuse. */

@@ -78,35 +78,26 @@ function namesIn(text: string, into = new Set<string>()): Set<string> {
   return into;
 }
 
-/** Calls `visit` with every place (`{ file, start, end }`) in a value, each object once; stops when it returns true. */
-function somePlace(v: unknown, seen: Set<object>, visit: (loc: { file: string; start: number; end: number }) => boolean): boolean {
-  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
+/**
+ * The places of `file` in a value, each object once, into `out`; false when the value refers to
+ * the evaluator's own tables (`ref`: a function, a class, a library object), which only the
+ * analysis that made it can read (such a request is always read again).
+ */
+function placesOf(v: unknown, file: string, seen: Set<object>, out: Place[]): boolean {
+  if (v === null || typeof v !== 'object' || seen.has(v)) return true;
   seen.add(v);
   const o = v as Record<string, unknown>;
-  if (typeof o.start === 'number' && typeof o.end === 'number' && typeof o.file === 'string' && visit(o as { file: string; start: number; end: number })) return true;
+  if (o.ref !== undefined && typeof o.kind === 'string') return false;
+  if (typeof o.start === 'number' && typeof o.end === 'number' && o.file === file) out.push(o as Place);
   if (Array.isArray(v)) {
-    for (const x of v) if (somePlace(x, seen, visit)) return true;
-    return false;
+    for (const x of v) if (!placesOf(x, file, seen, out)) return false;
+    return true;
   }
   for (const k in o) {
     const x = o[k];
-    if (x !== null && typeof x === 'object' && somePlace(x, seen, visit)) return true;
+    if (x !== null && typeof x === 'object' && !placesOf(x, file, seen, out)) return false;
   }
-  return false;
-}
-
-/** A value the evaluator made that refers to its own tables (`ref`): such a request is always read again. */
-function holdsReference(v: unknown, seen: Set<object>): boolean {
-  if (v === null || typeof v !== 'object' || seen.has(v)) return false;
-  seen.add(v);
-  const o = v as Record<string, unknown>;
-  if (o.ref !== undefined && typeof o.kind === 'string') return true;
-  if (Array.isArray(v)) return v.some((x) => holdsReference(x, seen));
-  for (const k in o) {
-    const x = o[k];
-    if (x !== null && typeof x === 'object' && holdsReference(x, seen)) return true;
-  }
-  return false;
+  return true;
 }
 
 type Span = { start: number; end: number } | [number, number];
@@ -130,16 +121,18 @@ function statementAt(statements: readonly Span[], offset: number): number {
 function changedRange(before: string, after: string): { start: number; oldEnd: number } | undefined {
   if (before === after) return undefined;
   const shorter = Math.min(before.length, after.length);
-  // Blocks first (comparing strings is native), then characters.
-  const BLOCK = 256;
+  // Equal stretches of halving length first (a keystroke leaves nearly all of a file in common;
+  // comparing two slices is native), then characters.
   let start = 0;
-  while (start + BLOCK <= shorter && before.startsWith(after.slice(start, start + BLOCK), start)) start += BLOCK;
+  for (let size = 1 << 16; size >= 16; size >>= 2) while (start + size <= shorter && before.slice(start, start + size) === after.slice(start, start + size)) start += size;
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let common = 0;
+  const b = before.length;
+  const a = after.length;
   const most = shorter - start;
-  while (common + BLOCK <= most && before.endsWith(after.slice(after.length - common - BLOCK, after.length - common), before.length - common)) common += BLOCK;
-  while (common < most && before.charCodeAt(before.length - 1 - common) === after.charCodeAt(after.length - 1 - common)) common++;
-  return { start, oldEnd: before.length - common };
+  let common = 0;
+  for (let size = 1 << 16; size >= 16; size >>= 2) while (common + size <= most && before.slice(b - common - size, b - common) === after.slice(a - common - size, a - common)) common += size;
+  while (common < most && before.charCodeAt(b - 1 - common) === after.charCodeAt(a - 1 - common)) common++;
+  return { start, oldEnd: b - common };
 }
 
 /** The first index of `calls` (in tree order, so by start) that starts at or after `offset`. */
@@ -376,12 +369,8 @@ export class RequestReuse {
   keep(node: Node, calls: RequestCall[], steps: number, complete: boolean): void {
     const unit = this.unit;
     if (!this.next || !unit || !complete || !this.statements.length) return;
-    if (calls.length && holdsReference(calls, new Set())) return;
     const places: Place[] = [];
-    somePlace(calls, new Set(), (l) => {
-      if (l.file === unit.file) places.push(l);
-      return false;
-    });
+    if (!placesOf(calls, unit.file, new Set(), places)) return;
     this.next.set(`${node.startIndex}:${node.endIndex}`, { calls, places, steps });
   }
 

@@ -1884,16 +1884,8 @@ export class Evaluator {
       // It depends on the syntax alone: every evaluator of the file shares it.
       byName = new Map();
       const calls = unit.calls;
-      const start = scope.node.startIndex;
       const end = scope.node.endIndex;
-      let lo = 0;
-      let hi = calls.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (calls[mid].startIndex < start) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < calls.length && calls[i].startIndex < end; i++) {
+      for (let i = unit.firstCallFrom(scope.node.startIndex); i < calls.length && calls[i].startIndex < end; i++) {
         const call = calls[i];
         const e = unit.adapter.expr(call);
         if (e.k !== 'call') continue;

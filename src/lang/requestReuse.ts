@@ -135,18 +135,6 @@ function changedRange(before: string, after: string): { start: number; oldEnd: n
   return { start, oldEnd: b - common };
 }
 
-/** The first index of `calls` (in tree order, so by start) that starts at or after `offset`. */
-function firstCallFrom(calls: readonly Node[], offset: number): number {
-  let lo = 0;
-  let hi = calls.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (calls[mid].startIndex < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The change widened to whole top-level statements of both texts (a statement that the change ends or starts is changed as a whole), until the two agree. */
 function topLevelStatements(oldStatements: readonly Span[], newStatements: readonly Span[], start: number, oldEnd: number, delta: number): { start: number; oldEnd: number } {
   for (let widened = true; widened; ) {
@@ -300,7 +288,7 @@ export class RequestReuse {
     // (`client.messages.create`) is no function of the file.
     for (const st of out) {
       const exposed = st.exposed as Set<string>;
-      for (let i = firstCallFrom(unit.calls, st.start); i < unit.calls.length && unit.calls[i].startIndex < st.end; i++) {
+      for (let i = unit.firstCallFrom(st.start); i < unit.calls.length && unit.calls[i].startIndex < st.end; i++) {
         const call = unit.adapter.expr(unit.calls[i]);
         if (call.k !== 'call') continue;
         const callee = unit.adapter.expr(call.callee);

@@ -171,6 +171,19 @@ export class FileUnit {
     return this.scopes.get(scopeNode.id);
   }
 
+  /** The index in `calls` (tree order, so by start) of the first call that starts at or after `offset`. */
+  firstCallFrom(offset: number): number {
+    const calls = this.calls;
+    let lo = 0;
+    let hi = calls.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (calls[mid].startIndex < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   loc(node: { startIndex: number; endIndex: number }): Loc {
     return { file: this.file, start: node.startIndex, end: node.endIndex };
   }

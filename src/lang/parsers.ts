@@ -249,18 +249,10 @@ function sourceOf(text: string): string {
  */
 export function textChange(before: string, after: string): Edit | undefined {
   if (before === after) return undefined;
-  const shorter = Math.min(before.length, after.length);
-  let start = 0;
-  // Blocks first: comparing strings is native, and a keystroke leaves ~all of a file in common.
-  const BLOCK = 512;
-  while (start + BLOCK <= shorter && before.startsWith(after.slice(start, start + BLOCK), start)) start += BLOCK;
-  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let start = commonPrefix(before, after);
   // Never split a surrogate pair: both sides of the change must be whole characters.
   if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
-  let common = 0;
-  const most = shorter - start;
-  while (common + BLOCK <= most && before.endsWith(after.slice(after.length - common - BLOCK, after.length - common), before.length - common)) common += BLOCK;
-  while (common < most && before.charCodeAt(before.length - 1 - common) === after.charCodeAt(after.length - 1 - common)) common++;
+  let common = commonSuffix(before, after, Math.min(before.length, after.length) - start);
   if (common > 0 && isLowSurrogate(before.charCodeAt(before.length - common))) common--;
   const oldEnd = before.length - common;
   const newEnd = after.length - common;
@@ -273,6 +265,28 @@ export function textChange(before: string, after: string): Edit | undefined {
     oldEndPosition: pointAt(before, start, startPosition, oldEnd),
     newEndPosition: pointAt(after, start, startPosition, newEnd),
   });
+}
+
+/**
+ * How many code units two texts have in common at their start. Equal stretches of halving
+ * length first (a keystroke leaves nearly all of a file in common, and comparing two slices is
+ * native: 130 KB in ~0.01 ms, where `startsWith`/`endsWith` of blocks took 0.2 ms), then
+ * characters.
+ */
+export function commonPrefix(a: string, b: string): number {
+  const shorter = Math.min(a.length, b.length);
+  let n = 0;
+  for (let size = 1 << 16; size >= 16; size >>= 2) while (n + size <= shorter && a.slice(n, n + size) === b.slice(n, n + size)) n += size;
+  while (n < shorter && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
+}
+
+/** How many code units, at most `most`, two texts have in common at their end (as commonPrefix). */
+export function commonSuffix(a: string, b: string, most: number): number {
+  let n = 0;
+  for (let size = 1 << 16; size >= 16; size >>= 2) while (n + size <= most && a.slice(a.length - n - size, a.length - n) === b.slice(b.length - n - size, b.length - n)) n += size;
+  while (n < most && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
+  return n;
 }
 
 /** The point of offset `to` in text, counting on from `from` at point `at`. */

@@ -24,6 +24,7 @@
 import type { RequestCall } from '../core/model';
 import type { EvalBudget } from './evaluate';
 import type { Node } from './parsers';
+import { commonPrefix, commonSuffix } from './parsers';
 import type { FileUnit } from './workspace';
 
 type Place = { file: string; start: number; end: number };
@@ -100,9 +101,7 @@ function placesOf(v: unknown, file: string, seen: Set<object>, out: Place[]): bo
   return true;
 }
 
-type Span = { start: number; end: number } | [number, number];
-const startOf = (s: Span) => (Array.isArray(s) ? s[0] : s.start);
-const endOf = (s: Span) => (Array.isArray(s) ? s[1] : s.end);
+type Span = { start: number; end: number };
 
 /** The index of the top-level statement that holds `offset`, or -1. */
 function statementAt(statements: readonly Span[], offset: number): number {
@@ -110,8 +109,8 @@ function statementAt(statements: readonly Span[], offset: number): number {
   let hi = statements.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (endOf(statements[mid]) <= offset) lo = mid + 1;
-    else if (startOf(statements[mid]) > offset) hi = mid - 1;
+    if (statements[mid].end <= offset) lo = mid + 1;
+    else if (statements[mid].start > offset) hi = mid - 1;
     else return mid;
   }
   return -1;
@@ -120,19 +119,8 @@ function statementAt(statements: readonly Span[], offset: number): number {
 /** Where two texts differ: [start, oldEnd) of `before` is [start, oldEnd + delta) of `after`; undefined when they are the same. */
 function changedRange(before: string, after: string): { start: number; oldEnd: number } | undefined {
   if (before === after) return undefined;
-  const shorter = Math.min(before.length, after.length);
-  // Equal stretches of halving length first (a keystroke leaves nearly all of a file in common;
-  // comparing two slices is native), then characters.
-  let start = 0;
-  for (let size = 1 << 16; size >= 16; size >>= 2) while (start + size <= shorter && before.slice(start, start + size) === after.slice(start, start + size)) start += size;
-  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  const b = before.length;
-  const a = after.length;
-  const most = shorter - start;
-  let common = 0;
-  for (let size = 1 << 16; size >= 16; size >>= 2) while (common + size <= most && before.slice(b - common - size, b - common) === after.slice(a - common - size, a - common)) common += size;
-  while (common < most && before.charCodeAt(b - 1 - common) === after.charCodeAt(a - 1 - common)) common++;
-  return { start, oldEnd: b - common };
+  const start = commonPrefix(before, after);
+  return { start, oldEnd: before.length - commonSuffix(before, after, Math.min(before.length, after.length) - start) };
 }
 
 /** The change widened to whole top-level statements of both texts (a statement that the change ends or starts is changed as a whole), until the two agree. */
@@ -145,12 +133,12 @@ function topLevelStatements(oldStatements: readonly Span[], newStatements: reado
     ] as const) {
       const first = statementAt(statements, start);
       const last = statementAt(statements, Math.max(start, end - 1));
-      if (first >= 0 && startOf(statements[first]) < start) {
-        start = startOf(statements[first]);
+      if (first >= 0 && statements[first].start < start) {
+        start = statements[first].start;
         widened = true;
       }
-      if (last >= 0 && endOf(statements[last]) - shift > oldEnd) {
-        oldEnd = endOf(statements[last]) - shift;
+      if (last >= 0 && statements[last].end - shift > oldEnd) {
+        oldEnd = statements[last].end - shift;
         widened = true;
       }
     }
@@ -189,12 +177,12 @@ export class RequestReuse {
       this.statements = [];
       return;
     }
-    const spans = children.map((c): [number, number] => [c.startIndex, c.endIndex]);
+    const spans: Span[] = children.map((c) => ({ start: c.startIndex, end: c.endIndex }));
     const erroneous = withError ? new Set(children.filter((c) => c.hasError).map((c) => c.startIndex)) : undefined;
     this.erroneous = erroneous;
     const last = this.last?.language === unit.language ? this.last : undefined;
     const edit = last ? changedRange(last.text, unit.text) : undefined;
-    if (!last || (!edit && last.text !== unit.text)) {
+    if (!last) {
       this.statements = this.readStatements(spans);
       return;
     }
@@ -214,11 +202,11 @@ export class RequestReuse {
       else if (o.start >= oldEnd) break;
       else changedOld.push(o);
     }
-    const changedNew = this.readStatements(spans.filter(([s, e]) => e > start && s < newEnd));
+    const changedNew = this.readStatements(spans.filter((sp) => sp.end > start && sp.start < newEnd));
     statements.push(...changedNew);
     for (const o of last.statements) if (o.start >= oldEnd) statements.push(delta ? { ...o, start: o.start + delta, end: o.end + delta } : o);
     this.statements = statements;
-    if (statements.length !== spans.length || statements.some((st, i) => st.start !== spans[i][0] || st.end !== spans[i][1])) {
+    if (statements.length !== spans.length || statements.some((st, i) => st.start !== spans[i].start || st.end !== spans[i].end)) {
       // The statements around the change came out otherwise than they were: read them all again.
       this.statements = this.readStatements(spans);
       return;
@@ -264,11 +252,11 @@ export class RequestReuse {
    * binds, calls or changes in place. One pass over the module's bindings, the calls and the
    * changes in place for all of them (a file's first analysis reads every statement).
    */
-  private readStatements(spans: ReadonlyArray<[number, number]>): Statement[] {
+  private readStatements(spans: readonly Span[]): Statement[] {
     const unit = this.unit!;
     const moduleNames = unit.module.bindings;
     const functions = this.functionNames();
-    const out: Statement[] = spans.map(([start, end]) => ({ start, end, bound: new Set<string>(), exposed: new Set<string>() }));
+    const out: Statement[] = spans.map(({ start, end }) => ({ start, end, bound: new Set<string>(), exposed: new Set<string>() }));
     const at = (offset: number): Statement | undefined => {
       const k = statementAt(out, offset);
       return k < 0 ? undefined : out[k];

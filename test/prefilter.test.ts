@@ -87,6 +87,13 @@ describe('prefilter', () => {
     expect(request.calls).toHaveLength(1);
   });
 
+  it('reads no request from a method every object has (with the prefilter off, which would let it through)', () => {
+    for (const method of ['toString', 'constructor', 'valueOf']) {
+      const other = off.analyze(path.join(ROOT, `${method}.py`), `import anthropic\nanthropic.Anthropic().messages.${method}(model="claude-sonnet-4-6", max_tokens=1, messages=[])\n`);
+      expect(other.calls, method).toHaveLength(0);
+    }
+  });
+
   it('lets through every callee chain the request finder reads, and not a mere mention of messages', () => {
     const py = (call: string) => `import anthropic\n\nclient = anthropic.Anthropic()\n${call}(model="claude-sonnet-4-6", max_tokens=1, messages=[])\n`;
     const ts = (call: string) => `import Anthropic from '@anthropic-ai/sdk';\nconst client = new Anthropic();\n${call}({ model: 'claude-sonnet-4-6', max_tokens: 1, messages: [] });\n`;

@@ -13,7 +13,7 @@ import { findPathJoins } from './paths';
 import { filePath } from './fileOps';
 import type { Node } from './parsers';
 import { cuaImageWindows, turnHooks } from './turnHooks';
-import { walk, walkTypes } from './walk';
+import { walk } from './walk';
 import type { FileUnit } from './workspace';
 
 /** `items.forEach((item) => ...)`: the callback around `node` iterates the receiver. */
@@ -136,23 +136,23 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   const buildFunctions = () => {
     const functions: FunctionView[] = [];
     const fnByNode = new Map<number, FunctionView>();
-    walkTypes(unit.tree.rootNode, unit.adapter.functionTypes, (n) => {
+    for (const n of unit.nodesOfTypes(unit.adapter.functionTypes)) {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
         const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
         functions.push(f);
         fnByNode.set(n.id, f);
       }
-    });
+    }
     return { functions, fnByNode };
   };
 
   const buildAssignments = () => {
     const keyAssignments: KeyAssignment[] = [];
     const assignments: Assignment[] = [];
-    walkTypes(unit.tree.rootNode, facts.nodeTypes.assignment, (n) => {
+    for (const n of unit.nodesOfTypes(facts.nodeTypes.assignment)) {
       const a = facts.assignment(n);
-      if (!a) return;
+      if (!a) continue;
       const { target: left, value: right } = a;
       assignments.push({ at: unit.loc(n), targetText: left.text, valueAt: unit.loc(right), value: lazy(() => ev.eval(unit, right)), ...(a.augmented ? { augmented: true } : {}) });
       if (!a.augmented) {
@@ -169,7 +169,7 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
         }
         if (key !== undefined && obj) keyAssignments.push({ at: unit.loc(n), objectText: obj.text, key, value: lazy(() => ev.eval(unit, right)) });
       }
-    });
+    }
     return { assignments, keyAssignments };
   };
 

@@ -12,15 +12,16 @@ import { anyFrameworkNamed, findFrameworkCalls } from './frameworks';
 import type { FileUnit } from './workspace';
 import type { RequestReuse } from './requestReuse';
 
-const METHODS: Record<string, RequestMethod> = {
-  create: 'create',
-  stream: 'stream',
-  parse: 'parse',
-  count_tokens: 'count_tokens',
-  countTokens: 'count_tokens',
-  tool_runner: 'tool_runner',
-  toolRunner: 'tool_runner',
-};
+// A Map, not an object: a name such as `constructor` or `toString` is no method of the SDK.
+const METHODS = new Map<string, RequestMethod>([
+  ['create', 'create'],
+  ['stream', 'stream'],
+  ['parse', 'parse'],
+  ['count_tokens', 'count_tokens'],
+  ['countTokens', 'count_tokens'],
+  ['tool_runner', 'tool_runner'],
+  ['toolRunner', 'tool_runner'],
+]);
 
 const WRAPPERS = new Set(['with_raw_response', 'with_streaming_response']);
 
@@ -42,7 +43,7 @@ function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
   // the chain is collected (this runs for every call of the file on each analysis).
   let outer = unit.adapter.expr(callee);
   while (outer.k === 'wrap') outer = unit.adapter.expr(outer.inner);
-  if (outer.k !== 'member' || !METHODS[outer.prop]) return undefined;
+  if (outer.k !== 'member' || !METHODS.has(outer.prop)) return undefined;
   const segments: string[] = [];
   const objects: Node[] = [];
   let n: Node | undefined = callee;
@@ -61,7 +62,7 @@ function calleeShape(unit: FileUnit, callee: Node): CalleeShape | undefined {
     while (j >= 0 && WRAPPERS.has(segments[j])) j--;
   };
   const last = segments[j];
-  let method: RequestMethod | undefined = METHODS[last];
+  let method: RequestMethod | undefined = METHODS.get(last);
   if (!method) return undefined;
   j--;
   skipWrappers();
@@ -108,7 +109,7 @@ const CHAIN_GAP = String.raw`(?:\s|\\|!|\)|#[^\n]*(?=\n|$)|\/\/[^\n]*(?=\n|$)|\/
  * `client.beta.messages.with_raw_response.create`, `(client.messages as M).stream`).
  */
 const REQUEST_CHAIN = new RegExp(
-  String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${Object.keys(METHODS).join('|')})\b`,
+  String.raw`\bmessages` + CHAIN_GAP + String.raw`\??\.\s*(?:(?:${[...WRAPPERS, 'batches'].join('|')})` + CHAIN_GAP + String.raw`\??\.\s*)*(?:${[...METHODS.keys()].join('|')})\b`,
 );
 /** A word of some framework in a text: only then is frameworksNamed asked which. */
 export const FRAMEWORK_WORD = /langchain_anthropic|@langchain\/anthropic|\blitellm\b|@ai-sdk\/anthropic|\bcreate(?:React)?Agent\b|\bcreate(?:_react)?_agent\b|\bsmolagents\b|agno\.models\.anthropic|\b(?:import|from)\s+instructor\b/;
@@ -151,7 +152,8 @@ export function findRequestCalls(unit: FileUnit, ev: Evaluator, reuse?: RequestR
   /** Places of kept requests already moved (values share places: a constant read by every request). */
   const moved = new Set<object>();
   for (const node of unit.calls) {
-    if (framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
+    // (Most files hold no framework call: no key is made for each of their calls.)
+    if (framed.size && framed.has(`${node.startIndex}:${node.endIndex}`)) continue;
     // Only a call with a request's callee can be one (calleeShape reads the call's own text alone).
     const e = reuse ? unit.adapter.expr(node) : undefined;
     const shaped = e?.k === 'call' && calleeShape(unit, e.callee) !== undefined;

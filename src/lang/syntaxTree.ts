@@ -222,6 +222,8 @@ export class SyntaxTree {
   private wasm?: WasmTree;
   /** tree-sitter's id of each node (only with `recordNodeIds`, and only while `wasm` is alive). */
   private nodeIds?: Int32Array;
+  /** The new index of each subtree taken over from the previous tree (adoptNodes), ascending. */
+  private adoptedRoots: readonly number[] = [];
   /** Nodes the last build copied from the previous tree instead of reading them (for tests and benchmarks). */
   readonly reusedNodes: number = 0;
 
@@ -349,6 +351,7 @@ export class SyntaxTree {
     const oldTaken = disjoint ? undefined : scratch(0, from.length);
     const newTaken = disjoint ? undefined : scratch(1, this.length);
     const OFFSET = 1 << 30;
+    const roots: number[] = [];
     for (let m = 0; m < moves.length; m += 3) {
       const root = moves[m];
       const stop = moves[m + 1];
@@ -362,6 +365,7 @@ export class SyntaxTree {
           newTaken[o + move] = o + 1;
         }
       }
+      roots.push(root + move);
       for (let o = root; o < stop; o++) {
         const node = from.nodes[o];
         if (!node) continue;
@@ -373,6 +377,24 @@ export class SyntaxTree {
         this.nodes[o + move] = node;
       }
     }
+    this.adoptedRoots = roots.sort((x, y) => x - y);
+  }
+
+  /**
+   * Whether node i's subtree was taken over from the previous tree by one move of its own: the
+   * same subtree, node for node, whose views (but the node's own, which read its parent) it
+   * keeps. A subtree that took parts over by several moves lost the views of each part's root.
+   */
+  tookOverWhole(i: number): boolean {
+    const roots = this.adoptedRoots;
+    let lo = 0;
+    let hi = roots.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (roots[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return roots[lo] === i && (lo + 1 === roots.length || roots[lo + 1] >= this.subtreeEnd[i]);
   }
 
   /**
@@ -414,6 +436,15 @@ export class SyntaxTree {
   /** The view of node i if one has been made (or taken over from the previous tree), without making one. */
   madeNode(i: number): SyntaxNode | undefined {
     return this.nodes[i];
+  }
+
+  /**
+   * The named nodes of the types of `mask` (a typeMask) among nodes `from` to `to` (indexes, so
+   * a subtree or a run of subtrees), in pre-order: a part of a walk of the whole tree.
+   */
+  forEachNamedIn(mask: Uint8Array, from: number, to: number, visit: (node: SyntaxNode) => void): void {
+    const { flags, typeId } = this;
+    for (let i = from; i < to; i++) if (flags[i] & NAMED && mask[typeId[i]]) visit(this.node(i)!);
   }
 
   /** The node at index i (views are made once, so the same node is the same object). */

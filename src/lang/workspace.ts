@@ -11,7 +11,6 @@ import { isNotebook } from './notebook';
 import type { FrontEnd, ImportedName, ModuleHost, ModuleSyntax } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
 import type { Adapter, Binding, Mutation } from './syntax';
-import { walkTypes } from './walk';
 
 /** How the workspace reads the other files of the project (imported values): disk, or an editor's open buffers. */
 export interface SourceHost {
@@ -63,36 +62,85 @@ export class FileUnit {
   readonly memberMutations = new Map<number, Map<string, Mutation[]>>();
   private classMemberCache = new Map<number, Map<string, Node[]>>();
 
+  /**
+   * What the index found in each top-level statement, kept for an editor buffer's next version
+   * (see `StatementIndex`); the previous version's, read while this one is indexed.
+   */
+  private readonly statementIndexes?: Map<Node, StatementIndex>;
+  /** The named nodes of some types, per top-level statement (nodesOfTypes), kept likewise. */
+  private readonly statementNodes?: Map<ReadonlySet<string>, Map<Node, readonly Node[]>>;
+  private readonly previousNodes?: ReadonlyMap<ReadonlySet<string>, ReadonlyMap<Node, readonly Node[]>>;
+  private readonly nodesByTypes = new Map<ReadonlySet<string>, readonly Node[]>();
+  /** Top-level statements whose index was replayed from the previous version (for tests and probes). */
+  replayedStatements = 0;
+
   constructor(
     readonly workspace: Workspace,
     readonly file: string,
     readonly language: LanguageId,
     readonly text: string,
     readonly tree: Tree,
+    /**
+     * An editor buffer's version: what is read per top-level statement is kept, and `previous`
+     * (the version whose tree this one was made from) gives what it read of the statements this
+     * tree took over unchanged.
+     */
+    edited?: { previous?: FileUnit },
   ) {
     this.frontEnd = frontEndFor(language);
     this.adapter = this.frontEnd.adapter;
-    this.module = this.index();
+    if (edited) {
+      this.statementIndexes = new Map();
+      this.statementNodes = new Map();
+      this.previousNodes = edited.previous?.statementNodes;
+    }
+    this.module = this.index(edited?.previous?.statementIndexes);
   }
 
   /**
    * One pass over the tree: scopes, their bindings and list mutations, and call nodes. Only the
-   * node types that can be one of those are visited (Adapter.indexedTypes).
+   * node types that can be one of those are visited (Adapter.indexedTypes). An editor buffer's
+   * version is indexed statement by statement, and a top-level statement its tree took over from
+   * the previous version (SyntaxTree.adoptNodes: the same subtree, node for node, whose views
+   * read nothing outside it but the root) is not walked again: what the previous index found in
+   * it is added as it was (replay). On a keystroke that is all statements but the one typed in.
    */
-  private index(): Scope {
+  private index(previous: ReadonlyMap<Node, StatementIndex> | undefined): Scope {
     const tree = this.tree;
     const root = tree.rootNode;
     const moduleScope: Scope = { node: root, bindings: new Map(), mutations: new Map() };
     this.scopes.set(root.id, moduleScope);
     this.scopeList.push(moduleScope);
+    this.depth = tree.maxDepth;
+    const kept = this.statementIndexes;
+    if (!kept) {
+      this.indexNodes(moduleScope, 1, tree.length, undefined);
+      return moduleScope;
+    }
+    for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
+      const statement = tree.node(c)!;
+      const before = tree.tookOverWhole(c) ? previous?.get(statement) : undefined;
+      if (before) this.replayedStatements++;
+      kept.set(statement, before ? this.replay(statement, before, moduleScope) : this.indexNodes(moduleScope, c, tree.subtreeEnd[c], statement));
+    }
+    return moduleScope;
+  }
+
+  /**
+   * Indexes nodes `from` to `to` (the whole tree but its root, or one top-level statement:
+   * `statement`, whose StatementIndex is returned).
+   */
+  private indexNodes(moduleScope: Scope, from: number, to: number, statement: Node | undefined): StatementIndex {
+    const tree = this.tree;
     const stack: Scope[] = [moduleScope];
     // Where the subtree of each scope node on the stack ends (pre-order): a node is inside the
     // top scope while its index is below that. (Not its depth: the walk skips most nodes.)
     const ends: number[] = [tree.length];
     const adapter = this.adapter;
-    this.depth = tree.maxDepth;
-    walkTypes(root, adapter.indexedTypes, (node) => {
-      if (node.id === root.id) return;
+    const firstCall = this.calls.length;
+    const firstScope = this.scopeList.length;
+    const record = statement ? { declares: [] as Binding[], mutations: [] as Mutation[], memberMutations: [] as MemberMutation[] } : undefined;
+    tree.forEachNamedIn(tree.typeMask(adapter.indexedTypes), from, to, (node) => {
       while (stack.length > 1 && node.index >= ends[ends.length - 1]) {
         stack.pop();
         ends.pop();
@@ -100,15 +148,18 @@ export class FileUnit {
       const current = stack[stack.length - 1];
       const view = indexView(adapter, node);
       for (const b of view.declares) add(current.bindings, b.name, b);
+      if (record && current === moduleScope) record.declares.push(...view.declares);
       const m = view.mutation;
       if (m && m.name.startsWith('<self>.')) {
         const cls = this.enclosingClass(node);
         if (cls) {
-          let byAttr = this.memberMutations.get(cls.id);
-          if (!byAttr) this.memberMutations.set(cls.id, (byAttr = new Map()));
-          add(byAttr, m.name.slice('<self>.'.length), m);
+          this.addMemberMutation(cls, m.name.slice('<self>.'.length), m);
+          record?.memberMutations.push({ cls, attribute: m.name.slice('<self>.'.length), mutation: m });
         }
-      } else if (m) add(current.mutations, m.name, m);
+      } else if (m) {
+        add(current.mutations, m.name, m);
+        if (record && current === moduleScope) record.mutations.push(m);
+      }
       if (view.call) this.calls.push(node);
       if (view.params) {
         const scope: Scope = { node, parent: current, bindings: new Map(), mutations: new Map() };
@@ -119,7 +170,72 @@ export class FileUnit {
         ends.push(tree.subtreeEnd[node.index]);
       }
     });
-    return moduleScope;
+    if (!statement || !record) return NOTHING_INDEXED;
+    return { ...record, view: statement.indexView as IndexView | undefined, calls: this.calls.slice(firstCall), scopes: this.scopeList.slice(firstScope) };
+  }
+
+  /**
+   * Adds what the previous version's index found in a statement this tree took over. Its scopes
+   * are made anew (a top-level one's parent is this module), with the bindings they held.
+   */
+  private replay(statement: Node, before: StatementIndex, moduleScope: Scope): StatementIndex {
+    // Taking the subtree over dropped the statement's own views (its parent may have changed;
+    // it has not: the root). Its bindings must be the ones its scope holds.
+    if (before.view) statement.indexView ??= before.view;
+    const renamed = new Map<Scope, Scope>();
+    const scopes = before.scopes.map((s) => {
+      const scope: Scope = { node: s.node, parent: (s.parent && renamed.get(s.parent)) ?? moduleScope, bindings: s.bindings, mutations: s.mutations };
+      renamed.set(s, scope);
+      this.scopes.set(scope.node.id, scope);
+      this.scopeList.push(scope);
+      return scope;
+    });
+    for (const b of before.declares) add(moduleScope.bindings, b.name, b);
+    for (const m of before.mutations) add(moduleScope.mutations, m.name, m);
+    for (const { cls, attribute, mutation } of before.memberMutations) this.addMemberMutation(cls, attribute, mutation);
+    for (const call of before.calls) this.calls.push(call);
+    return { ...before, scopes };
+  }
+
+  private addMemberMutation(cls: Node, attribute: string, mutation: Mutation): void {
+    let byAttr = this.memberMutations.get(cls.id);
+    if (!byAttr) this.memberMutations.set(cls.id, (byAttr = new Map()));
+    add(byAttr, attribute, mutation);
+  }
+
+  /**
+   * The named nodes of some types (a set kept for the life of the program, as `walkTypes`
+   * takes), in tree order: what `walkTypes` from the root visits. Kept for the unit; an editor
+   * buffer's version reads again only the top-level statements its tree did not take over.
+   */
+  nodesOfTypes(types: ReadonlySet<string>): readonly Node[] {
+    let list = this.nodesByTypes.get(types);
+    if (list) return list;
+    const tree = this.tree;
+    const mask = tree.typeMask(types);
+    const out: Node[] = [];
+    // walkTypes visits the node it starts from whether it is named or not.
+    if (mask[tree.typeId[0]]) out.push(tree.rootNode);
+    const kept = this.statementNodes;
+    if (!kept) tree.forEachNamedIn(mask, 1, tree.length, (n) => out.push(n));
+    else {
+      const before = this.previousNodes?.get(types);
+      const now = new Map<Node, readonly Node[]>();
+      for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
+        const statement = tree.node(c)!;
+        let part = before?.get(statement);
+        if (!part) {
+          const found: Node[] = [];
+          tree.forEachNamedIn(mask, c, tree.subtreeEnd[c], (n) => found.push(n));
+          part = found;
+        }
+        now.set(statement, part);
+        for (const n of part) out.push(n);
+      }
+      kept.set(types, now);
+    }
+    this.nodesByTypes.set(types, (list = out));
+    return list;
   }
 
   /**
@@ -159,6 +275,11 @@ export class FileUnit {
       if (s) return s;
     }
     return this.module;
+  }
+
+  /** Every scope of the file, the module's first, in tree order. */
+  get scopesInOrder(): readonly Scope[] {
+    return this.scopeList;
   }
 
   /** The parameters of a function (the adapter's `params`, as the index read them). */
@@ -242,6 +363,31 @@ export class FileUnit {
 function isAnthropic(module: string): boolean {
   return /^anthropic(\.|$)/.test(module) || module.startsWith('@anthropic-ai/');
 }
+
+/** An in-place change of an instance attribute, with its class. */
+interface MemberMutation {
+  readonly cls: Node;
+  readonly attribute: string;
+  readonly mutation: Mutation;
+}
+
+/**
+ * What the index found in one top-level statement: the bindings it adds to the module scope,
+ * its changes of module names and of instance attributes, its calls and the scopes it opens (in
+ * tree order), and the statement's own view. All of it is nodes and what the adapter read of
+ * them, never an offset, so it holds for the same subtree at another place.
+ */
+interface StatementIndex {
+  readonly declares: readonly Binding[];
+  readonly mutations: readonly Mutation[];
+  readonly memberMutations: readonly MemberMutation[];
+  readonly calls: readonly Node[];
+  readonly scopes: readonly Scope[];
+  readonly view: IndexView | undefined;
+}
+
+/** What indexNodes answers for the whole tree (nothing is kept per statement). */
+const NOTHING_INDEXED: StatementIndex = { declares: [], mutations: [], memberMutations: [], calls: [], scopes: [], view: undefined };
 
 /** What the index reads of a node (undefined `params`: it opens no scope). */
 interface IndexView {
@@ -503,6 +649,11 @@ export class Workspace {
    * before analysing its new text, and that text is what the kept tree is for.
    */
   private readonly editBases = new Map<string, Tree>();
+  /**
+   * The unit of each edit base's version: what its index read per statement serves the next
+   * version, also when the unit itself was dropped (a change to the buffer or to another file).
+   */
+  private readonly unitOfBase = new WeakMap<Tree, FileUnit>();
   private readonly existing = new Map<string, boolean>();
   /** Characters parsed so far (the file's own text and every file read for an import). */
   parsedChars = 0;
@@ -540,7 +691,10 @@ export class Workspace {
     const tree = this.parsers.parseEdited(lang, text, previous);
     this.editBases.set(file, tree);
     evictOldest(this.editBases, this.maxEditBases, (_, base) => base.release());
-    return this.addUnit(file, text, lang, tree);
+    // The statements the tree took over from the previous version's are indexed as they were.
+    const unit = this.addUnit(file, text, lang, tree, { previous: previous && this.unitOfBase.get(previous) });
+    this.unitOfBase.set(tree, unit);
+    return unit;
   }
 
   /**
@@ -689,11 +843,11 @@ export class Workspace {
     return this.addUnit(file, text, language, this.parsers.parse(language, text));
   }
 
-  private addUnit(file: string, text: string, language: LanguageId, tree: Tree): FileUnit {
+  private addUnit(file: string, text: string, language: LanguageId, tree: Tree, edited?: { previous?: FileUnit }): FileUnit {
     this.parsedChars += text.length;
     // While the parse is kept its text tells whether a text given later is another (textSet).
     this.textHashes.delete(file);
-    const unit = new FileUnit(this, file, language, text, tree);
+    const unit = new FileUnit(this, file, language, text, tree, edited);
     this.units.set(file, unit);
     this.unitChars += text.length;
     evictOldest(

@@ -5,6 +5,7 @@
  * the same tree. Seeded edits (typing, deleting, lines added and removed, each slip undone) on
  * every fixture and example and on the editor benchmark's 3,000-line files.
  */
+import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { editorFile } from '../bench/corpus';
@@ -142,6 +143,15 @@ describe('an editor buffer indexed statement by statement', () => {
     // Most statements are replayed: an edit reaches one or two of them.
     expect(replayed).toBeGreaterThan(statements / 2);
   }, 120_000);
+
+  it('keeps no version of a buffer alive but the last (versions-kept.ts, in a process of its own)', () => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'run-ts.mjs'), 'test/versions-kept.ts'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const kept = JSON.parse(r.stdout) as { versions: number; alive: number; control: boolean };
+    expect(kept.control).toBe(false);
+    // Each version's lists are read again (nodesOfTypes), after which the previous version's go.
+    expect(kept.alive).toBe(1);
+  }, 60_000);
 
   for (const language of ['python', 'typescript'] as const) {
     it(`indexes what an index from scratch reads on the editor benchmark file (${language}), keystroke after keystroke`, () => {

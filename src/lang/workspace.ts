@@ -69,7 +69,7 @@ export class FileUnit {
   private readonly statementIndexes?: Map<Node, StatementIndex>;
   /** The named nodes of some types, per top-level statement (nodesOfTypes), kept likewise. */
   private readonly statementNodes?: Map<ReadonlySet<string>, Map<Node, readonly Node[]>>;
-  private readonly previousNodes?: ReadonlyMap<ReadonlySet<string>, ReadonlyMap<Node, readonly Node[]>>;
+  private previousNodes?: ReadonlyMap<ReadonlySet<string>, ReadonlyMap<Node, readonly Node[]>>;
   private readonly nodesByTypes = new Map<ReadonlySet<string>, readonly Node[]>();
   /** Top-level statements whose index was replayed from the previous version (for tests and probes). */
   replayedStatements = 0;
@@ -233,6 +233,9 @@ export class FileUnit {
         for (const n of part) out.push(n);
       }
       kept.set(types, now);
+      // Once every list the previous version kept has been read again, its lists (which hold
+      // the nodes of the statements typed over, and through them its tree) are let go.
+      if (this.previousNodes && kept.size >= this.previousNodes.size) this.previousNodes = undefined;
     }
     this.nodesByTypes.set(types, (list = out));
     return list;
@@ -693,6 +696,9 @@ export class Workspace {
     evictOldest(this.editBases, this.maxEditBases, (_, base) => base.release());
     // The statements the tree took over from the previous version's are indexed as they were.
     const unit = this.addUnit(file, text, lang, tree, { previous: previous && this.unitOfBase.get(previous) });
+    // The previous version's unit serves no later one. (Kept, it would keep its own previous
+    // version alive in turn: a node of a statement typed over still belongs to its old tree.)
+    if (previous) this.unitOfBase.delete(previous);
     this.unitOfBase.set(tree, unit);
     return unit;
   }

@@ -631,10 +631,17 @@ function spliceColumns(s: StatementSplice, source: string, moves: number[]): Bui
   // nodes holds: a hidden MISSING token). Its tree-sitter id is not kept: the edit changed it.
   b.add(-1, previous.typeId[0], 0, (previous.flags[0] & NAMED) | (part.flags[0] & HAS_ERROR), previous.start[0], previous.end[0] + shift, 0);
   for (let c = previous.firstChildOf[0]; c >= 0; c = previous.nextSiblingOf[c]) {
-    if (c < first || c > last) {
+    if (c < first) {
       moves.push(c, previous.subtreeEnd[c], b.length);
-      b.copySubtree(previous, ids, c, 0, previous.fieldId[c], c > last ? shift : 0, 1);
+      b.copySubtree(previous, ids, c, 0, previous.fieldId[c], 0, 1);
       continue;
+    }
+    if (c > last) {
+      // The statements after the edit, all at once: one run of the old columns.
+      const move = b.length - c;
+      for (let r = c; r >= 0; r = previous.nextSiblingOf[r]) moves.push(r, previous.subtreeEnd[r], r + move);
+      b.copyTopLevelRun(previous, ids, c, shift);
+      break;
     }
     if (c !== first) continue;
     // A text tree-sitter could not read as statements at all has an error for its root: that goes in as one node.
@@ -880,6 +887,43 @@ class Builder {
     this.nextSibling[at] = -1;
     this.prevSibling[at] = -1;
     this.link(parent, at);
+  }
+
+  /**
+   * Copies the top-level statements of `from` from `root` to the last one, as copySubtree copies
+   * each (offsets moved by `shift`, at the same depth) in one pass over the columns: after an
+   * edit most of a file's statements follow it.
+   */
+  copyTopLevelRun(from: SyntaxTree, fromNodeIds: Int32Array | undefined, root: number, shift: number): void {
+    const stop = from.subtreeEnd[0];
+    const count = stop - root;
+    while (this.length + count > this.capacity) this.grow();
+    const at = this.length;
+    const move = at - root;
+    this.typeId.set(from.typeId.subarray(root, stop), at);
+    this.fieldId.set(from.fieldId.subarray(root, stop), at);
+    this.flags.set(from.flags.subarray(root, stop), at);
+    this.depth.set(from.depth.subarray(root, stop), at);
+    if (this.nodeId) {
+      if (fromNodeIds) addInto(this.nodeId, fromNodeIds, root, stop, at, 0);
+      else this.nodeId.fill(0, at, at + count);
+    }
+    addInto(this.start, from.start, root, stop, at, shift);
+    addInto(this.end, from.end, root, stop, at, shift);
+    addInto(this.parent, from.parentOf, root, stop, at, move);
+    addInto(this.subtreeEnd, from.subtreeEnd, root, stop, at, move);
+    linksInto(this.firstChild, from.firstChildOf, root, stop, at, move);
+    linksInto(this.lastChild, from.lastChildOf, root, stop, at, move);
+    linksInto(this.nextSibling, from.nextSiblingOf, root, stop, at, move);
+    linksInto(this.prevSibling, from.prevSiblingOf, root, stop, at, move);
+    this.length += count;
+    if (from === this.base) this.copied += count;
+    // Each statement's links outside its subtree are this tree's: its parent is the root, its siblings are linked anew.
+    for (let r = root; r >= 0; r = from.nextSiblingOf[r]) {
+      this.nextSibling[r + move] = -1;
+      this.prevSibling[r + move] = -1;
+      this.link(0, r + move);
+    }
   }
 
   private link(parent: number, i: number): void {

@@ -241,5 +241,33 @@ describe('requests kept between keystrokes', () => {
       // Requests were taken over (40 per text; none across a change that leaves a syntax error, nor from the statement changed).
       expect(p.editor.requestsReused).toBeGreaterThan(CHANGES * 8);
     }, 120_000);
+
+    it(`reports what reading every request reports while a keyword or a bracket is broken (${language})`, async () => {
+      // Syntax errors that stay in one statement: a word typed into a keyword (`def` -> `drefundef`),
+      // a bracket or a colon dropped, a stray `(` or `=`; typed a character at a time, then undone.
+      const original = editorFile(language, 20261205);
+      const p = await pair(file());
+      p.analyse(original, language);
+      const rng = new Rng(language === 'python' ? 7201 : 7202);
+      const keywords = [...original.matchAll(language === 'python' ? /\b(def|class|return|if|for|with|import|from|else|try)\b/g : /\b(function|class|return|if|for|const|let|import|export|async|else)\b|[{}();:]/g)].map((m) => m.index);
+      const failures: string[] = [];
+      let before = p.editor.requestsReused;
+      let taken = 0;
+      for (let k = 0; k < 24 && failures.length < 3; k++) {
+        const at = keywords[rng.int(0, keywords.length - 1)] + rng.int(0, 1);
+        const typed = ['refund', '(', '=', ':', ' x', '"'][rng.int(0, 5)];
+        for (let n = 1; n <= typed.length; n++) {
+          const text = original.slice(0, at) + typed.slice(0, n) + original.slice(at);
+          const { got, want } = p.analyse(text, language);
+          if (said(got) !== said(want)) failures.push(`typing ${JSON.stringify(typed.slice(0, n))} at ${at}: ${firstDifference(said(got), said(want))}`);
+        }
+        const { got, want } = p.analyse(original, language);
+        if (said(got) !== said(want)) failures.push(`undoing ${JSON.stringify(typed)} at ${at}: ${firstDifference(said(got), said(want))}`);
+        taken += p.editor.requestsReused - before;
+        before = p.editor.requestsReused;
+      }
+      expect(failures).toEqual([]);
+      expect(taken).toBeGreaterThan(0);
+    }, 120_000);
   }
 });

@@ -288,8 +288,9 @@ export class RequestReuse {
           for (const m of call.callee.text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
         }
       }
-      // A statement with a syntax error may bind or call more than its tree says: every name of the file it writes.
-      if (this.erroneous?.has(st.start)) for (const m of unit.text.slice(st.start, st.end).matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
+      // A statement with a syntax error may bind or call more than its tree says, in the text its
+      // error nodes hold (tokens the parser could not place): every name of the file written there.
+      if (this.erroneous?.has(st.start)) for (const text of errorTexts(unit, st)) for (const m of text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
     }
     for (const scope of unit.scopes.values()) {
       for (const [name, mutations] of scope.mutations) {
@@ -361,4 +362,24 @@ export class RequestReuse {
     this.change = undefined;
     this.unit = undefined;
   }
+}
+
+/**
+ * The texts of the outermost error nodes of the top-level statements in `st`: what the parser
+ * could not read as syntax. (The rest of such a statement is read as any other: a call, a
+ * binding or a change in place there is in the file's index.)
+ */
+function errorTexts(unit: FileUnit, st: Span): string[] {
+  const tree = unit.tree;
+  const out: string[] = [];
+  for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
+    if (tree.end[c] <= st.start || tree.start[c] >= st.end || !tree.hasError(c)) continue;
+    for (let i = c, stop = tree.subtreeEnd[c]; i < stop; ) {
+      if (tree.typeName(i) === 'ERROR') {
+        out.push(unit.text.slice(tree.start[i], tree.end[i]));
+        i = tree.subtreeEnd[i];
+      } else i++;
+    }
+  }
+  return out;
 }

@@ -48,6 +48,31 @@ describe('the walk', () => {
     expect(walk(dir, true)).toEqual(plain);
   });
 
+  it('shared by walkers (each taking some entries of the folders given), finds what one walker finds', () => {
+    const dir = project({ ...files, 'root.py': 'x = 1\n', 'z/e.py': 'x = 1\n', 'notes.txt': 'x\n' });
+    const one = discoverFiles([], dir);
+    for (const walkers of [2, 3]) {
+      // Walker w takes the entries w, w + walkers, ... of each folder argument (a fixed hand-out; threads take them as they come).
+      const parts = Array.from({ length: walkers }, (_, w) => {
+        const next = new Map<number, number>();
+        const claim = (k: number) => {
+          const t = next.get(k) ?? w;
+          next.set(k, t + walkers);
+          return t;
+        };
+        return discoverFiles(['.', 'pkg', 'app.py', 'missing.py'], dir, () => false, undefined, { claim, first: w === 0 });
+      });
+      const whole = discoverFiles(['.', 'pkg', 'app.py', 'missing.py'], dir);
+      expect([...new Set(parts.flatMap((p) => p.files))].sort()).toEqual(whole.files);
+      // What is said of the arguments that are no folder is said once, by the first walker.
+      expect(parts[0].errors).toEqual(whole.errors);
+      expect(parts.slice(1).flatMap((p) => p.errors)).toEqual([]);
+      // Every walker found some of the files.
+      expect(parts.every((p) => p.files.length > 0)).toBe(true);
+    }
+    expect(one.files.length).toBeGreaterThan(5);
+  });
+
   it("answers from a folder's listing, not from the file system, once the walk has listed it", () => {
     const dir = project(files);
     const host = new DiskHost();

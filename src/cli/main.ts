@@ -21,7 +21,7 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
-import { discoverInWorker, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, startLintWorkers, stopLintWorkers, WORKER_ROLE, workerCount } from './lint';
+import { discoverInWorker, discoveryWalkers, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, startLintWorkers, stopLintWorkers, WORKER_ROLE, workerCount } from './lint';
 import type { DiscoveryJob, EarlyWorker, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
@@ -348,7 +348,7 @@ async function check(args: string[], io: Io): Promise<number> {
       const script = threadsOption === 1 ? undefined : workerScript();
       // The lint workers load the engine meanwhile (as many as the run would use with enough files).
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
-      const discovery = script ? await discoverInWorker(script, paths, io.cwd).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
+      const discovery = script ? await discoverInWorker(script, paths, io.cwd, discoveryWalkers()).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
       if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
       for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
       for (const s of discovery.skipped) {

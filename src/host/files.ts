@@ -74,7 +74,19 @@ export class FolderListings {
   }
 }
 
-export function discoverFiles(args: readonly string[], cwd: string, excludedByConfig: Excluded = () => false, folderListed?: FolderListed): Discovery {
+/**
+ * A part of a walk shared by several walkers (threads), each with its own discoverFiles: the
+ * entries of each folder given are handed out one at a time, `claim(k)` giving the next entry of
+ * the k-th folder argument (its index in name order) that no walker has taken. Only walker 0
+ * (`first`) reads the arguments that are no folder (files, globs, errors). The union of the
+ * walkers' files is the whole walk's.
+ */
+export interface WalkShare {
+  claim(argument: number): number;
+  first: boolean;
+}
+
+export function discoverFiles(args: readonly string[], cwd: string, excludedByConfig: Excluded = () => false, folderListed?: FolderListed, share?: WalkShare): Discovery {
   const found = new Set<string>();
   const out: Discovery = { files: [], skipped: [], errors: [], warnings: [], configExcluded: false };
   const configExcluded: Excluded = (abs, isDir) => {
@@ -99,27 +111,37 @@ export function discoverFiles(args: readonly string[], cwd: string, excludedByCo
     return entries;
   };
   const walk = (dir: string, entries: fs.Dirent[] | undefined = list(dir)): void => {
-    for (const entry of entries ?? []) {
-      const abs = path.join(dir, entry.name);
-      // Symbolic links to files are followed; links to folders are not (no cycles).
-      const isDir = entry.isDirectory();
-      const isFile = entry.isFile() || (entry.isSymbolicLink() && isSourceFile(abs));
-      if (isDir) {
-        if (excluded.has(entry.name) || filter.ignored(abs, true)) continue;
-        // Listed before the configuration judges it: that asks which of its files are configuration files.
-        const inner = list(abs);
-        if (inner && !configExcluded(abs, true)) walk(abs, inner);
-      } else if (isFile && isSourceFile(abs) && !excludedByDefault(abs) && !filter.ignored(abs, false) && !configExcluded(abs, false)) {
-        found.add(abs);
-      }
+    for (const entry of entries ?? []) visit(dir, entry);
+  };
+  const visit = (dir: string, entry: fs.Dirent): void => {
+    const abs = path.join(dir, entry.name);
+    // Symbolic links to files are followed; links to folders are not (no cycles).
+    const isDir = entry.isDirectory();
+    const isFile = entry.isFile() || (entry.isSymbolicLink() && isSourceFile(abs));
+    if (isDir) {
+      if (excluded.has(entry.name) || filter.ignored(abs, true)) return;
+      // Listed before the configuration judges it: that asks which of its files are configuration files.
+      const inner = list(abs);
+      if (inner && !configExcluded(abs, true)) walk(abs, inner);
+    } else if (isFile && isSourceFile(abs) && !excludedByDefault(abs) && !filter.ignored(abs, false) && !configExcluded(abs, false)) {
+      found.add(abs);
     }
   };
 
-  for (const arg of args.length ? args : ['.']) {
+  const given = args.length ? args : ['.'];
+  for (let k = 0; k < given.length; k++) {
+    const arg = given[k];
     const abs = path.resolve(cwd, arg);
     const stat = statOrUndefined(abs);
     if (stat?.isDirectory()) {
-      walk(abs);
+      if (!share) walk(abs);
+      else {
+        // In name order, so that every walker numbers the entries alike.
+        const entries = (list(abs) ?? []).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        for (let t = share.claim(k); t < entries.length; t = share.claim(k)) visit(abs, entries[t]);
+      }
+    } else if (share && !share.first) {
+      continue;
     } else if (stat) {
       if (isSourceFile(abs)) found.add(abs);
       else out.skipped.push({ file: abs, reason: 'unsupported file type' });

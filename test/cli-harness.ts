@@ -74,6 +74,9 @@ export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** The signal that ended the child, and why it could not be run or was stopped (spawnSync's error). */
+  signal?: NodeJS.Signals | null;
+  error?: string;
 }
 
 /** Runs `prefixlint <args>` in `cwd`; `input` is standard input. */
@@ -87,7 +90,7 @@ export function run(cwd: string, args: string[], opts: { input?: string | Buffer
     maxBuffer: 64 * 1024 * 1024,
     ...opts.spawn,
   });
-  return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+  return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr), signal: r.signal, ...(r.error ? { error: r.error.message } : {}) };
 }
 
 export interface JsonEdit {
@@ -115,8 +118,13 @@ export interface JsonFinding {
   cellColumn?: number;
 }
 
+/** The findings a `--format json` run printed; when its output is no JSON, an error that says how the run ended. */
 export function json(r: Run): JsonFinding[] {
-  return JSON.parse(r.stdout) as JsonFinding[];
+  try {
+    return JSON.parse(r.stdout) as JsonFinding[];
+  } catch (err) {
+    throw new Error(`the run printed no JSON (${err instanceof Error ? err.message : String(err)}): exit ${r.code}, signal ${r.signal ?? 'none'}${r.error ? `, ${r.error}` : ''}; stdout ${JSON.stringify(r.stdout.slice(0, 300))}; stderr ${JSON.stringify(r.stderr.slice(0, 2000))}`, { cause: err });
+  }
 }
 
 /** A git repository in `dir` with everything in it committed (for --changed-since). */

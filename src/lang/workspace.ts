@@ -223,6 +223,8 @@ export class FileUnit {
       const now = new Map<Node, readonly Node[]>();
       for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
         const statement = tree.node(c)!;
+        // A statement taken over is the same subtree, node for node, whatever moves took it
+        // over (only the index, which keeps node views, asks that one move took it whole).
         let part = before?.get(statement);
         if (!part) {
           const found: Node[] = [];

@@ -27,14 +27,14 @@ import type { Node as WasmNode, Tree as WasmTree } from 'web-tree-sitter';
 import { Analyzer } from '../src/engine/analyzer';
 import type { FileResult } from '../src/engine/analyzer';
 import type { LanguageId } from '../src/core/model';
-import { Notebook } from '../src/lang/notebook';
-import { languageForPath, Parsers, textChange } from '../src/lang/parsers';
+import { Parsers, textChange } from '../src/lang/parsers';
 import type { Tree } from '../src/lang/parsers';
 import { keptWasmTreeCount, SyntaxNode, SyntaxTree } from '../src/lang/syntaxTree';
 import { frontEndFor } from '../src/lang/frontEnds';
 import { Workspace } from '../src/lang/workspace';
 import { diskHost, FIXTURES, ROOT } from './helpers';
-import { collectInputs, Rng } from './robustness/fuzz';
+import { editorBuffers, Rng } from './robustness/fuzz';
+import type { EditorBuffer } from './robustness/fuzz';
 
 let parsers: Parsers;
 beforeAll(async () => {
@@ -182,22 +182,9 @@ function edit(text: string, rng: Rng, others: readonly string[]): string {
   }
 }
 
-interface Buffer {
-  file: string;
-  language: LanguageId;
-  text: string;
-}
-
 /** Every fixture and example as an editor buffer; a notebook is its code cells, as Python. */
-function buffers(): Buffer[] {
-  const out: Buffer[] = [];
-  for (const input of collectInputs([FIXTURES, path.join(ROOT, 'examples')])) {
-    if (input.ext === '.ipynb') {
-      const nb = Notebook.parse(input.text);
-      if (nb instanceof Notebook) out.push({ file: input.file, language: 'python', text: nb.virtual.text });
-    } else out.push({ file: input.file, language: languageForPath(input.file)!, text: input.text });
-  }
-  return out;
+function buffers(): EditorBuffer[] {
+  return editorBuffers([FIXTURES, path.join(ROOT, 'examples')]);
 }
 
 const EDITS_PER_FILE = 4;

@@ -11,13 +11,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { editorFile } from '../bench/corpus';
 import type { LanguageId } from '../src/core/model';
 import { frontEndFor } from '../src/lang/frontEnds';
-import { Notebook } from '../src/lang/notebook';
-import { languageForPath, Parsers } from '../src/lang/parsers';
+import { Parsers } from '../src/lang/parsers';
 import type { Node } from '../src/lang/parsers';
 import type { Binding, Mutation } from '../src/lang/syntax';
 import { FileUnit, Workspace } from '../src/lang/workspace';
 import { FIXTURES, ROOT } from './helpers';
-import { collectInputs, Rng } from './robustness/fuzz';
+import { editorBuffers, Rng } from './robustness/fuzz';
+import type { EditorBuffer } from './robustness/fuzz';
 
 let parsers: Parsers;
 beforeAll(async () => {
@@ -50,21 +50,9 @@ function bindingObjects(unit: FileUnit): Binding[] {
   return unit.scopesInOrder.flatMap((s) => [...s.bindings.values()].flat());
 }
 
-interface Buffer {
-  file: string;
-  language: LanguageId;
-  text: string;
-}
-
-function buffers(): Buffer[] {
-  const out: Buffer[] = [];
-  for (const input of collectInputs([FIXTURES, path.join(ROOT, 'examples')])) {
-    if (input.ext === '.ipynb') {
-      const nb = Notebook.parse(input.text);
-      if (nb instanceof Notebook) out.push({ file: input.file, language: 'python', text: nb.virtual.text });
-    } else out.push({ file: input.file, language: languageForPath(input.file)!, text: input.text });
-  }
-  return out;
+/** Every fixture and example as an editor buffer; a notebook is its code cells, as Python. */
+function buffers(): EditorBuffer[] {
+  return editorBuffers([FIXTURES, path.join(ROOT, 'examples')]);
 }
 
 const SNIPPETS = ['x', '(', ')', ':', '"', '{', '}', '\n', '    ', 'def f(a):\n    return a\n', 'self.items.append(1)\n', 'import os\n', 'class K:\n    pass\n', 'const q = [];\n', 'function g(b) { return b; }\n', 'q.push(2);\n'];

@@ -846,42 +846,13 @@ class Builder {
    */
   copySubtree(from: SyntaxTree, fromNodeIds: Int32Array | undefined, root: number, parent: number, field: number, shift: number, depth: number): void {
     const stop = from.subtreeEnd[root];
-    const count = stop - root;
-    while (this.length + count > this.capacity) this.grow();
     const at = this.length;
-    const move = at - root;
     const deeper = depth - from.depth[root];
-    if (from === this.base && move === 0 && shift === 0 && deeper === 0 && stop <= this.inPlace) {
+    if (from === this.base && at === root && shift === 0 && deeper === 0 && stop <= this.inPlace) {
       // Already in the columns (see inPlace): only the root's place in its new parent is written.
-      this.length += count;
-      this.copied += count;
-      this.fieldId[at] = field;
-      this.nextSibling[at] = -1;
-      this.prevSibling[at] = -1;
-      this.link(parent, at);
-      return;
-    }
-    this.typeId.set(from.typeId.subarray(root, stop), at);
-    this.fieldId.set(from.fieldId.subarray(root, stop), at);
-    this.flags.set(from.flags.subarray(root, stop), at);
-    // Nodes of a tree with no ids recorded get none (0): no later tree takes them for its own.
-    if (this.nodeId) {
-      if (fromNodeIds) addInto(this.nodeId, fromNodeIds, root, stop, at, 0);
-      else this.nodeId.fill(0, at, at + count);
-    }
-    // One column at a time: a copy, then one addition per element (an edit copies almost the whole tree).
-    addInto(this.start, from.start, root, stop, at, shift);
-    addInto(this.end, from.end, root, stop, at, shift);
-    addInto(this.parent, from.parentOf, root, stop, at, move);
-    addInto(this.subtreeEnd, from.subtreeEnd, root, stop, at, move);
-    addInto(this.depth, from.depth, root, stop, at, deeper);
-    // Links: -1 (no such node) stays -1.
-    linksInto(this.firstChild, from.firstChildOf, root, stop, at, move);
-    linksInto(this.lastChild, from.lastChildOf, root, stop, at, move);
-    linksInto(this.nextSibling, from.nextSiblingOf, root, stop, at, move);
-    linksInto(this.prevSibling, from.prevSiblingOf, root, stop, at, move);
-    this.length += count;
-    if (from === this.base) this.copied += count;
+      this.length += stop - root;
+      this.copied += stop - root;
+    } else this.copyNodes(from, fromNodeIds, root, stop, shift, deeper);
     // The root's links outside the subtree are this tree's, not the old one's.
     this.fieldId[at] = field;
     this.nextSibling[at] = -1;
@@ -895,7 +866,18 @@ class Builder {
    * edit most of a file's statements follow it.
    */
   copyTopLevelRun(from: SyntaxTree, fromNodeIds: Int32Array | undefined, root: number, shift: number): void {
-    const stop = from.subtreeEnd[0];
+    const move = this.length - root;
+    this.copyNodes(from, fromNodeIds, root, from.subtreeEnd[0], shift, 0);
+    // Each statement's links outside its subtree are this tree's: its parent is the root, its siblings are linked anew.
+    for (let r = root; r >= 0; r = from.nextSiblingOf[r]) {
+      this.nextSibling[r + move] = -1;
+      this.prevSibling[r + move] = -1;
+      this.link(0, r + move);
+    }
+  }
+
+  /** Appends nodes `root` to `stop` of `from`, their offsets moved by `shift` and their depths by `deeper`. */
+  private copyNodes(from: SyntaxTree, fromNodeIds: Int32Array | undefined, root: number, stop: number, shift: number, deeper: number): void {
     const count = stop - root;
     while (this.length + count > this.capacity) this.grow();
     const at = this.length;
@@ -903,27 +885,25 @@ class Builder {
     this.typeId.set(from.typeId.subarray(root, stop), at);
     this.fieldId.set(from.fieldId.subarray(root, stop), at);
     this.flags.set(from.flags.subarray(root, stop), at);
-    this.depth.set(from.depth.subarray(root, stop), at);
+    // Nodes of a tree with no ids recorded get none (0): no later tree takes them for its own.
     if (this.nodeId) {
       if (fromNodeIds) addInto(this.nodeId, fromNodeIds, root, stop, at, 0);
       else this.nodeId.fill(0, at, at + count);
     }
+    // One column at a time: a copy, then one addition per element (an edit copies almost the whole tree).
     addInto(this.start, from.start, root, stop, at, shift);
     addInto(this.end, from.end, root, stop, at, shift);
     addInto(this.parent, from.parentOf, root, stop, at, move);
     addInto(this.subtreeEnd, from.subtreeEnd, root, stop, at, move);
+    if (deeper === 0) this.depth.set(from.depth.subarray(root, stop), at);
+    else addInto(this.depth, from.depth, root, stop, at, deeper);
+    // Links: -1 (no such node) stays -1.
     linksInto(this.firstChild, from.firstChildOf, root, stop, at, move);
     linksInto(this.lastChild, from.lastChildOf, root, stop, at, move);
     linksInto(this.nextSibling, from.nextSiblingOf, root, stop, at, move);
     linksInto(this.prevSibling, from.prevSiblingOf, root, stop, at, move);
     this.length += count;
     if (from === this.base) this.copied += count;
-    // Each statement's links outside its subtree are this tree's: its parent is the root, its siblings are linked anew.
-    for (let r = root; r >= 0; r = from.nextSiblingOf[r]) {
-      this.nextSibling[r + move] = -1;
-      this.prevSibling[r + move] = -1;
-      this.link(0, r + move);
-    }
   }
 
   private link(parent: number, i: number): void {

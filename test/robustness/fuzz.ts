@@ -11,7 +11,9 @@ import * as path from 'node:path';
 import type { Analyzer, FileResult } from '../../src/engine/analyzer';
 import { openDocument } from '../../src/engine/document';
 import { fixToFixpoint } from '../../src/engine/fixpoint';
+import type { LanguageId } from '../../src/core/model';
 import { Notebook } from '../../src/lang/notebook';
+import { languageForPath } from '../../src/lang/parsers';
 
 /** sfc32, seeded: the same cases on every machine. */
 export class Rng {
@@ -65,6 +67,25 @@ export interface Input {
 const EXTENSIONS = new Set(['.py', '.ts', '.tsx', '.js', '.jsx', '.ipynb']);
 
 /** Every source file under the given folders (fixtures, examples), sorted for a stable order. */
+/** A file as an editor holds it: its text and language (a notebook's code cells, as Python). */
+export interface EditorBuffer {
+  file: string;
+  language: LanguageId;
+  text: string;
+}
+
+/** The inputs of `dirs` (collectInputs) as editor buffers. */
+export function editorBuffers(dirs: readonly string[]): EditorBuffer[] {
+  const out: EditorBuffer[] = [];
+  for (const input of collectInputs(dirs)) {
+    if (input.ext === '.ipynb') {
+      const nb = Notebook.parse(input.text);
+      if (nb instanceof Notebook) out.push({ file: input.file, language: 'python', text: nb.virtual.text });
+    } else out.push({ file: input.file, language: languageForPath(input.file)!, text: input.text });
+  }
+  return out;
+}
+
 export function collectInputs(dirs: readonly string[]): Input[] {
   const out: Input[] = [];
   const visit = (dir: string) => {

@@ -387,13 +387,7 @@ export class SyntaxTree {
    */
   tookOverWhole(i: number): boolean {
     const roots = this.adoptedRoots;
-    let lo = 0;
-    let hi = roots.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (roots[mid] < i) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAtLeast(roots, i, roots.length);
     return roots[lo] === i && (lo + 1 === roots.length || roots[lo + 1] >= this.subtreeEnd[i]);
   }
 
@@ -735,16 +729,21 @@ function sameSubtree(a: SyntaxTree, o: number, b: SyntaxTree, n: number): boolea
  * tree asks for only the nodes around the edit, and a table of 50,000 ids built on every
  * keystroke cost more than the rest of reading the tree.
  */
-function nodeWithId(tree: SyntaxTree, nodeIds: Int32Array, id: number, start: number): number {
-  const starts = tree.start;
+/** The first index below `length` of an ascending array whose value is at least `value` (`length` when none is). */
+function firstAtLeast(sorted: ArrayLike<number>, value: number, length: number): number {
   let lo = 0;
-  let hi = tree.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (starts[mid] < start) lo = mid + 1;
+    if (sorted[mid] < value) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < tree.length && starts[i] === start; i++) if (nodeIds[i] === id) return i;
+  return lo;
+}
+
+function nodeWithId(tree: SyntaxTree, nodeIds: Int32Array, id: number, start: number): number {
+  const starts = tree.start;
+  for (let i = firstAtLeast(starts, start, tree.length); i < tree.length && starts[i] === start; i++) if (nodeIds[i] === id) return i;
   return -1;
 }
 

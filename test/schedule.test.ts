@@ -5,7 +5,7 @@
  * a run gets (workerCount).
  */
 import { describe, expect, it } from 'vitest';
-import { Schedule, workerCount } from '../src/cli/lint';
+import { Schedule, sharedSegments, workerCount } from '../src/cli/lint';
 
 describe('workers for a run', () => {
   it('are one per core (up to 8), fewer for few files', () => {
@@ -74,6 +74,82 @@ describe('schedule', () => {
     s.giveBack([3]);
     expect(s.drain()).toEqual([2, 3, 4, 5]);
     expect(s.take(0)).toBeUndefined();
+  });
+
+  it('cuts the runs where the paths part highest up, near the middle', () => {
+    // Three repositories of a folder: 30 files of a, 45 of b (in two packages), 25 of c.
+    const paths = [
+      ...Array.from({ length: 30 }, (_, i) => `/repos/a/src/m${String(i).padStart(2, '0')}.py`),
+      ...Array.from({ length: 20 }, (_, i) => `/repos/b/core/m${String(i).padStart(2, '0')}.py`),
+      ...Array.from({ length: 25 }, (_, i) => `/repos/b/web/m${String(i).padStart(2, '0')}.ts`),
+      ...Array.from({ length: 25 }, (_, i) => `/repos/c/m${String(i).padStart(2, '0')}.py`),
+    ];
+    expect(sharedSegments(paths).slice(28, 33)).toEqual(new Uint16Array([4, 4, 2, 4, 4]));
+    // The middle (50) is inside b, between its packages; the repositories part at 30 and 75, too far from it.
+    const s = new Schedule(paths.length, 2, paths);
+    expect(s.take(0)).toBe(0);
+    expect(s.take(1)).toBe(50);
+    // Three workers: the cut asked at 33 moves to 30 (between a and b); the one at 66 stays, as no
+    // parting is within 66 ± 8 (b's packages part at 50, b and c at 75). The third worker's run,
+    // 66..99, holds the end of b (9 files) and all of c (25): c, the larger, comes first.
+    const three = new Schedule(paths.length, 3, paths);
+    expect([three.take(0), three.take(1), three.take(2)]).toEqual([0, 30, 75]);
+    for (let i = 76; i < 100; i++) expect(three.take(2)).toBe(i);
+    expect(three.take(2)).toBe(66);
+    // Every file once, whatever the cuts.
+    const got = takeAll(new Schedule(paths.length, 3, paths), 3);
+    expect(got.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+
+  it('splits the largest run left where its paths part highest up', () => {
+    const paths = [...Array.from({ length: 12 }, (_, i) => `/r/x/f${String(i).padStart(2, '0')}.py`), ...Array.from({ length: 8 }, (_, i) => `/r/y/f${i}.py`)];
+    const s = new Schedule(paths.length, 2, paths);
+    // Runs: 0..11 (the cut moves from 10 to 12, between x and y), 12..19.
+    expect(s.take(1)).toBe(12);
+    for (let i = 0; i < 12; i++) expect(s.take(0)).toBe(i);
+    for (let i = 13; i < 16; i++) expect(s.take(1)).toBe(i);
+    // Worker 0 is done; worker 1 has 16..19 left, all in y: cut in the middle.
+    expect(s.take(0)).toBe(18);
+  });
+
+  it('gives a worker that has finished whole projects from the end of the fullest list, up to half of it', () => {
+    // Two repositories of 40 files for the first worker, then five small ones of 4 for the second.
+    const paths = [
+      ...Array.from({ length: 40 }, (_, i) => `/w/big1/f${String(i).padStart(2, '0')}.py`),
+      ...Array.from({ length: 40 }, (_, i) => `/w/big2/f${String(i).padStart(2, '0')}.py`),
+      ...['s1', 's2', 's3', 's4', 's5'].flatMap((r) => Array.from({ length: 4 }, (_, i) => `/w/${r}/f${i}.py`)),
+    ];
+    const s = new Schedule(paths.length, 2, paths);
+    // The middle (50) is inside big2; the nearest parting within 50 ± 12 is at 40 (big1 | big2).
+    expect(s.take(0)).toBe(0);
+    expect(s.take(1)).toBe(40);
+    for (let i = 41; i < 80; i++) expect(s.take(1)).toBe(i);
+    // Then s1..s5 (4 each, in place order): worker 0 is still in big1.
+    const second: number[] = [];
+    for (let i = 0; i < 20; i++) second.push(s.take(1)!);
+    expect(second).toEqual(Array.from({ length: 20 }, (_, i) => 80 + i));
+    // Worker 1 is done; worker 0 has 1..39 left, one project: it takes the second half of it.
+    expect(s.take(1)).toBe(20);
+    expect(takeAll(s, 2).flat().length + 2 + 40 + 20).toBe(paths.length);
+  });
+
+  it('takes whole projects rather than half of one when the fullest list has several', () => {
+    const paths = [
+      ...Array.from({ length: 20 }, (_, i) => `/w/a/f${String(i).padStart(2, '0')}.py`),
+      ...Array.from({ length: 10 }, (_, i) => `/w/b/f${i}.py`),
+      ...Array.from({ length: 10 }, (_, i) => `/w/c/f${i}.py`),
+      ...Array.from({ length: 4 }, (_, i) => `/w/d/f${i}.py`),
+    ];
+    // Runs: a (the cut asked at 22 moves to 20, a | b), and b, c, d (b and c equal: in place order).
+    const s = new Schedule(paths.length, 2, paths);
+    expect(s.take(1)).toBe(20);
+    for (let i = 0; i < 20; i++) expect(s.take(0)).toBe(i);
+    // Worker 0 is done; worker 1 has 23 left: b (9), c (10), d (4). Whole projects from the end, up
+    // to half (11.5): d; c would make 14.
+    expect([s.take(0), s.take(0), s.take(0), s.take(0)]).toEqual([40, 41, 42, 43]);
+    // Then b (9) and c (10) are left: c alone is more than half, so the second half of the largest, c.
+    expect(s.take(0)).toBe(35);
+    expect(takeAll(s, 2).flat().sort((a, b) => a - b)).toEqual([...Array.from({ length: 9 }, (_, i) => 21 + i), 30, 31, 32, 33, 34, 36, 37, 38, 39]);
   });
 
   it('has nothing to give with no files, and one worker takes them in order', () => {

@@ -428,31 +428,104 @@ function failedOutcome(file: string, message: string): LintResult {
  * Which file each worker lints next. The files (sorted, so a folder's files are together) are
  * split into one run of consecutive files per worker: files that import each other mostly sit
  * in one folder, and a worker that lints them all parses each module once, in its own caches.
- * A worker that has finished its run takes the second half of the largest run left. Files a
- * lost worker had been given and not finished are handed out again first.
+ * Files a lost worker had been given and not finished are handed out again first.
+ *
+ * Given the files' paths, runs are cut, and taken over, where the paths part highest up (between
+ * two repositories of a folder of repositories, two top-level folders of a repository): what a
+ * worker learns of a project (its modules' imports and definitions, the index of the names its
+ * files call, the modules parsed for what they export) is its own, and a project two workers
+ * lint is read by both. So a run is cut near the middle at such a parting; a worker lints the
+ * projects (the parts between those partings) of its run largest first; and a worker that has
+ * finished its own takes, of the worker with the most files left, whole projects from the end
+ * of its list, up to half of what it has left, or, when that is one project (the one it is in),
+ * the second half of it (cut at the highest parting in its middle half). On the real-code corpus
+ * (2 threads) the middle of the files was inside agno, whose last files the first worker's run
+ * ended with: the second worker linted 747 of its 4,333 files, and 91 of cua's as well.
  */
 export class Schedule {
-  private readonly runs: Array<{ next: number; end: number }> = [];
+  /** Per worker, the runs of consecutive files it is to lint, in the order it lints them. */
+  private readonly queues: Array<Array<{ next: number; end: number }>> = [];
   private readonly again: number[] = [];
+  /** For each file but the first, the path segments it shares with the one before it (fewer: the paths part higher up). */
+  private readonly shared?: Uint16Array;
+  /** The fewest segments any two neighbouring paths share: where projects part. */
+  private readonly parting: number = 0;
 
-  constructor(files: number, workers: number) {
-    for (let w = 0; w < workers; w++) this.runs.push({ next: Math.floor((files * w) / workers), end: Math.floor((files * (w + 1)) / workers) });
+  constructor(files: number, workers: number, paths?: readonly string[]) {
+    if (paths && paths.length === files && files > 1) {
+      this.shared = sharedSegments(paths);
+      this.parting = Math.min(...this.shared.subarray(1));
+    }
+    let start = 0;
+    for (let w = 0; w < workers; w++) {
+      const end = w === workers - 1 ? files : Math.max(start, this.cut(start, files, Math.floor((files * (w + 1)) / workers), Math.floor(files / workers)));
+      this.queues.push(this.projects(start, end));
+      start = end;
+    }
+  }
+
+  /** The files from `lo` to `hi` as runs, one per project, largest first (in order of place among equals). */
+  private projects(lo: number, hi: number): Array<{ next: number; end: number }> {
+    const out: Array<{ next: number; end: number }> = [];
+    let from = lo;
+    for (let i = lo + 1; i <= hi; i++) {
+      if (i < hi && !(this.shared && this.shared[i] <= this.parting)) continue;
+      out.push({ next: from, end: i });
+      from = i;
+    }
+    return out.sort((a, b) => b.end - b.next - (a.end - a.next) || a.next - b.next);
+  }
+
+  /**
+   * Where to end a run that is to end near `at`: the place within `span / 4` of it (and after
+   * `lo`, before `hi`) where the paths part highest up, the nearest to `at` among those.
+   */
+  private cut(lo: number, hi: number, at: number, span: number): number {
+    const shared = this.shared;
+    if (!shared) return at;
+    const reach = Math.floor(span / 4);
+    let best = at;
+    for (let i = Math.max(lo + 1, at - reach); i <= Math.min(hi - 1, at + reach); i++) {
+      if (shared[i] < shared[best] || (shared[i] === shared[best] && Math.abs(i - at) < Math.abs(best - at))) best = i;
+    }
+    return best;
   }
 
   /** The next file for the worker in slot `w` (a replacement keeps its slot), or undefined when none is left. */
   take(w: number): number | undefined {
     if (this.again.length) return this.again.shift();
-    const own = this.runs[w];
-    if (own.next >= own.end) {
-      let largest: { next: number; end: number } | undefined;
-      for (const r of this.runs) if (r.end > r.next && (!largest || r.end - r.next > largest.end - largest.next)) largest = r;
-      if (!largest) return undefined;
-      const mid = largest.next + Math.floor((largest.end - largest.next) / 2);
-      own.next = mid;
-      own.end = largest.end;
-      largest.end = mid;
+    const own = this.queues[w];
+    while (own.length && own[0].next >= own[0].end) own.shift();
+    if (!own.length && !this.takeOver(own)) return undefined;
+    return own[0].next++;
+  }
+
+  /** Gives `own` (empty) files of the worker with the most left; false when no worker has any. */
+  private takeOver(own: Array<{ next: number; end: number }>): boolean {
+    let victim: Array<{ next: number; end: number }> | undefined;
+    let most = 0;
+    for (const q of this.queues) {
+      const left = q.reduce((n, r) => n + r.end - r.next, 0);
+      if (left > most) [victim, most] = [q, left];
     }
-    return own.next++;
+    if (!victim) return false;
+    // Whole projects from the end of its list (the smallest it has left), up to half of what it has left.
+    let taken = 0;
+    while (victim.length > 1) {
+      const last = victim[victim.length - 1];
+      if (taken + last.end - last.next > most / 2) break;
+      taken += last.end - last.next;
+      own.unshift(victim.pop()!);
+    }
+    if (taken) return true;
+    // Else the second half of the largest of its runs.
+    let largest = victim[0];
+    for (const r of victim) if (r.end - r.next > largest.end - largest.next) largest = r;
+    const left = largest.end - largest.next;
+    const mid = left < 4 ? largest.next + Math.floor(left / 2) : this.cut(largest.next, largest.end, largest.next + Math.floor(left / 2), left);
+    own.push({ next: mid, end: largest.end });
+    largest.end = mid;
+    return true;
   }
 
   /** Files to hand out again before any other (in this order). */
@@ -463,9 +536,25 @@ export class Schedule {
   /** Every file not handed out yet (and no longer to be). */
   drain(): number[] {
     const out = this.again.splice(0);
-    for (const r of this.runs) for (; r.next < r.end; r.next++) out.push(r.next);
+    for (const q of this.queues) for (const r of q) for (; r.next < r.end; r.next++) out.push(r.next);
     return out.sort((a, b) => a - b);
   }
+}
+
+/** For each path but the first, how many of its leading segments (folders) it shares with the path before it. */
+export function sharedSegments(paths: readonly string[]): Uint16Array {
+  const out = new Uint16Array(paths.length);
+  for (let i = 1; i < paths.length; i++) {
+    const a = paths[i - 1];
+    const b = paths[i];
+    let segments = 0;
+    for (let k = 0; k < a.length && k < b.length && a.charCodeAt(k) === b.charCodeAt(k); k++) {
+      const c = a.charCodeAt(k);
+      if (c === 0x2f /* / */ || c === 0x5c /* \ */) segments++;
+    }
+    out[i] = Math.min(segments, 0xffff);
+  }
+  return out;
 }
 
 /**
@@ -542,7 +631,7 @@ export function stopLintWorkers(early: readonly EarlyWorker[]): void {
 export function lintInWorkers(script: string, files: readonly string[], job: LintJob, threads: number, deliver: (index: number, result: LintResult) => void, early: EarlyWorker[] = []): Promise<void> {
   return new Promise((resolve) => {
     const results: Array<LintResult | undefined> = new Array(files.length);
-    const schedule = new Schedule(files.length, threads);
+    const schedule = new Schedule(files.length, threads, files);
     let delivered = 0;
 
     const flush = () => {

@@ -152,6 +152,13 @@ describe('schedule', () => {
     expect(takeAll(s, 2).flat().sort((a, b) => a - b)).toEqual([...Array.from({ length: 9 }, (_, i) => 21 + i), 30, 31, 32, 33, 34, 36, 37, 38, 39]);
   });
 
+  it('schedules a list of 300,000 paths', () => {
+    const paths = Array.from({ length: 300_000 }, (_, i) => `/big/p${Math.floor(i / 1000)}/f${String(i).padStart(6, '0')}.py`);
+    const s = new Schedule(paths.length, 4, paths);
+    // The cuts fall between the folders of 1,000 files.
+    expect([s.take(0), s.take(1), s.take(2), s.take(3)]).toEqual([0, 75_000, 150_000, 225_000]);
+  });
+
   it('has nothing to give with no files, and one worker takes them in order', () => {
     expect(new Schedule(0, 2).take(1)).toBeUndefined();
     expect(takeAll(new Schedule(5, 1), 1)).toEqual([[0, 1, 2, 3, 4]]);

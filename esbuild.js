@@ -119,6 +119,7 @@ function fastInputCopy() {
     '    }',
     '    LE_HEAP_STORE_I16((outPtr >> 1) * 2, 0);',
   ];
+  const needle = loop.join('\n');
   // The same count of code units as the loop (it runs while i < numCharsToWrite), a terminating 0 after them.
   const copy = [
     '    var units = Math.ceil(numCharsToWrite);',
@@ -131,11 +132,11 @@ function fastInputCopy() {
     setup(build) {
       build.onLoad({ filter: /[\\/]web-tree-sitter[\\/]web-tree-sitter\.js$/ }, (args) => {
         const source = fs.readFileSync(args.path, 'utf8');
-        const at = source.indexOf(loop.join('\n'));
-        if (at < 0 || source.indexOf(loop.join('\n'), at + 1) >= 0) {
+        const at = source.indexOf(needle);
+        if (at < 0 || source.indexOf(needle, at + 1) >= 0) {
           return { errors: [{ text: `fast-input-copy: the input copy loop of ${path.relative(root, args.path)} is not found once; look at the replacement again` }] };
         }
-        return { contents: source.slice(0, at) + copy.join('\n') + source.slice(at + loop.join('\n').length), loader: 'js' };
+        return { contents: source.slice(0, at) + copy.join('\n') + source.slice(at + needle.length), loader: 'js' };
       });
     },
   };

@@ -442,9 +442,12 @@ function failedOutcome(file: string, message: string): LintResult {
  * (2 threads) the middle of the files was inside agno, whose last files the first worker's run
  * ended with: the second worker linted 747 of its 4,333 files, and 91 of cua's as well.
  */
+/** Consecutive files, from `next` (the next to hand out) to before `end`. */
+type Run = { next: number; end: number };
+
 export class Schedule {
   /** Per worker, the runs of consecutive files it is to lint, in the order it lints them. */
-  private readonly queues: Array<Array<{ next: number; end: number }>> = [];
+  private readonly queues: Run[][] = [];
   private readonly again: number[] = [];
   /** For each file but the first, the path segments it shares with the one before it (fewer: the paths part higher up). */
   private readonly shared?: Uint16Array;
@@ -468,8 +471,8 @@ export class Schedule {
   }
 
   /** The files from `lo` to `hi` as runs, one per project, largest first (in order of place among equals). */
-  private projects(lo: number, hi: number): Array<{ next: number; end: number }> {
-    const out: Array<{ next: number; end: number }> = [];
+  private projects(lo: number, hi: number): Run[] {
+    const out: Run[] = [];
     let from = lo;
     for (let i = lo + 1; i <= hi; i++) {
       if (i < hi && !(this.shared && this.shared[i] <= this.parting)) continue;
@@ -504,8 +507,8 @@ export class Schedule {
   }
 
   /** Gives `own` (empty) files of the worker with the most left; false when no worker has any. */
-  private takeOver(own: Array<{ next: number; end: number }>): boolean {
-    let victim: Array<{ next: number; end: number }> | undefined;
+  private takeOver(own: Run[]): boolean {
+    let victim: Run[] | undefined;
     let most = 0;
     for (const q of this.queues) {
       const left = q.reduce((n, r) => n + r.end - r.next, 0);

@@ -722,13 +722,6 @@ function sameSubtree(a: SyntaxTree, o: number, b: SyntaxTree, n: number): boolea
   return true;
 }
 
-/**
- * The index of the node of `tree` with tree-sitter id `id` that starts at `start`, or -1. Nodes
- * in pre-order start in order, so those starting at one offset are a run (a node, its first
- * descendants, empty nodes), found by binary search. Why not a table of every id: the new
- * tree asks for only the nodes around the edit, and a table of 50,000 ids built on every
- * keystroke cost more than the rest of reading the tree.
- */
 /** The first index below `length` of an ascending array whose value is at least `value` (`length` when none is). */
 function firstAtLeast(sorted: ArrayLike<number>, value: number, length: number): number {
   let lo = 0;
@@ -741,6 +734,13 @@ function firstAtLeast(sorted: ArrayLike<number>, value: number, length: number):
   return lo;
 }
 
+/**
+ * The index of the node of `tree` with tree-sitter id `id` that starts at `start`, or -1. Nodes
+ * in pre-order start in order, so those starting at one offset are a run (a node, its first
+ * descendants, empty nodes), found by binary search. Why not a table of every id: the new
+ * tree asks for only the nodes around the edit, and a table of 50,000 ids built on every
+ * keystroke cost more than the rest of reading the tree.
+ */
 function nodeWithId(tree: SyntaxTree, nodeIds: Int32Array, id: number, start: number): number {
   const starts = tree.start;
   for (let i = firstAtLeast(starts, start, tree.length); i < tree.length && starts[i] === start; i++) if (nodeIds[i] === id) return i;

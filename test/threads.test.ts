@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startLintWorkers, lintInWorkers, stopLintWorkers } from '../src/cli/lint';
+import { startLintWorkers, lintInWorkers, stopLintWorkers, walkInLintWorkers } from '../src/cli/lint';
+import { Configuration } from '../src/engine/config';
+import { discoverFiles } from '../src/host/files';
+import { DiskHost } from '../src/host/source';
 import type { LintJob, LintResult } from '../src/cli/lint';
 import { CLI, project, run, useCli } from './cli-harness';
 import { FIXTURES, ROOT } from './helpers';
@@ -28,7 +31,7 @@ beforeAll(() => {
   }
   all['.git/HEAD'] = Buffer.from('ref: refs/heads/main\n');
   // Folders the walk leaves out, by .gitignore and by the configuration: the walk of a run with
-  // workers runs in a worker of its own, with a configuration of its own (cli/lint.ts).
+  // workers runs in the lint workers, each with a configuration of its own (cli/lint.ts).
   const bad = all['volatile-system-prompt/bad.py'];
   all['.gitignore'] = Buffer.from('/ignored-by-git/\n');
   all['ignored-by-git/bad.py'] = bad;
@@ -105,6 +108,37 @@ describe('threads', () => {
     expect(early).toEqual([]);
     expect(got.map((r) => r.outcome.crashed)).toEqual(sources.map(() => false));
     expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
+  }, 60_000);
+
+  // The lint workers started early walk the project (walkInLintWorkers), each taking entries of
+  // the folders given, while their engines load; then they lint what was found.
+  for (const threads of [1, 2, 3]) {
+    it(`${threads} lint worker${threads > 1 ? 's' : ''} walk the project as this thread does, then lint its files`, async () => {
+      const host = new DiskHost();
+      const config = new Configuration(host);
+      const alone = discoverFiles(['.'], dir, (abs, isDir) => config.excluded(abs, isDir));
+      expect(alone.files.some((f) => f.includes('ignored-by-git') || f.includes('excluded-by-config'))).toBe(false);
+      const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+      const early = startLintWorkers(CLI, job, threads);
+      const walked = await walkInLintWorkers(early, ['.'], dir);
+      expect(walked.files).toEqual(alone.files);
+      expect(walked.configExcluded).toBe(alone.configExcluded);
+      job.project = { folders: [dir], files: walked.files };
+      const sources = walked.files.filter((f) => f.includes(`${path.sep}volatile-system-prompt${path.sep}`));
+      const got: LintResult[] = [];
+      await lintInWorkers(CLI, sources, job, threads, (i, r) => (got[i] = r), early);
+      expect(early).toEqual([]);
+      expect(got.map((r) => r.outcome.crashed)).toEqual(sources.map(() => false));
+      expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
+    }, 60_000);
+  }
+
+  it('a walk with a worker that stopped is refused (the run then walks in this thread)', async () => {
+    const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+    const early = startLintWorkers(CLI, job, 2);
+    await Promise.all([early[1].worker.terminate(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    await expect(walkInLintWorkers(early, ['.'], dir)).rejects.toThrow(/the worker stopped/);
+    stopLintWorkers(early);
   }, 60_000);
 
   it('rejects --threads 0', () => {

@@ -21,8 +21,8 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
-import { discoverInWorker, discoveryWalkers, DISCOVERY_ROLE, FileLinter, lintInWorkers, runDiscoveryWorker, runLintWorker, startLintWorkers, stopLintWorkers, WORKER_ROLE, workerCount } from './lint';
-import type { DiscoveryJob, EarlyWorker, LintJob, LintResult } from './lint';
+import { FileLinter, lintInWorkers, runLintWorker, startLintWorkers, stopLintWorkers, walkInLintWorkers, WORKER_ROLE, workerCount } from './lint';
+import type { EarlyWorker, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
@@ -344,11 +344,11 @@ async function check(args: string[], io: Io): Promise<number> {
       changed = lines.files;
       files = selectChanged([...changed.keys()], paths, io.cwd, excluded);
     } else {
-      // The walk runs in a worker when the run may use workers at all (see discoverInWorker).
+      // The lint workers walk when the run may use workers at all (see walkInLintWorkers): as many
+      // as the run would use with enough files, each loading its engine meanwhile.
       const script = threadsOption === 1 ? undefined : workerScript();
-      // The lint workers load the engine meanwhile (as many as the run would use with enough files).
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
-      const discovery = script ? await discoverInWorker(script, paths, io.cwd, discoveryWalkers()).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
+      const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
       if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
       for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
       for (const s of discovery.skipped) {
@@ -702,8 +702,6 @@ const SERIAL_GC_FLAGS = ['--no-parallel-scavenge', '--no-concurrent-sweeping'];
 if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
   const data = workerData as { job: LintJob; progress?: SharedArrayBuffer };
   void runLintWorker(parentPort!, data.job, data.progress);
-} else if (!isMainThread && (workerData as { role?: string } | null)?.role === DISCOVERY_ROLE) {
-  runDiscoveryWorker(parentPort!, (workerData as { job: DiscoveryJob }).job);
 } else if (require.main === module) {
   setFlagsFromString(`--interrupt-budget=${OPTIMIZE_AFTER_BYTES}`);
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWTH_PERCENT}`);

@@ -141,6 +141,22 @@ describe('threads', () => {
     stopLintWorkers(early);
   }, 60_000);
 
+  // A walk given up because one worker stopped in it: the run walks in this thread, and the other
+  // worker's answer to the walk, which comes after that, does not disturb its linting.
+  it('a walk given up while another worker still walks leaves that worker able to lint', async () => {
+    const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+    const early = startLintWorkers(CLI, job, 2);
+    const walking = walkInLintWorkers(early, ['.'], dir);
+    void early[1].worker.terminate();
+    await expect(walking).rejects.toThrow(/stopped/);
+    const sources = fs.readdirSync(path.join(dir, 'volatile-system-prompt')).filter((f) => SOURCE.test(f)).map((f) => path.join(dir, 'volatile-system-prompt', f));
+    job.project = { folders: [dir], files: sources };
+    const got: LintResult[] = [];
+    await lintInWorkers(CLI, sources, job, 2, (i, r) => (got[i] = r), early);
+    expect(got.map((r) => r.outcome.crashed)).toEqual(sources.map(() => false));
+    expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
+  }, 60_000);
+
   it('rejects --threads 0', () => {
     const r = run(dir, ['check', '--threads', '0', '.']);
     expect(r.code).toBe(2);

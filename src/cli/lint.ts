@@ -276,8 +276,12 @@ type Reply =
   /** A file with nothing to say (no finding, notice or fix, analysed whole): what is left of its result. */
   | { kind: 'clean'; id: number; steps?: number; failLevel: Severity; ms: number }
   | { kind: 'failed'; id: number; message: string };
-/** The replies of consecutive files, in the order they were given. */
-type FromWorker = { kind: 'ready' } | { kind: 'replies'; replies: Reply[] };
+/**
+ * What a worker sends the run: that it is ready, the replies of consecutive files in the order
+ * they were given, or its share of the walk (walkInLintWorkers; one that comes after the walk was
+ * given up, when another worker failed in it and this thread walked, is let go).
+ */
+type FromWorker = { kind: 'ready' } | { kind: 'replies'; replies: Reply[] } | WalkedMessage;
 
 /**
  * A worker's progress, shared with the main thread: the index of the file it is on (slot 0 of
@@ -735,6 +739,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
           ready = true;
           return give();
         }
+        if (m.kind === 'walked') return;
         if (retired && !given.length) return;
         for (const r of m.replies) {
           if (r.id !== given[0]) return;

@@ -41,6 +41,11 @@ beforeAll(() => {
   files = Object.keys(all).filter((f) => SOURCE.test(path.basename(f)) && !/^(ignored|excluded)-by/.test(f)).length;
 });
 
+/** The job of a plain `check` run (no fixes), for the tests that drive the workers directly. */
+function lintJob(): LintJob {
+  return { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+}
+
 describe('threads', () => {
   it('have enough files to use workers', () => {
     expect(files).toBeGreaterThan(200);
@@ -97,7 +102,7 @@ describe('threads', () => {
   // work is replaced, and the walk's result reaches every worker, the replacement too.
   it('replaces a worker started early that stopped before it got work', async () => {
     const sources = fs.readdirSync(path.join(dir, 'volatile-system-prompt')).filter((f) => SOURCE.test(f)).map((f) => path.join(dir, 'volatile-system-prompt', f));
-    const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+    const job = lintJob();
     const early = startLintWorkers(CLI, job, 2);
     await Promise.all([early[0].worker.terminate(), new Promise((resolve) => setTimeout(resolve, 200))]);
     expect(early[0].lost).toBe('the worker stopped');
@@ -118,7 +123,7 @@ describe('threads', () => {
       const config = new Configuration(host);
       const alone = discoverFiles(['.'], dir, (abs, isDir) => config.excluded(abs, isDir));
       expect(alone.files.some((f) => f.includes('ignored-by-git') || f.includes('excluded-by-config'))).toBe(false);
-      const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+      const job = lintJob();
       const early = startLintWorkers(CLI, job, threads);
       const walked = await walkInLintWorkers(early, ['.'], dir);
       expect(walked.files).toEqual(alone.files);
@@ -134,7 +139,7 @@ describe('threads', () => {
   }
 
   it('a walk with a worker that stopped is refused (the run then walks in this thread)', async () => {
-    const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+    const job = lintJob();
     const early = startLintWorkers(CLI, job, 2);
     await Promise.all([early[1].worker.terminate(), new Promise((resolve) => setTimeout(resolve, 200))]);
     await expect(walkInLintWorkers(early, ['.'], dir)).rejects.toThrow(/the worker stopped/);
@@ -144,7 +149,7 @@ describe('threads', () => {
   // A walk given up because one worker stopped in it: the run walks in this thread, and the other
   // worker's answer to the walk, which comes after that, does not disturb its linting.
   it('a walk given up while another worker still walks leaves that worker able to lint', async () => {
-    const job: LintJob = { fix: false, unsafeFixes: false, write: false, overrides: {}, fileEdits: false, prefilter: true, textsFromHost: true };
+    const job = lintJob();
     const early = startLintWorkers(CLI, job, 2);
     const walking = walkInLintWorkers(early, ['.'], dir);
     void early[1].worker.terminate();

@@ -185,7 +185,7 @@ const FILE_DEADLINE_MS = Number(process.env.PREFIXLINT_FILE_DEADLINE_MS) || 60_0
 
 export const WORKER_ROLE = 'prefixlint-lint-worker';
 /** What a walker is asked to walk: discoverFiles's arguments, and its share of the walk. */
-export interface DiscoveryJob {
+interface DiscoveryJob {
   args: string[];
   cwd: string;
   /** Walkers sharing the walk: the next entry of each folder argument to hand out (WalkShare), and this walker's number. */
@@ -265,7 +265,7 @@ export function workerCount(files: number, requested: number | undefined, cores 
 
 /** Files to lint, in this order. */
 type ToWorker = { kind: 'lint'; files: Array<{ id: number; file: string }> };
-/** The first message a worker gets: what was walked (LintJob.project), known only after the worker started. */
+/** What was walked (LintJob.project), known only after the worker started: its first message, or the one after its share of the walk (WalkMessage). */
 type ProjectMessage = { kind: 'project'; project: WalkedFiles | undefined };
 /** The run's walk, or this worker's share of it (walkInLintWorkers): asked before the project, answered with a WalkedMessage. */
 type WalkMessage = { kind: 'walk'; job: DiscoveryJob };

@@ -84,6 +84,16 @@ describe('threads', () => {
     }, 180_000);
   }
 
+  it('lints a file that runs out of a worker\'s heap again alone, in a worker with a larger heap', () => {
+    const env = { PREFIXLINT_WORKER_FAILPOINT: `oom-shared:${victim}` };
+    const healthy = run(dir, ['check', '--format', 'json', '--threads', '1', '.']);
+    const r = run(dir, ['check', '--format', 'json', '--threads', '2', '.'], { env });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(healthy.code);
+    expect(r.stdout).toBe(healthy.stdout);
+    expect((JSON.parse(r.stdout) as Array<{ file: string }>).some((f) => f.file === victim)).toBe(true);
+  }, 180_000);
+
   // One core (taskset pins the run to one; libuv counts the cores it may run on): the default is
   // one worker, not the main thread, so that a file that never finishes fails alone.
   it('on a machine of one core, a file that hangs fails alone', () => {

@@ -4,12 +4,15 @@
  *
  * Workers are used when there are enough files to pay for starting them. Each has its own
  * parsers and caches, a bounded heap, and a deadline per file: a worker that runs out of memory
- * or does not finish a file in time is replaced, and only that file is reported as failed.
+ * or does not finish a file in time is replaced; the file that ran out of memory is linted again
+ * alone, in a worker with a larger heap, and only a file past that or the deadline is reported as
+ * failed.
  * Results arrive as plain data and are delivered in the order of the files, whatever the
  * order they finish in, so the output is the same with one thread or several.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as v8 from 'node:v8';
 import { receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Severity } from '../core/diagnostic';
 import { Analyzer } from '../engine/analyzer';
@@ -160,14 +163,26 @@ export class FileLinter {
 const FILES_PER_WORKER = 40;
 /**
  * A worker's heap: its caches (1 M characters of parsed files, 1 M of texts) and one file's
- * analysis (bounded by the evaluation budget) fit well below it; past it the worker is replaced
- * and the file fails. A small young generation keeps the garbage of a run from growing the
- * process's memory: measured on a 4,300-file repository, 2 workers peaked at 265 MB with these
- * limits and at 410 MB with Node's defaults. On the real-code corpus (20,000 files, 2 workers),
- * 8 MB instead of 4 gave the same peak (281–290 MB against 285–287) and ~1 s less CPU of 23 s;
- * 16 MB took ~320 MB.
+ * analysis (bounded by the evaluation budget) fit below it; a file whose analysis does not is
+ * linted again alone, in a worker of LARGE_FILE_HEAP_MB (lintInWorkers). A small young
+ * generation keeps the garbage of a run from growing the process's memory: measured on a
+ * 4,300-file repository, 2 workers peaked at 265 MB with these limits and at 410 MB with Node's
+ * defaults. On the real-code corpus (20,000 files, 2 workers), 8 MB instead of 4 gave the same
+ * peak (281–290 MB against 285–287) and ~1 s less CPU of 23 s; 16 MB took ~320 MB.
+ *
+ * The bound is a trade of memory for garbage collection: a worker holds 40–51 MB after a full
+ * collection, and its heap grows up to the bound before the next (HEAP_GROWTH_PERCENT). On that
+ * corpus (2 threads), with 96 MB: 47 full collections a run and a peak of 326–331 MB; with 80: 61
+ * and 304–308 MB; with 72: 75 and 293–295 MB. Each takes its marking on V8's helper threads: their
+ * share of the run's CPU went from ~14% to ~16% with 80, ~18% with 72. No file of the corpus
+ * needs more.
  */
-const WORKER_HEAP_MB = 96;
+const WORKER_HEAP_MB = 80;
+/**
+ * The heap of the worker that lints alone a file that ran out of WORKER_HEAP_MB: the largest
+ * files read (5 MB of code, MAX_FILE_BYTES) take a few hundred MB to analyse.
+ */
+const LARGE_FILE_HEAP_MB = 1024;
 const WORKER_YOUNG_MB = 8;
 /**
  * The young generation of a worker that lints alone (one core, or few files): one worker's
@@ -355,7 +370,8 @@ function fromPlain(r: PlainResult, file: string): LintResult {
 
 /**
  * PREFIXLINT_WORKER_FAILPOINT=<what>:<file name>, for the tests of what happens when a worker
- * fails on a file: `exit` stops the worker, `oom` exhausts its heap, `hang` never returns.
+ * fails on a file: `exit` stops the worker, `oom` exhausts its heap, `oom-shared` exhausts it in a
+ * worker of WORKER_HEAP_MB only, `hang` never returns.
  */
 function failpoint(file: string): void {
   const spec = process.env.PREFIXLINT_WORKER_FAILPOINT;
@@ -364,9 +380,10 @@ function failpoint(file: string): void {
   if (!file.endsWith(`/${name}`) && !file.endsWith(`\\${name}`)) return;
   if (what === 'exit') process.exit(1);
   if (what === 'hang') for (;;);
-  if (what === 'oom') {
+  if (what === 'oom' || (what === 'oom-shared' && v8.getHeapStatistics().heap_size_limit < (LARGE_FILE_HEAP_MB / 2) * 1024 * 1024)) {
+    // 8 MB at a time: a heap of LARGE_FILE_HEAP_MB fills in a few hundred steps, well within a test's deadline.
     const hold: number[][] = [];
-    for (;;) hold.push(new Array(1 << 16).fill(1));
+    for (;;) hold.push(new Array(1 << 20).fill(1));
   }
 }
 
@@ -595,13 +612,13 @@ export interface EarlyWorker {
   onExit: () => void;
 }
 
-function newLintWorker(script: string, job: LintJob, threads: number): { worker: Worker; progress: SharedArrayBuffer } {
+function newLintWorker(script: string, job: LintJob, threads: number, heapMb = WORKER_HEAP_MB): { worker: Worker; progress: SharedArrayBuffer } {
   const progress = new SharedArrayBuffer(PROGRESS_BYTES);
   new Int32Array(progress, 0, 1)[0] = -1;
   // The project goes in the first message (ProjectMessage), not in workerData: the same for a worker started during the walk.
   const worker = new Worker(script, {
     workerData: { role: WORKER_ROLE, job: { ...job, project: undefined }, progress },
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: threads === 1 ? SINGLE_WORKER_YOUNG_MB : WORKER_YOUNG_MB },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: threads === 1 ? SINGLE_WORKER_YOUNG_MB : WORKER_YOUNG_MB },
   });
   return { worker, progress };
 }
@@ -660,6 +677,39 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
       flush();
     };
 
+    /**
+     * Lints a file that ran out of a worker's heap again, alone, in a worker of its own with
+     * LARGE_FILE_HEAP_MB (and the same deadline): the heap of the other workers stays small, and
+     * the largest files are still analysed. A file that runs out of that one too fails.
+     */
+    const lintAlone = (index: number) => {
+      const file = files[index];
+      const { worker } = newLintWorker(script, job, threads, LARGE_FILE_HEAP_MB);
+      let timer: NodeJS.Timeout | undefined;
+      let done = false;
+      const finish = (result: LintResult) => {
+        if (done) return;
+        done = true;
+        if (timer) clearTimeout(timer);
+        void worker.terminate();
+        settle(index, result);
+      };
+      worker.postMessage({ kind: 'project', project: job.project } satisfies ProjectMessage);
+      worker.on('message', (m: FromWorker) => {
+        if (m.kind === 'ready') {
+          worker.postMessage({ kind: 'lint', files: [{ id: index, file }] } satisfies ToWorker);
+          timer = setTimeout(() => finish(failedOutcome(file, `the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`)), FILE_DEADLINE_MS);
+          return;
+        }
+        if (m.kind !== 'replies') return;
+        for (const r of m.replies) {
+          if (r.id === index) finish(r.kind === 'clean' ? cleanOutcome(r, file) : r.kind === 'result' ? fromPlain(r.result, file) : failedOutcome(file, r.message));
+        }
+      });
+      worker.on('error', (err: Error & { code?: string }) => finish(failedOutcome(file, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the analysis ran out of memory (${LARGE_FILE_HEAP_MB} MB)` : err.message)));
+      worker.on('exit', () => finish(failedOutcome(file, 'the worker stopped')));
+    };
+
     const start = (slot: number) => {
       // A worker started early is taken when it is still there (else it is stopped and a new one started).
       let taken = early.shift();
@@ -691,11 +741,12 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
        * Fails the file it is on, and gives every other file it had back to the schedule: those
        * before it were done, but their results were still with it.
        */
-      const failCurrent = (why: string) => {
+      const failCurrent = (why: string, alone = false) => {
         if (!given.length) return;
         const done = given.splice(0, current());
         const index = given.shift()!;
-        settle(index, failedOutcome(files[index], why));
+        if (alone) lintAlone(index);
+        else settle(index, failedOutcome(files[index], why));
         schedule.giveBack([...done, ...given.splice(0)]);
       };
       const deadline = () => {
@@ -751,13 +802,14 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
         watch();
         give();
       });
-      const lost = (why: string) => {
+      /** `outOfMemory`: the file it was on is linted again alone (lintAlone) instead of failing. */
+      const lost = (why: string, outOfMemory = false) => {
         if (gone) return;
         gone = true;
         if (timer) clearTimeout(timer);
         timer = undefined;
-        // The file it was on fails; the others it had been given are linted by another worker.
-        failCurrent(why);
+        // The file it was on fails (or is linted alone); the others it had been given are linted by another worker.
+        failCurrent(why, outOfMemory && ready);
         if (retired) return;
         if (!ready) {
           // A worker that cannot even start would fail again: the files left fail with its reason.
@@ -767,7 +819,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
         // A worker that stopped in the middle of its work is replaced; the files left go on.
         start(slot);
       };
-      worker.on('error', (err: Error & { code?: string }) => lost(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the analysis ran out of memory (${WORKER_HEAP_MB} MB)` : err.message));
+      worker.on('error', (err: Error & { code?: string }) => (err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? lost(`the analysis ran out of memory (${WORKER_HEAP_MB} MB)`, true) : lost(err.message)));
       worker.on('exit', () => lost('the worker stopped'));
     };
     if (files.length === 0) return resolve();

@@ -95,8 +95,9 @@ Options:
   --threads N            lint with N threads (default: one per core, up to 8, and fewer
                          for few files); the output is the same with any number. Each
                          thread has a bounded heap and a deadline per file (a file past
-                         them fails alone); --threads 1 and runs of few files lint in the
-                         main thread, without those bounds
+                         the heap is linted again alone with a larger one; a file past
+                         that, or the deadline, fails alone); --threads 1 and runs of few
+                         files lint in the main thread, without those bounds
   --no-color             no colours (also: the NO_COLOR environment variable)
   -h, --help             show this help
 
@@ -678,7 +679,8 @@ const OPTIMIZE_AFTER_BYTES = 1_000_000;
 
 /**
  * How far a thread's heap grows past what a full garbage collection left live before the next
- * one starts (`--heap-growing-percent`). A worker's heap is capped at 96 MB, and under a cap that
+ * one starts (`--heap-growing-percent`). A worker's heap was capped at 96 MB (now 80, see
+ * WORKER_HEAP_MB in lint.ts), and under a cap that
  * small V8 lets the heap grow only 30% between collections: a worker ran a full collection every
  * ~150 ms, and marking its ~35 MB of live objects again took ~5 s of CPU on the helper threads,
  * which compete with the workers for the cores. With 100%, on the real-code corpus with 2 threads:

@@ -738,8 +738,9 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
       /** Where in `given` the file it is on sits (the first when it is on none of them): replies come in runs, so those before it may be done and not yet answered for. */
       const current = () => Math.max(0, given.indexOf(Atomics.load(onFile, 0)));
       /**
-       * Fails the file it is on, and gives every other file it had back to the schedule: those
-       * before it were done, but their results were still with it.
+       * Fails the file it is on (or, `alone`, lints it again in a worker of its own: lintAlone),
+       * and gives every other file it had back to the schedule: those before it were done, but
+       * their results were still with it.
        */
       const failCurrent = (why: string, alone = false) => {
         if (!given.length) return;

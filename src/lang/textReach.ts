@@ -11,6 +11,7 @@ import type { ImportedName } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
 import { mayHoldRequests, mayHoldSdkRequests } from './requests';
 import { SearchPath } from './searchPath';
+import { isDigit, isIdentifierChar, isSpace } from './chars';
 import type { Workspace } from './workspace';
 
 /** Imports followed from a module in search of one that may hold a request (Workspace.leadsTo). */
@@ -152,23 +153,80 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
  */
 const STATEMENT_WORDS = new Set(['if', 'elif', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'return', 'throw', 'typeof', 'void', 'delete', 'await', 'yield', 'new', 'in', 'of', 'instanceof', 'with', 'function', 'class', 'not', 'and', 'or', 'is', 'assert', 'del', 'lambda', 'except', 'import', 'from', 'as', 'async', 'raise', 'global', 'nonlocal', 'pass', 'break', 'continue', 'try', 'finally', 'let', 'const', 'var', 'export', 'default', 'extends', 'keyof', 'satisfies']);
 
-/** The calls a text makes, as the name they start from and the last attribute (`a.b.c(` -> [a, c], `f(` -> [f, undefined]). */
-function calledChains(text: string, roots?: readonly string[]): Array<[string, string | undefined]> {
+/** A chain of names before a `(`: at most a first name and 8 attributes, each name at most this long, with at most MAX_GAP spaces at each gap. */
+const MAX_CHAIN_NAMES = 9;
+const MAX_NAME_LENGTH = 201;
+const MAX_GAP = 16;
+
+/**
+ * The calls a text makes, as the name they start from and the last attribute (`a.b.c(` -> [a, c],
+ * `f(` -> [f, undefined]); given `roots`, only the calls that start from one of those names. Each
+ * `(` is read backwards (callChainBefore): a match object per call of a pattern over the whole
+ * text was most of what this cost, and it reads every module a request may be reached through.
+ */
+export function calledChains(text: string, roots?: readonly string[]): Array<[string, string | undefined]> {
+  const wanted = roots && new Set(roots);
   const out: Array<[string, string | undefined]> = [];
   const seen = new Set<string>();
-  // Bounded repetitions only: each start is tried in a bounded number of steps, whatever the text.
-  // Given the names a chain may start from, the search starts only at those.
-  const start = roots ? `(${roots.map((r) => r.replace(/\$/g, '\\$')).join('|')})(?![\\w$])` : '([A-Za-z_$][\\w$]{0,200})';
-  for (const m of text.matchAll(new RegExp(`(?<![\\w$.])${start}((?:\\s{0,16}\\.\\s{0,16}[A-Za-z_$][\\w$]{0,200}){0,8})\\s{0,16}\\(`, 'g'))) {
+  for (let paren = text.indexOf('('); paren !== -1; paren = text.indexOf('(', paren + 1)) {
+    const chain = callChainBefore(text, paren, wanted);
     // `if (`, `while (`, `return (`: a statement, not a call (nor a function a text could define).
-    if (!m[2] && STATEMENT_WORDS.has(m[1])) continue;
-    const last = m[2] ? /([A-Za-z_$][\w$]*)\s*$/.exec(m[2])?.[1] : undefined;
-    const k = `${m[1]}.${last ?? ''}`;
+    if (!chain || (chain[1] === undefined && STATEMENT_WORDS.has(chain[0]))) continue;
+    const k = `${chain[0]}.${chain[1] ?? ''}`;
     if (seen.has(k)) continue;
     seen.add(k);
-    out.push([m[1], last]);
+    out.push(chain);
   }
   return out;
+}
+
+/**
+ * The call chain that ends at the `(` at `paren`, as a search of the text from its start for
+ * `(?<![\w$.])NAME((?:\s{0,16}\.\s{0,16}NAME){0,8})\s{0,16}\(` (NAME: `[A-Za-z_$][\w$]{0,200}`, or
+ * one of `roots`) finds it: the names linked by dots before the `(`, right to left, and of those
+ * the leftmost that can start the match (nothing of a name or a dot just before it, one of
+ * `roots` when given), with at most 8 attributes after it. Undefined when none can.
+ */
+function callChainBefore(text: string, paren: number, roots: ReadonlySet<string> | undefined): [string, string | undefined] | undefined {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let end = gapBefore(text, paren);
+  while (end >= 0 && starts.length < MAX_CHAIN_NAMES) {
+    let start = end;
+    while (start > 0 && isIdentifierChar(text.charCodeAt(start - 1))) start--;
+    if (start === end) break;
+    // A run too long for a name, or one that starts with a digit, is no attribute and starts no
+    // chain; only one of `roots` (listed whole in the pattern) can start one there.
+    if (end - start > MAX_NAME_LENGTH || isDigit(text.charCodeAt(start))) {
+      if (roots) {
+        starts.push(start);
+        ends.push(end);
+      }
+      break;
+    }
+    starts.push(start);
+    ends.push(end);
+    const dot = gapBefore(text, start);
+    if (dot <= 0 || text.charCodeAt(dot - 1) !== 0x2e /* . */) break;
+    end = gapBefore(text, dot - 1);
+  }
+  for (let t = starts.length - 1; t >= 0; t--) {
+    if (starts[t] > 0 && text.charCodeAt(starts[t] - 1) === 0x2e) continue;
+    const root = text.slice(starts[t], ends[t]);
+    if (roots && !roots.has(root)) continue;
+    return [root, t > 0 ? text.slice(starts[0], ends[0]) : undefined];
+  }
+  return undefined;
+}
+
+/** Where the spaces just before `at` start, or -1 when there are more than MAX_GAP of them. */
+function gapBefore(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && isSpace(text.charCodeAt(i - 1))) {
+    i--;
+    if (at - i > MAX_GAP) return -1;
+  }
+  return i;
 }
 
 /**

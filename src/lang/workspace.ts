@@ -3,6 +3,7 @@
  * once, and import resolution between files of the same workspace.
  */
 import type { LanguageId } from '../core/model';
+import { isDigit, isIdentifierChar, isSpace } from './chars';
 import type { Loc } from '../core/span';
 import type { Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';
@@ -514,22 +515,6 @@ export function moduleBaseName(spec: string): string {
   let last = (parts.pop() ?? '').replace(/\.(?:[cm]?[jt]sx?|py)$/, '');
   if (last === 'index' && parts.length) last = parts.pop()!;
   return last;
-}
-
-/** `[\w$]`: ASCII letters, digits, `_` and `$`. */
-function isIdentifierChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x24;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-/** What `\s` matches. */
-function isSpace(c: number): boolean {
-  return (
-    (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
 }
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {

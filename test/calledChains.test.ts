@@ -5,10 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calledChains } from '../src/lang/textReach';
+import { STATEMENT_WORDS, calledChains } from '../src/lang/textReach';
 import { FIXTURES } from './helpers';
 
-const STATEMENT_WORDS = new Set(['if', 'elif', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'return', 'throw', 'typeof', 'void', 'delete', 'await', 'yield', 'new', 'in', 'of', 'instanceof', 'with', 'function', 'class', 'not', 'and', 'or', 'is', 'assert', 'del', 'lambda', 'except', 'import', 'from', 'as', 'async', 'raise', 'global', 'nonlocal', 'pass', 'break', 'continue', 'try', 'finally', 'let', 'const', 'var', 'export', 'default', 'extends', 'keyof', 'satisfies']);
 
 /** The specification: the pattern, searched from the start of the text. */
 function byPattern(text: string, roots?: readonly string[]): Array<[string, string | undefined]> {

@@ -440,6 +440,15 @@ export async function runLintWorker(port: import('node:worker_threads').MessageP
   port.postMessage({ kind: 'ready' } satisfies FromWorker);
 }
 
+/** What a worker's reply says of its file. */
+function replyResult(r: Reply, file: string): LintResult {
+  return r.kind === 'clean' ? cleanOutcome(r, file) : r.kind === 'result' ? fromPlain(r.result, file) : failedOutcome(file, r.message);
+}
+
+/** Why a file failed: it ran past the deadline, or out of a heap of `heapMb`. */
+const PAST_DEADLINE = `the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`;
+const outOfMemory = (heapMb: number) => `the analysis ran out of memory (${heapMb} MB)`;
+
 function failedOutcome(file: string, message: string): LintResult {
   return {
     outcome: { file, findings: [], notices: [`internal error: ${message}`], fixed: 0, crashed: true, status: { kind: 'failed', reason: 'internal error' } },
@@ -698,15 +707,15 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
       worker.on('message', (m: FromWorker) => {
         if (m.kind === 'ready') {
           worker.postMessage({ kind: 'lint', files: [{ id: index, file }] } satisfies ToWorker);
-          timer = setTimeout(() => finish(failedOutcome(file, `the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`)), FILE_DEADLINE_MS);
+          timer = setTimeout(() => finish(failedOutcome(file, PAST_DEADLINE)), FILE_DEADLINE_MS);
           return;
         }
         if (m.kind !== 'replies') return;
         for (const r of m.replies) {
-          if (r.id === index) finish(r.kind === 'clean' ? cleanOutcome(r, file) : r.kind === 'result' ? fromPlain(r.result, file) : failedOutcome(file, r.message));
+          if (r.id === index) finish(replyResult(r, file));
         }
       });
-      worker.on('error', (err: Error & { code?: string }) => finish(failedOutcome(file, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the analysis ran out of memory (${LARGE_FILE_HEAP_MB} MB)` : err.message)));
+      worker.on('error', (err: Error & { code?: string }) => finish(failedOutcome(file, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory(LARGE_FILE_HEAP_MB) : err.message)));
       worker.on('exit', () => finish(failedOutcome(file, 'the worker stopped')));
     };
 
@@ -758,7 +767,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
           timer = setTimeout(deadline, left);
           return;
         }
-        failCurrent(`the analysis did not finish within ${FILE_DEADLINE_MS / 1000} s`);
+        failCurrent(PAST_DEADLINE);
         retired = true;
         void worker.terminate();
         start(slot);
@@ -798,7 +807,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
           given.shift();
           if (r.kind === 'clean') pace = 0.9 * pace + 0.1 * r.ms;
           else if (r.kind === 'result') pace = 0.9 * pace + 0.1 * r.result.ms;
-          settle(r.id, r.kind === 'clean' ? cleanOutcome(r, files[r.id]) : r.kind === 'result' ? fromPlain(r.result, files[r.id]) : failedOutcome(files[r.id], r.message));
+          settle(r.id, replyResult(r, files[r.id]));
         }
         watch();
         give();
@@ -820,7 +829,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
         // A worker that stopped in the middle of its work is replaced; the files left go on.
         start(slot);
       };
-      worker.on('error', (err: Error & { code?: string }) => (err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? lost(`the analysis ran out of memory (${WORKER_HEAP_MB} MB)`, true) : lost(err.message)));
+      worker.on('error', (err: Error & { code?: string }) => (err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? lost(outOfMemory(WORKER_HEAP_MB), true) : lost(err.message)));
       worker.on('exit', () => lost('the worker stopped'));
     };
     if (files.length === 0) return resolve();

@@ -151,7 +151,7 @@ function textFacts(ws: Workspace, file: string, text: string, language: Language
  * Words of either language that a `(` may follow without making a call: `if (x)`, `while (x)`,
  * `return (a, b)`, `elif (x)`, `not (x)`. No function can be named so.
  */
-const STATEMENT_WORDS = new Set(['if', 'elif', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'return', 'throw', 'typeof', 'void', 'delete', 'await', 'yield', 'new', 'in', 'of', 'instanceof', 'with', 'function', 'class', 'not', 'and', 'or', 'is', 'assert', 'del', 'lambda', 'except', 'import', 'from', 'as', 'async', 'raise', 'global', 'nonlocal', 'pass', 'break', 'continue', 'try', 'finally', 'let', 'const', 'var', 'export', 'default', 'extends', 'keyof', 'satisfies']);
+export const STATEMENT_WORDS: ReadonlySet<string> = new Set(['if', 'elif', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'return', 'throw', 'typeof', 'void', 'delete', 'await', 'yield', 'new', 'in', 'of', 'instanceof', 'with', 'function', 'class', 'not', 'and', 'or', 'is', 'assert', 'del', 'lambda', 'except', 'import', 'from', 'as', 'async', 'raise', 'global', 'nonlocal', 'pass', 'break', 'continue', 'try', 'finally', 'let', 'const', 'var', 'export', 'default', 'extends', 'keyof', 'satisfies']);
 
 /** A chain of names before a `(`: at most a first name and 8 attributes, each name at most this long, with at most MAX_GAP spaces at each gap. */
 const MAX_CHAIN_NAMES = 9;

@@ -381,7 +381,7 @@ function failpoint(file: string): void {
   if (what === 'exit') process.exit(1);
   if (what === 'hang') for (;;);
   if (what === 'oom' || (what === 'oom-shared' && v8.getHeapStatistics().heap_size_limit < (LARGE_FILE_HEAP_MB / 2) * 1024 * 1024)) {
-    // 8 MB at a time: a heap of LARGE_FILE_HEAP_MB fills in a few hundred steps, well within a test's deadline.
+    // 8 MB at a time: a heap of LARGE_FILE_HEAP_MB fills in a few hundred steps.
     const hold: number[][] = [];
     for (;;) hold.push(new Array(1 << 20).fill(1));
   }

@@ -158,6 +158,12 @@ describe('prefilter', () => {
     expect(ids('save.py', 'import os, tempfile\n\ndef save(p):\n    fd, tmp = tempfile.mkstemp()\n    os.replace(tmp, p)\n')).toEqual(['non-atomic-checkpoint']);
     expect(ids('save.ts', "import * as fs from 'node:fs';\nexport const save = (f: string, s: string) => fs.writeFileSync(f, s);\n")).toEqual(['non-atomic-checkpoint']);
     expect(ids('save.js', "const { writeFile } = require('fs/promises');\nmodule.exports = (f, s) => writeFile(f, s);\n")).toEqual(['non-atomic-checkpoint']);
+    // Python's `open` counts only called or bound to a name, and only with a mode that empties the
+    // file — or, for a temp file renamed into place, with any mode that writes.
+    expect(ids('read.py', '# webbrowser.open shows it; open the file first\ndef size(p):\n    with open(p) as f:\n        return {"x": len(f.read()), "a": 1}\n')).toEqual([]);
+    expect(ids('read.py', 'def show(url):\n    # webbrowser.open it when it is ready\n    return {"w": url}\n')).toEqual([]);
+    expect(ids('save.py', 'from io import open as io_open\n\ndef save(p, s):\n    with io_open(p, "w") as f:\n        f.write(s)\n')).toEqual(['non-atomic-checkpoint']);
+    expect(ids('save.py', 'import os\n\ndef save(p, s):\n    with open(p + ".tmp", "x") as f:\n        f.write(s)\n    os.replace(p + ".tmp", p)\n')).toEqual(['non-atomic-checkpoint']);
     // Node's writer names in Python, and Python's in TypeScript, are no file operation there.
     expect(ids('x.py', 'def f(fs, s):\n    fs.writeFileSync("a", s)\n')).toEqual([]);
     expect(ids('x.ts', "export const f = (p: { write_text(s: string): void }) => p.write_text('w');\n")).toEqual([]);
@@ -166,6 +172,24 @@ describe('prefilter', () => {
     expect(ids('memory.py', 'from pathlib import Path\n\ndef handle_tool(tool_input):\n    return Path("/srv/m") / tool_input["path"]\n')).toEqual(['memory-path-unchecked']);
     expect(ids('memory.py', 'def handle_tool(base_dir, tool_input):\n    return base_dir / tool_input["path"]\n')).toEqual(['memory-path-unchecked']);
     expect(ids('memory.ts', "import * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return path.join('/srv/m', input.path);\n}\n")).toEqual(['memory-path-unchecked']);
+  });
+
+  it("finds the Python writes non-atomic-checkpoint reports through each form of its trigger, as without the prefilter", () => {
+    const load = '\n\ndef load():\n    with open(STATE) as f:\n        return json.load(f)\n';
+    const shapes = {
+      // The mode in a constant: the literal is elsewhere in the file.
+      constantMode: `import json\n\nSTATE = "state.json"\nMODE = "w"\n\ndef save(state):\n    with open(STATE, MODE) as f:\n        json.dump(state, f)${load}`,
+      // \`open\` imported under another name.
+      aliasedOpen: `import json\nfrom io import open as io_open\n\nSTATE = "state.json"\n\ndef save(state):\n    with io_open(STATE, "w") as f:\n        json.dump(state, f)${load}`,
+      // A temp file opened with "x" (which does not empty a file) and renamed into place without an fsync.
+      renamedTemp: `import json\nimport os\n\nSTATE = "state.json"\n\ndef save(state):\n    tmp = STATE + ".tmp"\n    with open(tmp, "x") as f:\n        json.dump(state, f)\n    os.replace(tmp, STATE)${load}`,
+    };
+    for (const [name, text] of Object.entries(shapes)) {
+      const file = `/p/app/${name}.py`;
+      const found = on.analyze(file, text).diagnostics.map((d) => [d.ruleId, d.at.start, d.at.end]);
+      expect(found.map(([id]) => id), name).toEqual(['non-atomic-checkpoint']);
+      expect(off.analyze(file, text).diagnostics.map((d) => [d.ruleId, d.at.start, d.at.end]), name).toEqual(found);
+    }
   });
 
   it('tells a file with no request chain from one quickly, however its comments run', () => {

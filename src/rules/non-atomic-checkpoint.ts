@@ -44,9 +44,10 @@ const mentions = (text: string, name: string) => new RegExp(`(?<![\\w$.])${name.
 /**
  * `open` where the front end can read a call of it: called (`open(`, `Path(p).open(`, over a
  * line break), or bound to another name (`from io import open as io_open`, `opener = open`,
- * `(open, ...)`).
+ * `(open, ...)`). The word first, what comes before it looked back at: a pattern that started at
+ * every `,`, `(` and `=` took three times as long over the corpus's Python files.
  */
-const OPEN_NAMED = /\bopen[\s\\]*\(|(?:\bimport|[,(=])[\s\\]*open\b/;
+const OPEN_NAMED = /\bopen\b(?:[\s\\]*\(|(?<=(?:\bimport|[,(=])[\s\\]*open))/;
 /** A mode string that empties the file (`"w"`, `"wb"`, `'w+'`): the writes this rule reports. */
 const TRUNCATING_MODE = /["'][rbtUax+]*w[rbtUwax+]*["']/;
 /** A mode string that writes (`"w"`, `"a"`, `"x"`, `"r+"`). */

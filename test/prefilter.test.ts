@@ -174,12 +174,12 @@ describe('prefilter', () => {
     expect(ids('memory.ts', "import * as path from 'node:path';\nexport function handleTool(input: { path: string }) {\n  return path.join('/srv/m', input.path);\n}\n")).toEqual(['memory-path-unchecked']);
   });
 
-  it("finds the Python writes non-atomic-checkpoint reports through each form of its trigger, as without the prefilter", () => {
+  it('finds the Python writes non-atomic-checkpoint reports through each form of its trigger, as without the prefilter', () => {
     const load = '\n\ndef load():\n    with open(STATE) as f:\n        return json.load(f)\n';
     const shapes = {
       // The mode in a constant: the literal is elsewhere in the file.
       constantMode: `import json\n\nSTATE = "state.json"\nMODE = "w"\n\ndef save(state):\n    with open(STATE, MODE) as f:\n        json.dump(state, f)${load}`,
-      // \`open\` imported under another name.
+      // `open` imported under another name.
       aliasedOpen: `import json\nfrom io import open as io_open\n\nSTATE = "state.json"\n\ndef save(state):\n    with io_open(STATE, "w") as f:\n        json.dump(state, f)${load}`,
       // A temp file opened with "x" (which does not empty a file) and renamed into place without an fsync.
       renamedTemp: `import json\nimport os\n\nSTATE = "state.json"\n\ndef save(state):\n    tmp = STATE + ".tmp"\n    with open(tmp, "x") as f:\n        json.dump(state, f)\n    os.replace(tmp, STATE)${load}`,

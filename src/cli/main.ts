@@ -680,9 +680,10 @@ const OPTIMIZE_AFTER_BYTES = 1_000_000;
 /**
  * How far a thread's heap grows past what a full garbage collection left live before the next
  * one starts (`--heap-growing-percent`). A worker's heap was capped at 96 MB (now 80, see
- * WORKER_HEAP_MB in lint.ts), and under a cap that small V8 lets the heap grow only 30% between collections: a worker ran a full collection every
- * ~150 ms, and marking its ~35 MB of live objects again took ~5 s of CPU on the helper threads,
- * which compete with the workers for the cores. With 100%, on the real-code corpus with 2 threads:
+ * WORKER_HEAP_MB in lint.ts), and under a cap that small V8 lets the heap grow only 30% between
+ * collections: a worker ran a full collection every ~150 ms, and marking its ~35 MB of live
+ * objects again took ~5 s of CPU on the helper threads, which compete with the workers for the
+ * cores. With 100%, on the real-code corpus with 2 threads:
  * 110 full collections → ~60, CPU 22–24 s → 19.5–21.5 s, wall 12.4–13.4 s → 11.0–12.2 s, peak
  * RSS ~285 → ~315 MB. A thread without a cap (`--threads 1`) grew its heap up to 4× instead, and
  * now peaks lower (370 → 280 MB).

@@ -18,6 +18,8 @@
  * accepted still had a function the parser ran past its span.)
  */
 
+import { isDigit } from './chars';
+
 export interface FunctionSpan {
   /** The name after `def`, as the parser's `name` field holds it. */
   name: string;
@@ -41,10 +43,6 @@ const SOFT_BLOCK_KEYWORDS = new Set(['match', 'case']);
 function isWordChar(c: number): boolean {
   // Letters, digits, `_`, and every non-ASCII character (Python names may hold them).
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c > 0x7f;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
 }
 
 /** One statement's lines, as the indentation check reads them. */

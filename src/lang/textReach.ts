@@ -11,7 +11,7 @@ import type { ImportedName } from './frontEnd';
 import { frontEndFor, importedNamesOf } from './frontEnds';
 import { mayHoldRequests, mayHoldSdkRequests } from './requests';
 import { SearchPath } from './searchPath';
-import { isDigit, isIdentifierChar, isSpace } from './chars';
+import { isDigit, isIdentifierChar, isSpace } from '../core/chars';
 import type { Workspace } from './workspace';
 
 /** Imports followed from a module in search of one that may hold a request (Workspace.leadsTo). */

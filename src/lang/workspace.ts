@@ -3,7 +3,7 @@
  * once, and import resolution between files of the same workspace.
  */
 import type { LanguageId } from '../core/model';
-import { isDigit, isIdentifierChar, isSpace } from './chars';
+import { isDigit, isIdentifierChar, isSpace } from '../core/chars';
 import type { Loc } from '../core/span';
 import type { Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';

@@ -1,6 +1,7 @@
 /**
  * Character tests for the scanners that read source text without a regular expression (one
- * character code at a time), as the patterns they stand for read it.
+ * character code at a time), as the patterns they stand for read it (textReach.ts, the callers
+ * index of workspace.ts, pythonFunctionSpans.ts).
  */
 
 /** `[\w$]`: ASCII letters, digits, `_` and `$`. */

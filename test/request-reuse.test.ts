@@ -163,6 +163,82 @@ const REACHING: Record<'python' | 'typescript', Array<[string, string, string]>>
   ],
 };
 
+/**
+ * Functions whose own names hide a name of the module (a local `messages`, a parameter
+ * `messages`), one that reads a name before it binds its own (the evaluator then reads the
+ * module's), and one whose body binds `messages` at the module's level once its keyword is broken.
+ */
+const HIDING = {
+  python: `import time
+
+import anthropic
+
+client = anthropic.Anthropic()
+SYSTEM = "You are the billing desk's assistant. Answer from the policy below."
+
+
+def ask(question):
+    messages = [{"role": "user", "content": question}]
+    resp = client.messages.create(model="claude-sonnet-4-5", max_tokens=512, system=SYSTEM, messages=messages)
+    return resp
+
+
+def refund(order_id, messages):
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=256, system=SYSTEM, messages=messages)
+
+
+def late(question):
+    out = client.messages.create(
+        model="claude-sonnet-4-5",
+        max_tokens=64,
+        system=[{"type": "text", "text": PROMPT, "cache_control": {"type": "ephemeral"}}],
+        messages=[{"role": "user", "content": question}],
+    )
+    PROMPT = "unused"
+    return out
+
+
+def tally(rows):
+    messages = [{"role": "user", "content": str(r)} for r in rows]
+    return len(messages)
+`,
+  typescript: `import Anthropic from '@anthropic-ai/sdk';
+
+const client = new Anthropic();
+const SYSTEM = "You are the billing desk's assistant. Answer from the policy below.";
+
+export async function ask(question: string) {
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: question }];
+  const resp = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 512, system: SYSTEM, messages });
+  return resp;
+}
+
+export async function refund(orderId: string, messages: Anthropic.MessageParam[]) {
+  return client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 256, system: SYSTEM, messages });
+}
+
+export function tally(rows: number[]): number {
+  const messages = rows.map((r) => ({ role: 'user', content: String(r) }));
+  return messages.length;
+}
+`,
+};
+
+/** Changes to HIDING's text: [what, from, to, requests taken over, whether the findings change]. */
+const HIDDEN_CHANGES: Record<'python' | 'typescript', Array<[string, string, string, number, boolean]>> = {
+  python: [
+    ['a module name the functions hide', '\n\ndef tally', '\n\nmessages = [{"role": "user", "content": time.ctime()}]\n\n\ndef tally', 3, false],
+    ['a keyword broken in a function that binds the hidden name', 'def tally', 'drefundef tally', 3, false],
+    ['a name a function reads before binding its own', '\n\ndef tally', '\n\nPROMPT = "Now: " + time.ctime()\n\n\ndef tally', 2, true],
+    ['a name the other requests read', 'Answer from the policy below."', 'Answer from the policy below. " + time.ctime()', 1, true],
+  ],
+  typescript: [
+    ['a module name the functions hide', '\nexport function tally', "\nlet messages = [{ role: 'user', content: String(Date.now()) }];\n\nexport function tally", 2, false],
+    ['a keyword broken in a function that binds the hidden name', 'export function tally', 'export functionrefund tally', 2, false],
+    ['a name the requests read', 'Answer from the policy below.";', 'Answer from the policy below. " + Date.now();', 0, true],
+  ],
+};
+
 describe('requests kept between keystrokes', () => {
   for (const language of ['python', 'typescript'] as const) {
     const base = language === 'python' ? PYTHON : TYPESCRIPT;
@@ -198,6 +274,23 @@ describe('requests kept between keystrokes', () => {
       const longer = p.analyse(edited.replace(language === 'python' ? 'total = 1' : 'total = 1;', language === 'python' ? 'total = 10' : 'total = 10;'), language);
       expect(said(longer.got)).toBe(said(longer.want));
       expect(p.editor.requestsReused - before).toBe(4);
+    });
+
+    it(`takes over the requests whose functions hide the module's names a change binds, and reads again those it reaches (${language})`, async () => {
+      const text = HIDING[language];
+      const p = await pair(file());
+      const first = p.analyse(text, language);
+      expect(said(first.got)).toBe(said(first.want));
+      for (const [what, from, to, taken, changesFindings] of HIDDEN_CHANGES[language]) {
+        expect(text.includes(from), what).toBe(true);
+        const before = p.editor.requestsReused;
+        const { got, want } = p.analyse(text.replace(from, to), language);
+        expect(said(got), what).toBe(said(want));
+        expect(p.editor.requestsReused - before, what).toBe(taken);
+        expect(JSON.stringify(want.diagnostics) !== JSON.stringify(first.want.diagnostics), what).toBe(changesFindings);
+        const back = p.analyse(text, language);
+        expect(said(back.got), `${what}, undone`).toBe(said(first.want));
+      }
     });
 
     it(`reports what reading every request reports, change after change, on the editor benchmark file (${language})`, async () => {

@@ -221,6 +221,40 @@ function pickBinding(list: readonly Binding[], use: Node, crossed: boolean): Bin
   return undefined;
 }
 
+/**
+ * Where reading `name` at `use` ends, going out through the scopes around it up to `stop`
+ * (excluded; undefined: through the module's): the binding it reads and the scope that holds it;
+ * null when a parameter of that name that is not readable there stops it (the name is then
+ * unresolved); undefined when it gets to `stop` or past the module. A class's scope is passed
+ * over once a function has been crossed, as in Python.
+ */
+function lookUp(unit: FileUnit, use: Node, name: string, stop: Scope | undefined): { scope: Scope; binding: Binding; crossed: boolean } | null | undefined {
+  let crossed = false;
+  for (let scope: Scope | undefined = unit.scopeOf(use); scope && scope !== stop; scope = scope.parent) {
+    const isClassScope = unit.adapter.isClass(scope.node);
+    if (!(isClassScope && crossed)) {
+      const list = scope.bindings.get(name);
+      if (list && list.length) {
+        const pick = pickBinding(list, use, crossed);
+        if (pick) return { scope, binding: pick, crossed };
+        if (list.some((b) => b.kind === 'param')) return null;
+      }
+    }
+    if (unit.adapter.isFunction(scope.node)) crossed = true;
+  }
+  return undefined;
+}
+
+/**
+ * Whether reading `name` at `use` gets to the module's scope: false when a scope inside the
+ * module (a function's, a class's) answers it, whatever the module binds. The evaluator reads a
+ * name so (Evaluator.findBinding), so a change to the module's names can change only the
+ * readings that get there.
+ */
+export function readsModuleScope(unit: FileUnit, use: Node, name: string): boolean {
+  return lookUp(unit, use, name, unit.module) === undefined;
+}
+
 /** List changes that only add items at the end: the items before stay the first ones. */
 const ADDS_AT_END: ReadonlySet<string> = new Set(['append', 'extend', 'push']);
 
@@ -611,22 +645,7 @@ export class Evaluator {
   }
 
   findBinding(unit: FileUnit, use: Node, name: string): { scope: Scope; binding: Binding; crossed: boolean } | undefined {
-    let scope: Scope | undefined = unit.scopeOf(use);
-    let crossed = false;
-    while (scope) {
-      const isClassScope = unit.adapter.isClass(scope.node);
-      if (!(isClassScope && crossed)) {
-        const list = scope.bindings.get(name);
-        if (list && list.length) {
-          const pick = pickBinding(list, use, crossed);
-          if (pick) return { scope, binding: pick, crossed };
-          if (list.some((b) => b.kind === 'param')) return undefined;
-        }
-      }
-      if (unit.adapter.isFunction(scope.node)) crossed = true;
-      scope = scope.parent;
-    }
-    return undefined;
+    return lookUp(unit, use, name, undefined) ?? undefined;
   }
 
   private global(unit: FileUnit, use: Node, name: string): Value {

@@ -8,21 +8,27 @@
  * What a changed top-level statement can do to code outside it, in the file: define or assign a
  * name of the module (`def helper`, `SYSTEM = ...`, `client = Anthropic()`), call a function or
  * method of the file (its callers decide its parameters: `build(...)`, `self.build(...)`), or
- * change a value of the module in place (`HISTORY.append(...)`, `CONFIG["model"] = ...`). Those
- * are the statement's exposed names, before and after the change; a statement that uses one of
- * them and defines a name of the module (a function that calls a changed helper) affects that name
- * too, and so on. A kept request is read again when an affected name is written in a top-level
- * statement that holds its call or a place of its value (the parameters, what a name was bound
- * to, the callers a parameter came from, each taint and the assignments it was followed
- * through), or when one of those places is in the changed statement. Nothing is taken over
- * across a change that touches an import (which decides what the file's requests are at all),
- * after an analysis that reached its bounds, or once another file changed (its values may come
- * from there). A change that leaves a syntax error is compared only when the error is in the one
- * statement parsed again alone (the others are then the trees they were), and that statement
- * exposes every name of the file it writes.
+ * change a value of the module in place (`HISTORY.append(...)`, `CONFIG["model"] = ...`): the
+ * changed statements' names of each kind, before and after the change. A name of the module that
+ * is bound or changed can only change what a statement reads where its reading of that name gets
+ * to the module's scope (a function's own `messages` or parameter `system` is not the module's,
+ * however the module's changes); a function of the file that is called can change what its own
+ * statement reads of its parameters (kept as a written name, its `def`). A statement that reads
+ * an affected name so and binds a name of the module (a function that calls a changed helper)
+ * affects that name too, and so on. A kept request is read again when a top-level statement that
+ * holds its call or a place of its value (the parameters, what a name was bound to, the callers a
+ * parameter came from, each taint and the assignments it was followed through) reads an affected
+ * name so, or when one of those places is in the changed statement. Nothing is taken over across
+ * a change that touches an import (which decides what the file's requests are at all), after an
+ * analysis that reached its bounds, or once another file changed (its values may come from
+ * there). A change that leaves a syntax error is compared only when the error is in the one
+ * statement parsed again alone (the others are then the trees they were); what the parser could
+ * not place there is in no binding, call or change of the file's index, so the analysis, which
+ * reads the tree, reads nothing of it.
  */
 import type { RequestCall } from '../core/model';
 import type { EvalBudget } from './evaluate';
+import { readsModuleScope } from './evaluate';
 import type { Node } from './parsers';
 import { commonPrefix, commonSuffix } from './parsers';
 import type { FileUnit } from './workspace';
@@ -43,10 +49,18 @@ interface Statement {
   end: number;
   /** The module's names it binds (`def helper`, `SYSTEM = ...`). */
   bound: ReadonlySet<string>;
-  /** Those, and the module's names it calls or changes in place. */
-  exposed: ReadonlySet<string>;
+  /** Those, and the module's names it changes in place (`HISTORY.append(...)`). */
+  changes: ReadonlySet<string>;
+  /** The functions of the file (and names of the module) it calls: their callers decide their parameters. */
+  calls: ReadonlySet<string>;
   /** Every name written in it (read when first needed). */
   names?: Set<string>;
+  /**
+   * The names it reads at the module's scope (readsModuleScope), read when first needed. The same
+   * for the same statement anywhere in the file: what answers a name before the module's scope is
+   * inside the statement.
+   */
+  moduleReads?: Set<string>;
 }
 
 /** What one analysis of a file left: its text and top-level statements, and its requests by the place of their call. */
@@ -64,15 +78,34 @@ interface Change {
   newEnd: number;
   delta: number;
   /**
-   * The names whose meaning the change may alter: those the changed statements expose, before
-   * and after, and the module's names bound by statements that use one of those, and so on.
+   * The module's names whose value the change may alter: those the changed statements bind or
+   * change in place, before and after, and the names bound by statements that read an affected
+   * name, and so on. They count where a statement's reading gets to the module's scope.
    */
-  affected: ReadonlySet<string>;
+  rebound: ReadonlySet<string>;
+  /** The functions whose callers the change may alter (the changed statements' calls, before and after): they count wherever written. */
+  called: ReadonlySet<string>;
 }
 
 const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+/** Node types that may read a name (`identifier`, `shorthand_property_identifier`, ...; also names that read none, such as `property_identifier`, which costs only a reading kept). */
+const NAME_NODE = /identifier$/;
 /** A change that touches these may change what the file's requests are (imports, a module's scope). */
 const GLOBAL_WORDS = /\b(?:import|require|global|nonlocal)\b/;
+
+/** Whether a name node may read a name: not the member of an access (`client.messages`) nor the keyword of an argument (`messages=...`). */
+function readsAName(unit: FileUnit, node: Node): boolean {
+  const parent = node.parent;
+  if (!parent) return true;
+  const around = unit.adapter.expr(parent);
+  if (around.k === 'member') return around.object.id === node.id;
+  // A keyword argument's name: its call is a few levels up (keyword_argument, argument_list, call).
+  for (let n: Node | null = parent, up = 0; n && up < 3; n = n.parent, up++) {
+    const e = up === 0 ? around : unit.adapter.expr(n);
+    if (e.k === 'call') return !e.args.some((a) => a.nameNode?.id === node.id);
+  }
+  return true;
+}
 
 function namesIn(text: string, into = new Set<string>()): Set<string> {
   for (const m of text.matchAll(IDENTIFIER)) into.add(m[0]);
@@ -178,8 +211,6 @@ export class RequestReuse {
       return;
     }
     const spans: Span[] = children.map((c) => ({ start: c.startIndex, end: c.endIndex }));
-    const erroneous = withError ? new Set(children.filter((c) => c.hasError).map((c) => c.startIndex)) : undefined;
-    this.erroneous = erroneous;
     const last = this.last?.language === unit.language ? this.last : undefined;
     const edit = last ? changedRange(last.text, unit.text) : undefined;
     if (!last) {
@@ -188,7 +219,7 @@ export class RequestReuse {
     }
     if (!edit) {
       this.statements = last.statements;
-      this.change = { start: 0, oldEnd: 0, newEnd: 0, delta: 0, affected: new Set() };
+      this.change = { start: 0, oldEnd: 0, newEnd: 0, delta: 0, rebound: new Set(), called: new Set() };
       return;
     }
     const delta = unit.text.length - last.text.length;
@@ -212,26 +243,25 @@ export class RequestReuse {
       return;
     }
     if (GLOBAL_WORDS.test(last.text.slice(start, oldEnd)) || GLOBAL_WORDS.test(unit.text.slice(start, newEnd))) return;
-    const affected = new Set<string>();
-    for (const st of [...changedOld, ...changedNew]) for (const n of st.exposed) affected.add(n);
-    // A statement that uses an affected name and binds one of the module's names affects that one too.
-    for (let grew = affected.size > 0; grew; ) {
+    const rebound = new Set<string>();
+    const called = new Set<string>();
+    for (const st of [...changedOld, ...changedNew]) {
+      for (const n of st.changes) rebound.add(n);
+      for (const n of st.calls) called.add(n);
+    }
+    const change: Change = { start, oldEnd, newEnd, delta, rebound, called };
+    // A statement that reads an affected name and binds one of the module's names affects that one too.
+    for (let grew = rebound.size + called.size > 0; grew; ) {
       grew = false;
       for (const st of statements) {
-        if (!st.bound.size) continue;
-        let uses = false;
-        for (const n of affected) if (this.namesOf(st).has(n)) {
-          uses = true;
-          break;
-        }
-        if (!uses) continue;
-        for (const b of st.bound) if (!affected.has(b)) {
-          affected.add(b);
+        if (!st.bound.size || !this.depends(st, change)) continue;
+        for (const b of st.bound) if (!rebound.has(b)) {
+          rebound.add(b);
           grew = true;
         }
       }
     }
-    this.change = { start, oldEnd, newEnd, delta, affected };
+    this.change = change;
   }
 
   /** The names of the functions and methods the unit defines, anywhere (read once per analysis). */
@@ -247,6 +277,50 @@ export class RequestReuse {
     return (st.names ??= namesIn(this.unit!.text.slice(st.start, st.end)));
   }
 
+  /** Whether what a statement reads may differ after `change`: it writes a function whose callers changed, or reads a changed name of the module at the module's scope. */
+  private depends(st: Statement, change: Change): boolean {
+    if (change.called.size) {
+      const names = this.namesOf(st);
+      for (const n of change.called) if (names.has(n)) return true;
+    }
+    if (change.rebound.size) {
+      // Only names written in it can be read in it: the text's names first, which answer most statements without the tree.
+      const names = this.namesOf(st);
+      let written = false;
+      for (const n of change.rebound) if (names.has(n)) {
+        written = true;
+        break;
+      }
+      if (!written) return false;
+      const reads = this.moduleReadsOf(st);
+      for (const n of change.rebound) if (reads.has(n)) return true;
+    }
+    return false;
+  }
+
+  /** The names a statement of the unit reads at the module's scope (Statement.moduleReads). */
+  private moduleReadsOf(st: Statement): Set<string> {
+    if (st.moduleReads) return st.moduleReads;
+    const unit = this.unit!;
+    const tree = unit.tree;
+    const out = new Set<string>();
+    for (let c = tree.firstChildOf[0]; c >= 0 && tree.start[c] < st.end; c = tree.nextSiblingOf[c]) {
+      if (tree.end[c] <= st.start) continue;
+      for (let i = c, stop = tree.subtreeEnd[c]; i < stop; i++) {
+        if (!NAME_NODE.test(tree.typeName(i))) continue;
+        const name = unit.text.slice(tree.start[i], tree.end[i]);
+        if (out.has(name)) continue;
+        const node = tree.node(i)!;
+        if (!readsAName(unit, node)) continue;
+        // The name a function's binding binds there (`resp = ...` in its body) is no reading of it.
+        const scope = unit.scopeOf(node);
+        if (scope !== unit.module && scope.bindings.get(name)?.some((b) => b.nameNode.id === node.id && b.kind !== 'aug')) continue;
+        if (readsModuleScope(unit, node, name)) out.add(name);
+      }
+    }
+    return (st.moduleReads = out);
+  }
+
   /**
    * What the top-level statements `spans` of the unit bind and expose: the module's names each
    * binds, calls or changes in place. One pass over the module's bindings, the calls and the
@@ -256,7 +330,7 @@ export class RequestReuse {
     const unit = this.unit!;
     const moduleNames = unit.module.bindings;
     const functions = this.functionNames();
-    const out: Statement[] = spans.map(({ start, end }) => ({ start, end, bound: new Set<string>(), exposed: new Set<string>() }));
+    const out: Statement[] = spans.map(({ start, end }) => ({ start, end, bound: new Set<string>(), changes: new Set<string>(), calls: new Set<string>() }));
     const at = (offset: number): Statement | undefined => {
       const k = statementAt(out, offset);
       return k < 0 ? undefined : out[k];
@@ -266,7 +340,7 @@ export class RequestReuse {
         const st = at(b.at.startIndex);
         if (st) {
           (st.bound as Set<string>).add(name);
-          (st.exposed as Set<string>).add(name);
+          (st.changes as Set<string>).add(name);
         }
       }
     }
@@ -275,34 +349,28 @@ export class RequestReuse {
     // member (`self.build(...)`, `store.save(...)`). A member of something else
     // (`client.messages.create`) is no function of the file.
     for (const st of out) {
-      const exposed = st.exposed as Set<string>;
+      const calls = st.calls as Set<string>;
       for (let i = unit.firstCallFrom(st.start); i < unit.calls.length && unit.calls[i].startIndex < st.end; i++) {
         const call = unit.adapter.expr(unit.calls[i]);
         if (call.k !== 'call') continue;
         const callee = unit.adapter.expr(call.callee);
         if (callee.k === 'ident') {
-          if (moduleNames.has(callee.name) || functions.has(callee.name)) exposed.add(callee.name);
+          if (moduleNames.has(callee.name) || functions.has(callee.name)) calls.add(callee.name);
         } else if (callee.k === 'member') {
-          if (functions.has(callee.prop)) exposed.add(callee.prop);
+          if (functions.has(callee.prop)) calls.add(callee.prop);
         } else {
-          for (const m of call.callee.text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
+          for (const m of call.callee.text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) calls.add(m[0]);
         }
       }
-      // A statement with a syntax error may bind or call more than its tree says, in the text its
-      // error nodes hold (tokens the parser could not place): every name of the file written there.
-      if (this.erroneous?.has(st.start)) for (const text of errorTexts(unit, st)) for (const m of text.matchAll(IDENTIFIER)) if (moduleNames.has(m[0]) || functions.has(m[0])) exposed.add(m[0]);
     }
     for (const scope of unit.scopes.values()) {
       for (const [name, mutations] of scope.mutations) {
         if (!moduleNames.has(name)) continue;
-        for (const m of mutations) (at(m.node.startIndex)?.exposed as Set<string> | undefined)?.add(name);
+        for (const m of mutations) (at(m.node.startIndex)?.changes as Set<string> | undefined)?.add(name);
       }
     }
     return out;
   }
-
-  /** The starts of the top-level statements with a syntax error, in a tree that has one. */
-  private erroneous?: ReadonlySet<number>;
 
   /** The requests of a call node as the last analysis read them, with their places moved; undefined when they must be read again. */
   reuse(node: Node, budget: EvalBudget, moved: Set<object>): RequestCall[] | undefined {
@@ -315,15 +383,14 @@ export class RequestReuse {
     const kept = this.last.kept.get(`${oldStart}:${oldStart + (end - start)}`);
     if (!kept) return undefined;
     for (const l of kept.places) if (l.start < change.oldEnd && l.end > change.start) return undefined;
-    // What it depends on: the names written in the statements that hold its call and its places.
-    if (change.affected.size) {
+    // What it depends on: what the statements that hold its call and its places read.
+    if (change.rebound.size || change.called.size) {
       const seen = new Set<number>();
       for (const offset of [oldStart, ...kept.places.map((l) => l.start)]) {
         const k = statementAt(this.statements, offset >= change.oldEnd ? offset + change.delta : offset);
         if (k < 0 || seen.has(k)) continue;
         seen.add(k);
-        const names = this.namesOf(this.statements[k]);
-        for (const n of change.affected) if (names.has(n)) return undefined;
+        if (this.depends(this.statements[k], change)) return undefined;
       }
     }
     // The same steps as reading it again would spend: the bound is reached where it was.
@@ -364,22 +431,3 @@ export class RequestReuse {
   }
 }
 
-/**
- * The texts of the outermost error nodes of the top-level statements in `st`: what the parser
- * could not read as syntax. (The rest of such a statement is read as any other: a call, a
- * binding or a change in place there is in the file's index.)
- */
-function errorTexts(unit: FileUnit, st: Span): string[] {
-  const tree = unit.tree;
-  const out: string[] = [];
-  for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
-    if (tree.end[c] <= st.start || tree.start[c] >= st.end || !tree.hasError(c)) continue;
-    for (let i = c, stop = tree.subtreeEnd[c]; i < stop; ) {
-      if (tree.typeName(i) === 'ERROR') {
-        out.push(unit.text.slice(tree.start[i], tree.end[i]));
-        i = tree.subtreeEnd[i];
-      } else i++;
-    }
-  }
-  return out;
-}

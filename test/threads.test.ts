@@ -127,6 +127,23 @@ describe('threads', () => {
     expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
   }, 60_000);
 
+  // A worker started early that the run does not need (few files, or fewer workers) is asked to
+  // stop, and stops itself once its grammars are compiled (exit code 0): terminated while V8 still
+  // compiled them, a worker took the whole process down now and then (SIGSEGV).
+  it('stops a worker started early that is not needed by asking it, before or after the walk', async () => {
+    const job = lintJob();
+    const exits = (early: ReturnType<typeof startLintWorkers>) => early.map((e) => new Promise<number>((resolve) => e.worker.once('exit', resolve)));
+    const fresh = startLintWorkers(CLI, job, 2);
+    const freshExits = exits(fresh);
+    stopLintWorkers(fresh);
+    expect(await Promise.all(freshExits)).toEqual([0, 0]);
+    const walking = startLintWorkers(CLI, job, 2);
+    const walkingExits = exits(walking);
+    await walkInLintWorkers(walking, ['.'], dir);
+    stopLintWorkers(walking);
+    expect(await Promise.all(walkingExits)).toEqual([0, 0]);
+  }, 60_000);
+
   // The lint workers started early walk the project (walkInLintWorkers), each taking entries of
   // the folders given, while their engines load; then they lint what was found.
   for (const threads of [1, 2, 3]) {

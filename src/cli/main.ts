@@ -350,7 +350,10 @@ async function check(args: string[], io: Io): Promise<number> {
       const script = threadsOption === 1 ? undefined : workerScript();
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
       const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
-      if (discovery.errors.length) throw new UsageError(discovery.errors.join('\n'), false);
+      if (discovery.errors.length) {
+        stopLintWorkers(early.splice(0));
+        throw new UsageError(discovery.errors.join('\n'), false);
+      }
       for (const w of discovery.warnings) io.err(`prefixlint: warning: ${w}\n`);
       for (const s of discovery.skipped) {
         io.err(`${displayPath(s.file, io.cwd)}: skipped: ${s.reason}\n`);

@@ -125,6 +125,38 @@ describe('starting the built language server', () => {
     }
   }, 60_000);
 
+  // A client that stops the server as soon as it started it (a window reloaded at once): the
+  // answer to `shutdown` waits until the grammars are loaded, so that `exit` never ends the thread
+  // while V8 compiles them (that crashes the process the thread is in).
+  it('in a worker thread, answers shutdown only once its parsers have loaded, then exits 0', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const worker = new Worker(path.join(DIST, 'server.js'), { workerData: { [SERVER_PORT]: port2 }, transferList: [port2] });
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    try {
+      const reader = new PortMessageReader(port1);
+      const seen: string[] = [];
+      const shutdownAnswered = new Promise<void>((resolve) =>
+        reader.listen((m) => {
+          const msg = m as ResponseMessage & RequestMessage & { params?: { message?: string } };
+          if (msg.method !== undefined && msg.id !== undefined) port1.postMessage({ jsonrpc: '2.0', id: msg.id, result: msg.method === 'workspace/configuration' ? (msg.params as unknown as { items: unknown[] }).items.map(() => ({})) : null });
+          else if (msg.method === 'window/logMessage' && /server ready in/.test(msg.params?.message ?? '')) seen.push('parsers loaded');
+          else if (msg.method === undefined && msg.id === 3) {
+            seen.push('shutdown answered');
+            resolve();
+          }
+        }),
+      );
+      for (const m of [...opening().slice(0, 2), { jsonrpc: '2.0', id: 3, method: 'shutdown' }]) port1.postMessage(m);
+      await shutdownAnswered;
+      expect(seen).toEqual(['parsers loaded', 'shutdown answered']);
+      port1.postMessage({ jsonrpc: '2.0', method: 'exit' });
+      expect(await exited).toBe(0);
+    } finally {
+      port1.close();
+      await worker.terminate();
+    }
+  }, 60_000);
+
   it('keeps the engine out of the bundle that answers initialize, and the SDK in a bundle of its own', async () => {
     const shell = fs.readFileSync(path.join(DIST, 'server.js'), 'utf8');
     // No rule, grammar runtime or SDK code: those are what made starting slow.

@@ -786,7 +786,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     return '';
   });
 
-  connection.onShutdown(() => exact.dispose());
+  // Answered once the parsers have loaded: the client sends `exit` after this answer, and a
+  // thread that ends while V8 still compiles its grammars in the background takes the whole
+  // process down (the extension host, when the server is its worker thread; see the CLI's
+  // stopLintWorkers). A client that stops the server just after starting it waits that long.
+  connection.onShutdown(async () => {
+    exact.dispose();
+    await analyzerLoaded;
+  });
 
   documents.listen(connection);
   notebooks.listen(connection);

@@ -279,22 +279,14 @@ export class RequestReuse {
 
   /** Whether what a statement reads may differ after `change`: it writes a function whose callers changed, or reads a changed name of the module at the module's scope. */
   private depends(st: Statement, change: Change): boolean {
-    if (change.called.size) {
-      const names = this.namesOf(st);
-      for (const n of change.called) if (names.has(n)) return true;
-    }
-    if (change.rebound.size) {
-      // Only names written in it can be read in it: the text's names first, which answer most statements without the tree.
-      const names = this.namesOf(st);
-      let written = false;
-      for (const n of change.rebound) if (names.has(n)) {
-        written = true;
-        break;
-      }
-      if (!written) return false;
-      const reads = this.moduleReadsOf(st);
-      for (const n of change.rebound) if (reads.has(n)) return true;
-    }
+    const names = this.namesOf(st);
+    for (const n of change.called) if (names.has(n)) return true;
+    // Only names written in it can be read in it: the text's names answer most statements without the tree.
+    let written = false;
+    for (const n of change.rebound) written ||= names.has(n);
+    if (!written) return false;
+    const reads = this.moduleReadsOf(st);
+    for (const n of change.rebound) if (reads.has(n)) return true;
     return false;
   }
 

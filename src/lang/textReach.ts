@@ -188,10 +188,11 @@ export function calledChains(text: string, roots?: readonly string[]): Array<[st
  * `roots` when given), with at most 8 attributes after it. Undefined when none can.
  */
 function callChainBefore(text: string, paren: number, roots: ReadonlySet<string> | undefined): [string, string | undefined] | undefined {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const starts = CHAIN_STARTS;
+  const ends = CHAIN_ENDS;
+  let names = 0;
   let end = gapBefore(text, paren);
-  while (end >= 0 && starts.length < MAX_CHAIN_NAMES) {
+  while (end >= 0 && names < MAX_CHAIN_NAMES) {
     let start = end;
     while (start > 0 && isIdentifierChar(text.charCodeAt(start - 1))) start--;
     if (start === end) break;
@@ -199,18 +200,18 @@ function callChainBefore(text: string, paren: number, roots: ReadonlySet<string>
     // chain; only one of `roots` (listed whole in the pattern) can start one there.
     if (end - start > MAX_NAME_LENGTH || isDigit(text.charCodeAt(start))) {
       if (roots) {
-        starts.push(start);
-        ends.push(end);
+        starts[names] = start;
+        ends[names++] = end;
       }
       break;
     }
-    starts.push(start);
-    ends.push(end);
+    starts[names] = start;
+    ends[names++] = end;
     const dot = gapBefore(text, start);
     if (dot <= 0 || text.charCodeAt(dot - 1) !== 0x2e /* . */) break;
     end = gapBefore(text, dot - 1);
   }
-  for (let t = starts.length - 1; t >= 0; t--) {
+  for (let t = names - 1; t >= 0; t--) {
     if (starts[t] > 0 && text.charCodeAt(starts[t] - 1) === 0x2e) continue;
     const root = text.slice(starts[t], ends[t]);
     if (roots && !roots.has(root)) continue;
@@ -218,6 +219,14 @@ function callChainBefore(text: string, paren: number, roots: ReadonlySet<string>
   }
   return undefined;
 }
+
+/**
+ * Where callChainBefore notes its names (one call at a time): two arrays made for every `(` of
+ * every text it reads were 135 of the 3,390 MB a one-thread run over the real-code corpus
+ * allocated (sampled), about as much as the texts of the modules it reads.
+ */
+const CHAIN_STARTS = new Int32Array(MAX_CHAIN_NAMES);
+const CHAIN_ENDS = new Int32Array(MAX_CHAIN_NAMES);
 
 /** Where the spaces just before `at` start, or -1 when there are more than MAX_GAP of them. */
 function gapBefore(text: string, at: number): number {

@@ -210,7 +210,7 @@ export default defineRule({
     // (`w`, `a`, `x` or `+`). (The word `open` and any writing mode took 745 files of the
     // real-code corpus, 275 of them with neither a truncating write nor a rename: `open` in a
     // comment, `"x"` for a coordinate, a file only appended to; this takes 667, 197 of them so:
-    // `wave.open(f, "wb")`, `aiofiles.open`.)
+    // `wave.open(f, "wb")`; `aiofiles.open` was one of them then, and is read as `open` now.)
     // Node: the `fs` module's `writeFile(Sync)` / `createWriteStream`, or its `rename(Sync)`
     // with `os.tmpdir` / `mkdtemp`.
     triggers: {
@@ -230,7 +230,7 @@ export default defineRule({
     summary: 'A file the program reads back (state, checkpoints, sessions, memory) written in place, renamed without an fsync, or through a temp file in /tmp.',
     docs: `## What it does
 Finds code that saves state a crash can corrupt: a file the program writes in place and also reads back (a checkpoint, a session, a conversation history, a memory file), writes again on every pass of a loop, names on the first call of the writing function and writes again on every later one (\`if not self.history_file: self.history_file = ...\` before \`json.dump(self.messages, open(..., "w"))\`: a chat saved after each message), or keeps for the memory tool; or that it writes only when the file is missing and then only appends to and reads back (notes seeded once, then added to: the seed is skipped once the file exists, so a torn one stays under every append); or that it fills from a stream (a download, a copy: chunks written in a loop, \`shutil.copyfileobj\`, a write stream piped to) only when the file is missing (\`if path.exists(): return path\`, \`continue\` in a loop over files) — a fill cut short, by a crash or by a network error, leaves a partial file that exists, and every later run skips the fill and takes it as complete (a cache filled so is not rebuilt either):
-- written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\`, \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
+- written in place: \`json.dump(state, open(path, "w"))\`, \`with open(path, "w") as f: ...\` (and asyncio's \`async with aiofiles.open(path, "w") as f: ...\`), \`path.write_text(...)\`, \`fs.writeFileSync(path, ...)\`, \`await writeFile(path, ...)\`;
 - written to a temp file and renamed over the target without an \`fsync\` of the temp file first;
 - written to a temp file in the system temp directory (\`tempfile.NamedTemporaryFile()\` without \`dir=\`, \`os.tmpdir()\`, \`/tmp/...\`) and then renamed into place.
 
@@ -763,19 +763,26 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     /**
      * The pass that writes leaves the loop (`with open(p, "wb") as f: ...` then `return p` in a
      * retry loop): the file is written once, not again on every pass. Read from the lines after the
-     * write inside the loop: a `return` or `break` in the write's own block, before the block ends.
+     * write inside the loop: a `return` or `break` in the write's own block, or in a block around
+     * it, on the way out to the loop's body (the `break` after the `try`/`except` of a retry loop
+     * whose failures `continue`), before the loop ends. One in a block that the write's path does
+     * not run (an `except` or `else` after it, deeper than the way out) does not count.
      */
     const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
       const whole = ctx.textOf({ file: at.file, start: 0, end: loop.at.end });
       const lineStart = whole.lastIndexOf('\n', at.start - 1) + 1;
       const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;
-      const own = indent(whole.slice(lineStart, at.start));
+      const loopLine = whole.slice(whole.lastIndexOf('\n', loop.at.start - 1) + 1, loop.at.start);
+      const loopIndent = indent(loopLine);
+      let level = indent(whole.slice(lineStart, at.start));
       const after = whole.slice(at.end).split('\n').slice(1);
       for (const line of after) {
         if (!line.trim() || /^\s*(#|\/\/)/.test(line)) continue;
         const i = indent(line);
-        if (i < own) return false;
-        if (i === own && /^\s*(return|break)\b/.test(line)) return true;
+        if (i <= loopIndent) return false;
+        // Out of the write's block to one around it, still in the loop's body.
+        if (i < level) level = i;
+        if (i === level && /^\s*(return|break)\b/.test(line)) return true;
       }
       return false;
     };

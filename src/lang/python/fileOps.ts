@@ -12,13 +12,14 @@ import type { Arg, Expr } from '../syntax';
 import { walk } from '../walk';
 import type { FileUnit } from '../workspace';
 
-const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open']);
+/** `aiofiles.open` is `open` for asyncio code (`async with aiofiles.open(p, "w") as f: await f.write(...)`). */
+const OPEN = new Set(['builtins.open', 'io.open', 'codecs.open', 'aiofiles.open']);
 const DUMP_FUNCTIONS = ['dump', 'safe_dump', 'dump_all'];
 const SERIALIZE_TO_FILE = new RegExp(`^(json|pickle|dill|cloudpickle|marshal|yaml|toml|tomli_w|tomlkit|orjson|ujson)\\.(${DUMP_FUNCTIONS.join('|')})$`);
 const LOAD_MODULES = 'json|pickle|dill|cloudpickle|marshal|yaml|toml|tomllib|tomlkit|orjson|ujson';
 const LOAD_FUNCTIONS = 'load|safe_load|load_all|full_load';
 const LOAD_FROM_FILE = new RegExp(`^(${LOAD_MODULES})\\.(${LOAD_FUNCTIONS})$`);
-const RENAME = new Set(['os.replace', 'os.rename', 'shutil.move', 'os.renames']);
+const RENAME = new Set(['os.replace', 'os.rename', 'shutil.move', 'os.renames', 'aiofiles.os.replace', 'aiofiles.os.rename']);
 const FSYNC = new Set(['os.fsync', 'os.fdatasync']);
 const TEMPFILE = new Set(['tempfile.NamedTemporaryFile', 'tempfile.mkstemp', 'tempfile.TemporaryFile', 'tempfile.mkdtemp', 'tempfile.TemporaryDirectory', 'tempfile.SpooledTemporaryFile']);
 /**

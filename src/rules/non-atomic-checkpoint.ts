@@ -766,9 +766,11 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      * write inside the loop: a `return` or `break` in the write's own block, or in a block around
      * it, on the way out to the loop's body (the `break` after the `try`/`except` of a retry loop
      * whose failures `continue`), before the loop ends. One in a block that the write's path does
-     * not run (an `except` or `else` after it, deeper than the way out) does not count.
+     * not run (an `except` or `else` after it, deeper than the way out) does not count, nor a
+     * callback's `return` (`items.forEach((item) => { ...; return; })`), which ends one pass only.
      */
     const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
+      if (!/^(?:async\s+)?(?:for|while|do)\b/.test(ctx.textOf({ file: at.file, start: loop.at.start, end: Math.min(loop.at.end, loop.at.start + 16) }))) return false;
       const whole = ctx.textOf({ file: at.file, start: 0, end: loop.at.end });
       const lineStart = whole.lastIndexOf('\n', at.start - 1) + 1;
       const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;

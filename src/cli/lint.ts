@@ -670,9 +670,9 @@ export function startLintWorkers(script: string, job: LintJob, threads: number):
  * until then it keeps the process alive. Why not `terminate()`: a worker stopped while V8 still
  * compiles its grammars in the background takes the process down (SIGSEGV in the compile job that
  * calls back into the isolate being torn down), and so does the process's exit, which stops the
- * workers left (with few files this thread is done before they have loaded). Measured on a 6-file project, 4 runs at a time: 3 crashes in 600
- * runs, none with `--threads 1` (no worker) in 600. One that has not stopped after STOP_GRACE_MS
- * is terminated.
+ * workers left (with few files this thread is done before they have loaded). Measured on a 6-file
+ * project, 4 runs at a time: 3 crashes in 600 runs, none with `--threads 1` (no worker) in 600.
+ * One that has not stopped after STOP_GRACE_MS is terminated.
  */
 export function stopLintWorkers(early: readonly EarlyWorker[]): void {
   for (const e of early) {

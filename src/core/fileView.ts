@@ -179,8 +179,12 @@ export interface FileView {
   readonly keyAssignments: readonly KeyAssignment[];
   /** The innermost function around a location; undefined at module level. */
   enclosingFunction(at: Loc): FunctionView | undefined;
-  /** The innermost loop (for/while/comprehension/forEach callback) around a location, within its function; `conditionText` for `while`/`do` loops. */
-  enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string } | undefined;
+  /**
+   * The innermost loop (for/while/comprehension/forEach callback) around a location, within its
+   * function; `conditionText` for `while`/`do` loops; `callback` for a callback (`items.forEach`),
+   * whose `return` ends one pass, not the loop.
+   */
+  enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string; callback?: true } | undefined;
   /** The innermost `if` / conditional expression around a location, within its function. */
   enclosingCondition(at: Loc): { at: Loc; conditionText: string } | undefined;
   /**

@@ -22,7 +22,7 @@ function callbackLoop(unit: FileUnit, ev: Evaluator, node: Node | undefined): Re
   while (fn && !unit.adapter.isFunction(fn)) fn = fn.parent;
   const it = fn ? unit.frontEnd.facts.callbackIteration(fn) : undefined;
   if (!it) return undefined;
-  return { at: unit.loc(it.call), iterText: it.iter.text, iter: lazy(() => ev.eval(unit, it.iter)), targetText: it.target?.text.replace(/\s*:.*$/s, '') };
+  return { at: unit.loc(it.call), iterText: it.iter.text, iter: lazy(() => ev.eval(unit, it.iter)), targetText: it.target?.text.replace(/\s*:.*$/s, ''), callback: true };
 }
 
 function lazy(f: () => Value): () => Value {

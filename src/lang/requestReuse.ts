@@ -107,6 +107,12 @@ function readsAName(unit: FileUnit, node: Node): boolean {
   return true;
 }
 
+/** Whether `test` holds for some name of the set (stops at the first). */
+function anyOf(names: ReadonlySet<string>, test: (name: string) => boolean): boolean {
+  for (const n of names) if (test(n)) return true;
+  return false;
+}
+
 function namesIn(text: string, into = new Set<string>()): Set<string> {
   for (const m of text.matchAll(IDENTIFIER)) into.add(m[0]);
   return into;
@@ -282,12 +288,9 @@ export class RequestReuse {
     const names = this.namesOf(st);
     for (const n of change.called) if (names.has(n)) return true;
     // Only names written in it can be read in it: the text's names answer most statements without the tree.
-    let written = false;
-    for (const n of change.rebound) written ||= names.has(n);
-    if (!written) return false;
+    if (!anyOf(change.rebound, (n) => names.has(n))) return false;
     const reads = this.moduleReadsOf(st);
-    for (const n of change.rebound) if (reads.has(n)) return true;
-    return false;
+    return anyOf(change.rebound, (n) => reads.has(n));
   }
 
   /** The names a statement of the unit reads at the module's scope (Statement.moduleReads). */

@@ -770,7 +770,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      * callback's `return` (`items.forEach((item) => { ...; return; })`), which ends one pass only.
      */
     const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
-      if (!/^(?:async\s+)?(?:for|while|do)\b/.test(ctx.textOf({ file: at.file, start: loop.at.start, end: Math.min(loop.at.end, loop.at.start + 16) }))) return false;
+      if (loop.callback) return false;
       const whole = ctx.textOf({ file: at.file, start: 0, end: loop.at.end });
       const lineStart = whole.lastIndexOf('\n', at.start - 1) + 1;
       const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;

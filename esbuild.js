@@ -197,8 +197,30 @@ function copyWasm() {
   }
 }
 
+/**
+ * Replaces the characters outside ASCII that esbuild leaves in the bundle's comments (it escapes
+ * them in strings, templates and patterns, not in the doc comments it keeps) with `-`, one code
+ * unit for one, so that every column of the source map stays right. Why: V8 holds a script that
+ * has a single character outside Latin-1 as two bytes per character: a bundle of 1.4 MB took 2.8 MB
+ * in every isolate that loads it (the CLI's main thread and each lint worker), 1.4 MB more each.
+ * A character found outside a comment line fails the build rather than being changed.
+ * @param {string} file
+ */
+function asciiComments(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!/[^\x00-\x7f]/.test(text)) return;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!/[^\x00-\x7f]/.test(lines[i])) continue;
+    if (!/^\s*(?:\/\/|\/\*|\*)/.test(lines[i])) throw new Error(`${path.relative(root, file)}:${i + 1}: a character outside ASCII that is not in a comment line`);
+    lines[i] = lines[i].replace(/[^\x00-\x7f]/g, '-');
+  }
+  fs.writeFileSync(file, lines.join('\n'));
+}
+
 /** @param {Bundle} b */
 function finish(b) {
+  asciiComments(path.join(root, b.outfile));
   if (b.executable) fs.chmodSync(path.join(root, b.outfile), 0o755);
 }
 
@@ -225,7 +247,7 @@ async function main() {
   }
 }
 
-module.exports = { BUNDLES, WASM_FILES, buildOptions, forbidImports };
+module.exports = { BUNDLES, WASM_FILES, buildOptions, forbidImports, asciiComments };
 
 if (require.main === module) {
   main().catch(() => {

@@ -208,12 +208,12 @@ function copyWasm() {
  */
 function asciiComments(file) {
   const text = fs.readFileSync(file, 'utf8');
-  if (!/[^\x00-\x7f]/.test(text)) return;
+  if (!/[\u0080-\uffff]/.test(text)) return;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    if (!/[^\x00-\x7f]/.test(lines[i])) continue;
+    if (!/[\u0080-\uffff]/.test(lines[i])) continue;
     if (!/^\s*(?:\/\/|\/\*|\*)/.test(lines[i])) throw new Error(`${path.relative(root, file)}:${i + 1}: a character outside ASCII that is not in a comment line`);
-    lines[i] = lines[i].replace(/[^\x00-\x7f]/g, '-');
+    lines[i] = lines[i].replace(/[\u0080-\uffff]/g, '-');
   }
   fs.writeFileSync(file, lines.join('\n'));
 }

@@ -42,7 +42,9 @@ beforeAll(async () => {
 });
 
 /** The columns of a SyntaxTree, all but the ids (which are new for every tree). */
-const COLUMNS = ['typeId', 'fieldId', 'flags', 'start', 'end', 'parentOf', 'firstChildOf', 'lastChildOf', 'nextSiblingOf', 'prevSiblingOf', 'subtreeEnd', 'depth'] as const;
+const COLUMNS = ['typeId', 'fieldId', 'flags', 'start', 'end', 'parentOf', 'subtreeEnd', 'depth'] as const;
+/** A node's links, which the tree derives from its parent and subtree-end columns. */
+const LINKS = ['firstChild', 'lastChild', 'nextSibling', 'prevSibling'] as const;
 
 /** The first difference between two trees of the same text, or undefined when they are equal. */
 function difference(incremental: Tree, scratch: Tree): string | undefined {
@@ -53,6 +55,13 @@ function difference(incremental: Tree, scratch: Tree): string | undefined {
     const b = scratch[column];
     for (let i = 0; i < a.length; i++) {
       if (a[i] !== b[i]) return `${column}[${i}] is ${a[i]} incrementally, ${b[i]} from scratch (node ${scratch.node(i)!.toString()})`;
+    }
+  }
+  for (const link of LINKS) {
+    for (let i = 0; i < scratch.length; i++) {
+      const a = incremental[link](i);
+      const b = scratch[link](i);
+      if (a !== b) return `${link}(${i}) is ${a} incrementally, ${b} from scratch (node ${scratch.node(i)!.toString()})`;
     }
   }
   return undefined;
@@ -72,7 +81,7 @@ function spliceDifference(before: Tree, tree: Tree, language: LanguageId): strin
   /** Each top-level node the tree must have: [tree, node, how far its offsets move, how much deeper it is]. */
   const want: Array<[Tree, number, number, number?]> = [];
   let placed = false;
-  for (let c = before.firstChildOf[0]; c >= 0; c = before.nextSiblingOf[c]) {
+  for (let c = before.firstChild(0); c >= 0; c = before.nextSibling(c)) {
     if (before.end[c] <= at.start) want.push([before, c, 0]);
     else if (before.start[c] >= at.end - shift) want.push([before, c, shift]);
     else if (before.start[c] < at.start || before.end[c] > at.end - shift) return `the old top-level node ${before.node(c)!.toString()} is cut`;
@@ -80,12 +89,12 @@ function spliceDifference(before: Tree, tree: Tree, language: LanguageId): strin
       placed = true;
       // A statement not read as statements at all (an error at its root) goes in whole.
       if (part.typeId[0] !== before.typeId[0]) want.push([part, 0, at.start, 1]);
-      else for (let p = part.firstChildOf[0]; p >= 0; p = part.nextSiblingOf[p]) want.push([part, p, at.start]);
+      else for (let p = part.firstChild(0); p >= 0; p = part.nextSibling(p)) want.push([part, p, at.start]);
     }
   }
   if (!placed) return 'no old top-level node was replaced';
   const got: number[] = [];
-  for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) got.push(c);
+  for (let c = tree.firstChild(0); c >= 0; c = tree.nextSibling(c)) got.push(c);
   if (got.length !== want.length) return `${got.length} top-level nodes, ${want.length} wanted`;
   if (tree.typeId[0] !== before.typeId[0] || tree.start[0] !== before.start[0] || tree.end[0] !== tree.source.length || tree.subtreeEnd[0] !== tree.length) return 'the root differs';
   // (The statement parsed alone may have an error none of its nodes holds: a hidden MISSING token.)
@@ -95,14 +104,14 @@ function spliceDifference(before: Tree, tree: Tree, language: LanguageId): strin
     const [t, o, moved, deeper = 0] = want[k];
     const n = got[k];
     if (n !== next) return `top-level node ${k} is at ${n}, not ${next}`;
-    if (tree.parentOf[n] !== 0 || tree.prevSiblingOf[n] !== (k ? got[k - 1] : -1) || tree.fieldId[n] !== t.fieldId[o]) return `top-level node ${k} is linked wrongly`;
+    if (tree.parentOf[n] !== 0 || tree.prevSibling(n) !== (k ? got[k - 1] : -1) || tree.fieldId[n] !== t.fieldId[o]) return `top-level node ${k} is linked wrongly`;
     const move = n - o;
     for (let i = o; i < t.subtreeEnd[o]; i++) {
       const j = i + move;
       const link = (x: number, y: number) => (x < 0 ? y < 0 : x + move === y);
       if (t.typeId[i] !== tree.typeId[j] || t.flags[i] !== tree.flags[j] || t.start[i] + moved !== tree.start[j] || t.end[i] + moved !== tree.end[j] || t.depth[i] + deeper !== tree.depth[j] || t.subtreeEnd[i] + move !== tree.subtreeEnd[j]) return `node ${j} (${tree.node(j)!.toString()}) differs: ${JSON.stringify([t.typeId[i], t.flags[i], t.start[i] + moved, t.end[i] + moved, t.depth[i] + deeper, t.subtreeEnd[i] + move])} wanted, ${JSON.stringify([tree.typeId[j], tree.flags[j], tree.start[j], tree.end[j], tree.depth[j], tree.subtreeEnd[j]])} found`;
-      if (i > o && (t.fieldId[i] !== tree.fieldId[j] || t.parentOf[i] + move !== tree.parentOf[j] || !link(t.nextSiblingOf[i], tree.nextSiblingOf[j]) || !link(t.prevSiblingOf[i], tree.prevSiblingOf[j]))) return `node ${j} is linked wrongly`;
-      if (!link(t.firstChildOf[i], tree.firstChildOf[j]) || !link(t.lastChildOf[i], tree.lastChildOf[j])) return `node ${j}'s children are linked wrongly`;
+      if (i > o && (t.fieldId[i] !== tree.fieldId[j] || t.parentOf[i] + move !== tree.parentOf[j] || !link(t.nextSibling(i), tree.nextSibling(j)) || !link(t.prevSibling(i), tree.prevSibling(j)))) return `node ${j} is linked wrongly`;
+      if (!link(t.firstChild(i), tree.firstChild(j)) || !link(t.lastChild(i), tree.lastChild(j))) return `node ${j}'s children are linked wrongly`;
     }
     next = t.subtreeEnd[o] + move;
   }

@@ -99,7 +99,7 @@ function check(file: string, language: LanguageId, versions: readonly string[], 
       if (a.length !== b.length || a.some((x, i) => x !== b[i])) failures.push(`${file}, version ${k}: other binding objects than the node views hold`);
     }
     replayed += unit.replayedStatements;
-    for (let c = unit.tree.firstChildOf[0]; c >= 0; c = unit.tree.nextSiblingOf[c]) statements++;
+    for (let c = unit.tree.firstChild(0); c >= 0; c = unit.tree.nextSibling(c)) statements++;
   });
   return { replayed, statements };
 }

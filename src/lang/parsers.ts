@@ -192,16 +192,16 @@ export class Parsers {
     const shift = source.length - previous.source.length;
     // The last top-level node that starts before the edit, and the run around it.
     let first = -1;
-    for (let c = previous.firstChildOf[0]; c >= 0 && previous.start[c] < start; c = previous.nextSiblingOf[c]) first = c;
+    for (let c = previous.firstChild(0); c >= 0 && previous.start[c] < start; c = previous.nextSibling(c)) first = c;
     if (first < 0) return undefined;
     let last = first;
-    while (first >= 0 && !statements.parsesFrom(previous.source, previous.start[first])) first = previous.prevSiblingOf[first];
+    while (first >= 0 && !statements.parsesFrom(previous.source, previous.start[first])) first = previous.prevSibling(first);
     if (first < 0) return undefined;
     // On to the end of the edit (one between two statements takes in the one after), and over the pieces after it that cannot be parsed from their start.
-    for (let n = previous.nextSiblingOf[last]; n >= 0 && (end > previous.end[last] || !statements.parsesFrom(previous.source, previous.start[n])); n = previous.nextSiblingOf[n]) last = n;
+    for (let n = previous.nextSibling(last); n >= 0 && (end > previous.end[last] || !statements.parsesFrom(previous.source, previous.start[n])); n = previous.nextSibling(n)) last = n;
     if (end > previous.end[last]) return undefined;
     // And to the end of its line: a comment at its end would take in the rest of the line.
-    for (let n = previous.nextSiblingOf[last]; n >= 0 && !previous.source.slice(previous.end[last], previous.start[n]).includes('\n'); n = previous.nextSiblingOf[n]) last = n;
+    for (let n = previous.nextSibling(last); n >= 0 && !previous.source.slice(previous.end[last], previous.start[n]).includes('\n'); n = previous.nextSibling(n)) last = n;
     const from = previous.start[first];
     const statementEnd = previous.end[last] + shift;
     let to = statementEnd;
@@ -215,7 +215,7 @@ export class Parsers {
     const part = this.parse(lang, source.slice(from, to));
     if (!part.rootNode.hasError) {
       let errorsAround = false;
-      for (let c = previous.firstChildOf[0]; c >= 0 && !errorsAround; c = previous.nextSiblingOf[c]) errorsAround = (c < first || c > last) && previous.hasError(c);
+      for (let c = previous.firstChild(0); c >= 0 && !errorsAround; c = previous.nextSibling(c)) errorsAround = (c < first || c > last) && previous.hasError(c);
       // With an error elsewhere in the text, the statements around are kept as they were, as for an error in this one.
       if (!errorsAround && !statements.standsAlone(previous.node(first)!, previous.node(last)!, source, statementEnd, start, shift)) return undefined;
     }
@@ -225,7 +225,7 @@ export class Parsers {
 
 /** Whether a child of node `i` has an error (its own flag may come from a hidden token). */
 function hasErrorBelow(tree: Tree, i: number): boolean {
-  for (let c = tree.firstChildOf[i]; c >= 0; c = tree.nextSiblingOf[c]) if (tree.hasError(c)) return true;
+  for (let c = tree.firstChild(i); c >= 0; c = tree.nextSibling(c)) if (tree.hasError(c)) return true;
   return false;
 }
 

@@ -299,7 +299,7 @@ export class RequestReuse {
     const unit = this.unit!;
     const tree = unit.tree;
     const out = new Set<string>();
-    for (let c = tree.firstChildOf[0]; c >= 0 && tree.start[c] < st.end; c = tree.nextSiblingOf[c]) {
+    for (let c = tree.firstChild(0); c >= 0 && tree.start[c] < st.end; c = tree.nextSibling(c)) {
       if (tree.end[c] <= st.start) continue;
       for (let i = c, stop = tree.subtreeEnd[c]; i < stop; i++) {
         if (!NAME_NODE.test(tree.typeName(i))) continue;

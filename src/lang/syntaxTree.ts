@@ -207,11 +207,11 @@ export class SyntaxTree {
   readonly start: Int32Array;
   readonly end: Int32Array;
   readonly parentOf: Int32Array;
-  readonly firstChildOf: Int32Array;
-  readonly nextSiblingOf: Int32Array;
-  readonly prevSiblingOf: Int32Array;
-  readonly lastChildOf: Int32Array;
-  /** Index just past each node's last descendant (pre-order, so a subtree is a range). */
+  /**
+   * Index just past each node's last descendant (pre-order, so a subtree is a range). A node's
+   * children and siblings follow from it and `parentOf` (firstChild, nextSibling, ...): no
+   * column of their own, which was 16 of a node's 41 bytes, in every tree a run keeps.
+   */
   readonly subtreeEnd: Int32Array;
   readonly depth: Int32Array;
   /** The depth of the deepest node (the root is at 0). */
@@ -264,10 +264,6 @@ export class SyntaxTree {
     this.start = fit(b.start);
     this.end = fit(b.end);
     this.parentOf = fit(b.parent);
-    this.firstChildOf = fit(b.firstChild);
-    this.lastChildOf = fit(b.lastChild);
-    this.nextSiblingOf = fit(b.nextSibling);
-    this.prevSiblingOf = fit(b.prevSibling);
     this.subtreeEnd = fit(b.subtreeEnd);
     this.depth = fit(b.depth);
     this.reusedNodes = b.copied;
@@ -318,8 +314,8 @@ export class SyntaxTree {
     const copiedRoots = new Set<number>();
     for (let m = 2; m < moves.length; m += 3) copiedRoots.add(moves[m]);
     const oldByStart = new Map<number, number>();
-    for (let c = from.firstChildOf[0]; c >= 0; c = from.nextSiblingOf[c]) if (!oldByStart.has(from.start[c])) oldByStart.set(from.start[c], c);
-    for (let c = this.firstChildOf[0]; c >= 0; c = this.nextSiblingOf[c]) {
+    for (let c = 1; c < from.length; c = from.subtreeEnd[c]) if (!oldByStart.has(from.start[c])) oldByStart.set(from.start[c], c);
+    for (let c = 1; c < this.length; c = this.subtreeEnd[c]) {
       if (copiedRoots.has(c)) continue;
       for (const at of shift === 0 ? [this.start[c]] : [this.start[c], this.start[c] - shift]) {
         const o = oldByStart.get(at);
@@ -425,6 +421,34 @@ export class SyntaxTree {
     this.wasm = undefined;
     this.nodeIds = undefined;
     keptWasmTrees--;
+  }
+
+  /** The first child of node i (-1 when it has none): the node after it, when that is in its subtree. */
+  firstChild(i: number): number {
+    return i + 1 < this.subtreeEnd[i] ? i + 1 : -1;
+  }
+
+  /** The sibling after node i (-1 when it is its parent's last child, or the root): the node its subtree ends before, when that is in its parent's. */
+  nextSibling(i: number): number {
+    const p = this.parentOf[i];
+    return p >= 0 && this.subtreeEnd[i] < this.subtreeEnd[p] ? this.subtreeEnd[i] : -1;
+  }
+
+  /** The sibling before node i (-1 when it is the first child, or the root): the ancestor of the node before it that is a child of the same parent. */
+  prevSibling(i: number): number {
+    const p = this.parentOf[i];
+    if (p < 0 || i === p + 1) return -1;
+    let j = i - 1;
+    while (this.parentOf[j] !== p) j = this.parentOf[j];
+    return j;
+  }
+
+  /** The last child of node i (-1 when it has none): the ancestor of its last descendant that is its child. */
+  lastChild(i: number): number {
+    let j = this.subtreeEnd[i] - 1;
+    if (j <= i) return -1;
+    while (this.parentOf[j] !== i) j = this.parentOf[j];
+    return j;
   }
 
   /** The view of node i if one has been made (or taken over from the previous tree), without making one. */
@@ -624,7 +648,7 @@ function spliceColumns(s: StatementSplice, source: string, moves: number[]): Bui
   // error flag comes from its children, and from the statement parsed alone (an error none of its
   // nodes holds: a hidden MISSING token). Its tree-sitter id is not kept: the edit changed it.
   b.add(-1, previous.typeId[0], 0, (previous.flags[0] & NAMED) | (part.flags[0] & HAS_ERROR), previous.start[0], previous.end[0] + shift, 0);
-  for (let c = previous.firstChildOf[0]; c >= 0; c = previous.nextSiblingOf[c]) {
+  for (let c = 1; c < previous.length; c = previous.subtreeEnd[c]) {
     if (c < first) {
       moves.push(c, previous.subtreeEnd[c], b.length);
       b.copySubtree(previous, ids, c, 0, previous.fieldId[c], 0, 1);
@@ -633,14 +657,14 @@ function spliceColumns(s: StatementSplice, source: string, moves: number[]): Bui
     if (c > last) {
       // The statements after the edit, all at once: one run of the old columns.
       const move = b.length - c;
-      for (let r = c; r >= 0; r = previous.nextSiblingOf[r]) moves.push(r, previous.subtreeEnd[r], r + move);
+      for (let r = c; r < previous.length; r = previous.subtreeEnd[r]) moves.push(r, previous.subtreeEnd[r], r + move);
       b.copyTopLevelRun(previous, ids, c, shift);
       break;
     }
     if (c !== first) continue;
     // A text tree-sitter could not read as statements at all has an error for its root: that goes in as one node.
     if (part.typeId[0] !== previous.typeId[0]) b.copySubtree(part, undefined, 0, 0, 0, at, 1);
-    else for (let p = part.firstChildOf[0]; p >= 0; p = part.nextSiblingOf[p]) b.copySubtree(part, undefined, p, 0, part.fieldId[p], at, 1);
+    else for (let p = 1; p < part.length; p = part.subtreeEnd[p]) b.copySubtree(part, undefined, p, 0, part.fieldId[p], at, 1);
   }
   b.subtreeEnd[0] = b.length;
   return b;
@@ -701,7 +725,8 @@ class IdFilter {
 /**
  * Whether node `o` of tree `a` and node `n` of tree `b` root the same subtree: the same text,
  * and node for node the same type, flags, field (but the root's, which its parent gives),
- * offsets and links relative to the root. Run once the error flags reach every ancestor.
+ * offsets, parent and subtree end (so the same children and siblings) relative to the root. Run
+ * once the error flags reach every ancestor.
  */
 function sameSubtree(a: SyntaxTree, o: number, b: SyntaxTree, n: number): boolean {
   const count = a.subtreeEnd[o] - o;
@@ -710,14 +735,12 @@ function sameSubtree(a: SyntaxTree, o: number, b: SyntaxTree, n: number): boolea
   const shift = b.start[n] - a.start[o];
   const move = n - o;
   const deeper = b.depth[n] - a.depth[o];
-  const link = (x: number, y: number) => (x < 0 ? y < 0 : x + move === y);
   for (let k = 0; k < count; k++) {
     const i = o + k;
     const j = n + k;
     if (a.typeId[i] !== b.typeId[j] || a.flags[i] !== b.flags[j] || a.start[i] + shift !== b.start[j] || a.end[i] + shift !== b.end[j] || a.depth[i] + deeper !== b.depth[j] || a.subtreeEnd[i] + move !== b.subtreeEnd[j]) return false;
-    if (!link(a.firstChildOf[i], b.firstChildOf[j]) || !link(a.lastChildOf[i], b.lastChildOf[j])) return false;
     if (k === 0) continue;
-    if (a.fieldId[i] !== b.fieldId[j] || a.parentOf[i] + move !== b.parentOf[j] || !link(a.nextSiblingOf[i], b.nextSiblingOf[j]) || !link(a.prevSiblingOf[i], b.prevSiblingOf[j])) return false;
+    if (a.fieldId[i] !== b.fieldId[j] || a.parentOf[i] + move !== b.parentOf[j]) return false;
   }
   return true;
 }
@@ -752,14 +775,6 @@ function addInto(to: Int32Array, from: Int32Array, start: number, stop: number, 
   for (let o = start, i = at; o < stop; o++, i++) to[i] = from[o] + add;
 }
 
-/** addInto for node links, leaving -1 (no node) as it is. */
-function linksInto(to: Int32Array, from: Int32Array, start: number, stop: number, at: number, add: number): void {
-  for (let o = start, i = at; o < stop; o++, i++) {
-    const v = from[o];
-    to[i] = v < 0 ? -1 : v + add;
-  }
-}
-
 /** Growable columns for the one pass that reads a tree. */
 class Builder {
   length = 0;
@@ -769,10 +784,6 @@ class Builder {
   start: Int32Array;
   end: Int32Array;
   parent: Int32Array;
-  firstChild: Int32Array;
-  lastChild: Int32Array;
-  nextSibling: Int32Array;
-  prevSibling: Int32Array;
   subtreeEnd: Int32Array;
   depth: Int32Array;
   /** tree-sitter's node ids, when recorded. */
@@ -809,10 +820,6 @@ class Builder {
     this.start = column(Int32Array, t?.start);
     this.end = column(Int32Array, t?.end);
     this.parent = column(Int32Array, t?.parentOf);
-    this.firstChild = column(Int32Array, t?.firstChildOf);
-    this.lastChild = column(Int32Array, t?.lastChildOf);
-    this.nextSibling = column(Int32Array, t?.nextSiblingOf);
-    this.prevSibling = column(Int32Array, t?.prevSiblingOf);
     this.subtreeEnd = column(Int32Array, t?.subtreeEnd);
     this.depth = column(Int32Array, t?.depth);
     this.nodeId = recordNodeIds ? column(Int32Array, base?.nodeIds) : undefined;
@@ -828,12 +835,8 @@ class Builder {
     this.flags[i] = flags;
     this.start[i] = start;
     this.end[i] = end;
-    this.firstChild[i] = -1;
-    this.lastChild[i] = -1;
-    this.nextSibling[i] = -1;
-    this.prevSibling[i] = -1;
     this.depth[i] = depth;
-    this.link(parent, i);
+    this.parent[i] = parent;
     return i;
   }
 
@@ -852,11 +855,9 @@ class Builder {
       this.length += stop - root;
       this.copied += stop - root;
     } else this.copyNodes(from, fromNodeIds, root, stop, shift, deeper);
-    // The root's links outside the subtree are this tree's, not the old one's.
+    // The root's field and parent are this tree's, not the old one's.
     this.fieldId[at] = field;
-    this.nextSibling[at] = -1;
-    this.prevSibling[at] = -1;
-    this.link(parent, at);
+    this.parent[at] = parent;
   }
 
   /**
@@ -867,12 +868,8 @@ class Builder {
   copyTopLevelRun(from: SyntaxTree, fromNodeIds: Int32Array | undefined, root: number, shift: number): void {
     const move = this.length - root;
     this.copyNodes(from, fromNodeIds, root, from.subtreeEnd[0], shift, 0);
-    // Each statement's links outside its subtree are this tree's: its parent is the root, its siblings are linked anew.
-    for (let r = root; r >= 0; r = from.nextSiblingOf[r]) {
-      this.nextSibling[r + move] = -1;
-      this.prevSibling[r + move] = -1;
-      this.link(0, r + move);
-    }
+    // Each statement's parent is this tree's root.
+    for (let r = root; r < from.length; r = from.subtreeEnd[r]) this.parent[r + move] = 0;
   }
 
   /** Appends nodes `root` to `stop` of `from`, their offsets moved by `shift` and their depths by `deeper`. */
@@ -896,25 +893,8 @@ class Builder {
     addInto(this.subtreeEnd, from.subtreeEnd, root, stop, at, move);
     if (deeper === 0) this.depth.set(from.depth.subarray(root, stop), at);
     else addInto(this.depth, from.depth, root, stop, at, deeper);
-    // Links: -1 (no such node) stays -1.
-    linksInto(this.firstChild, from.firstChildOf, root, stop, at, move);
-    linksInto(this.lastChild, from.lastChildOf, root, stop, at, move);
-    linksInto(this.nextSibling, from.nextSiblingOf, root, stop, at, move);
-    linksInto(this.prevSibling, from.prevSiblingOf, root, stop, at, move);
     this.length += count;
     if (from === this.base) this.copied += count;
-  }
-
-  private link(parent: number, i: number): void {
-    this.parent[i] = parent;
-    if (parent < 0) return;
-    const last = this.lastChild[parent];
-    if (last < 0) this.firstChild[parent] = i;
-    else {
-      this.nextSibling[last] = i;
-      this.prevSibling[i] = last;
-    }
-    this.lastChild[parent] = i;
   }
 
   private grow(): void {
@@ -930,10 +910,6 @@ class Builder {
     this.start = more(this.start);
     this.end = more(this.end);
     this.parent = more(this.parent);
-    this.firstChild = more(this.firstChild);
-    this.lastChild = more(this.lastChild);
-    this.nextSibling = more(this.nextSibling);
-    this.prevSibling = more(this.prevSibling);
     this.subtreeEnd = more(this.subtreeEnd);
     this.depth = more(this.depth);
     if (this.nodeId) this.nodeId = more(this.nodeId);
@@ -1008,35 +984,35 @@ export class SyntaxNode {
   }
 
   get nextSibling(): SyntaxNode | null {
-    return this.tree.node(this.tree.nextSiblingOf[this.index]);
+    return this.tree.node(this.tree.nextSibling(this.index));
   }
 
   get previousSibling(): SyntaxNode | null {
-    return this.tree.node(this.tree.prevSiblingOf[this.index]);
+    return this.tree.node(this.tree.prevSibling(this.index));
   }
 
   get firstChild(): SyntaxNode | null {
-    return this.tree.node(this.tree.firstChildOf[this.index]);
+    return this.tree.node(this.tree.firstChild(this.index));
   }
 
   get previousNamedSibling(): SyntaxNode | null {
     const t = this.tree;
-    let i = t.prevSiblingOf[this.index];
-    while (i >= 0 && !(t.flags[i] & NAMED)) i = t.prevSiblingOf[i];
+    let i = t.prevSibling(this.index);
+    while (i >= 0 && !(t.flags[i] & NAMED)) i = t.prevSibling(i);
     return t.node(i);
   }
 
   get children(): SyntaxNode[] {
     const t = this.tree;
     const out: SyntaxNode[] = [];
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) out.push(t.node(i)!);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) out.push(t.node(i)!);
     return out;
   }
 
   get namedChildren(): SyntaxNode[] {
     const t = this.tree;
     const out: SyntaxNode[] = [];
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED) out.push(t.node(i)!);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) if (t.flags[i] & NAMED) out.push(t.node(i)!);
     return out;
   }
 
@@ -1044,14 +1020,14 @@ export class SyntaxNode {
   get namedChildrenButComments(): SyntaxNode[] {
     const t = this.tree;
     const out: SyntaxNode[] = [];
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED && t.typeName(i) !== 'comment') out.push(t.node(i)!);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) if (t.flags[i] & NAMED && t.typeName(i) !== 'comment') out.push(t.node(i)!);
     return out;
   }
 
   /** The first of namedChildrenButComments, without making the list. */
   get firstNamedChildButComment(): SyntaxNode | null {
     const t = this.tree;
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.flags[i] & NAMED && t.typeName(i) !== 'comment') return t.node(i);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) if (t.flags[i] & NAMED && t.typeName(i) !== 'comment') return t.node(i);
     return null;
   }
 
@@ -1063,7 +1039,7 @@ export class SyntaxNode {
     const t = this.tree;
     const field = t.grammar.fieldIds.get(name);
     if (field === undefined || t.typeId[this.index] === ERROR_TYPE_ID) return null;
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.fieldId[i] === field) return t.node(i);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) if (t.fieldId[i] === field) return t.node(i);
     return null;
   }
 
@@ -1073,7 +1049,7 @@ export class SyntaxNode {
     const out: SyntaxNode[] = [];
     // Unlike childForFieldName, tree-sitter answers this one from the cursor, ERROR nodes included.
     if (field === undefined) return out;
-    for (let i = t.firstChildOf[this.index]; i >= 0; i = t.nextSiblingOf[i]) if (t.fieldId[i] === field) out.push(t.node(i)!);
+    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) if (t.fieldId[i] === field) out.push(t.node(i)!);
     return out;
   }
 
@@ -1092,7 +1068,7 @@ export class SyntaxNode {
     let node = this.index;
     for (let descended = true; descended; ) {
       descended = false;
-      for (let c = t.firstChildOf[node]; c >= 0; c = t.nextSiblingOf[c]) {
+      for (let c = node + 1, stop = t.subtreeEnd[node]; c < stop; c = t.subtreeEnd[c]) {
         const cEnd = t.end[c];
         if (cEnd < end) continue;
         const empty = t.start[c] === cEnd;

@@ -118,7 +118,7 @@ export class FileUnit {
       this.indexNodes(moduleScope, 1, tree.length, undefined);
       return moduleScope;
     }
-    for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
+    for (let c = tree.firstChild(0); c >= 0; c = tree.nextSibling(c)) {
       const statement = tree.node(c)!;
       const before = tree.tookOverWhole(c) ? previous?.get(statement) : undefined;
       if (before) this.replayedStatements++;
@@ -222,7 +222,7 @@ export class FileUnit {
     else {
       const before = this.previousNodes?.get(types);
       const now = new Map<Node, readonly Node[]>();
-      for (let c = tree.firstChildOf[0]; c >= 0; c = tree.nextSiblingOf[c]) {
+      for (let c = tree.firstChild(0); c >= 0; c = tree.nextSibling(c)) {
         const statement = tree.node(c)!;
         // A statement taken over is the same subtree, node for node, whatever moves took it
         // over (only the index, which keeps node views, asks that one move took it whole).

@@ -11,9 +11,31 @@ import { startLintWorkers, lintInWorkers, stopLintWorkers, walkInLintWorkers } f
 import { Configuration } from '../src/engine/config';
 import { discoverFiles } from '../src/host/files';
 import { DiskHost } from '../src/host/source';
-import type { LintJob, LintResult } from '../src/cli/lint';
+import type { EarlyWorker, LintJob, LintResult } from '../src/cli/lint';
 import { CLI, project, run, useCli } from './cli-harness';
 import { FIXTURES, ROOT } from './helpers';
+
+/**
+ * One lint worker started early with `failpoint` in its environment (a worker copies the
+ * environment when it starts): `lost:loaded` stops it once its engine has loaded, `lost:walk` in
+ * the walk. Terminating a worker here instead could take this process down while V8 still
+ * compiles its grammars.
+ */
+function startLosing(failpoint: 'lost:loaded' | 'lost:walk', job: LintJob): EarlyWorker {
+  const before = process.env.PREFIXLINT_WORKER_FAILPOINT;
+  process.env.PREFIXLINT_WORKER_FAILPOINT = failpoint;
+  try {
+    return startLintWorkers(CLI, job, 1)[0];
+  } finally {
+    if (before === undefined) delete process.env.PREFIXLINT_WORKER_FAILPOINT;
+    else process.env.PREFIXLINT_WORKER_FAILPOINT = before;
+  }
+}
+
+/** Resolves once an early worker has stopped. */
+function stopped(e: EarlyWorker): Promise<void> {
+  return new Promise((resolve) => (e.lost !== undefined ? resolve() : e.worker.once('exit', () => resolve())));
+}
 
 const SOURCE = /^(bad|good)[\w-]*\.(py|ts|tsx|js|jsx|ipynb)$/;
 
@@ -115,8 +137,8 @@ describe('threads', () => {
   it('replaces a worker started early that stopped before it got work', async () => {
     const sources = fs.readdirSync(path.join(dir, 'volatile-system-prompt')).filter((f) => SOURCE.test(f)).map((f) => path.join(dir, 'volatile-system-prompt', f));
     const job = lintJob();
-    const early = startLintWorkers(CLI, job, 2);
-    await Promise.all([early[0].worker.terminate(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    const early = [startLosing('lost:loaded', job), ...startLintWorkers(CLI, job, 1)];
+    await stopped(early[0]);
     expect(early[0].lost).toBe('the worker stopped');
     job.project = { folders: [dir], files: sources };
     const got: LintResult[] = [];
@@ -169,8 +191,8 @@ describe('threads', () => {
 
   it('a walk with a worker that stopped is refused (the run then walks in this thread)', async () => {
     const job = lintJob();
-    const early = startLintWorkers(CLI, job, 2);
-    await Promise.all([early[1].worker.terminate(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    const early = [...startLintWorkers(CLI, job, 1), startLosing('lost:loaded', job)];
+    await stopped(early[1]);
     await expect(walkInLintWorkers(early, ['.'], dir)).rejects.toThrow(/the worker stopped/);
     stopLintWorkers(early);
   }, 60_000);
@@ -179,10 +201,8 @@ describe('threads', () => {
   // worker's answer to the walk, which comes after that, does not disturb its linting.
   it('a walk given up while another worker still walks leaves that worker able to lint', async () => {
     const job = lintJob();
-    const early = startLintWorkers(CLI, job, 2);
-    const walking = walkInLintWorkers(early, ['.'], dir);
-    void early[1].worker.terminate();
-    await expect(walking).rejects.toThrow(/stopped/);
+    const early = [...startLintWorkers(CLI, job, 1), startLosing('lost:walk', job)];
+    await expect(walkInLintWorkers(early, ['.'], dir)).rejects.toThrow(/stopped during the walk/);
     const sources = fs.readdirSync(path.join(dir, 'volatile-system-prompt')).filter((f) => SOURCE.test(f)).map((f) => path.join(dir, 'volatile-system-prompt', f));
     job.project = { folders: [dir], files: sources };
     const got: LintResult[] = [];

@@ -390,26 +390,41 @@ function failpoint(file: string): void {
 }
 
 /**
+ * PREFIXLINT_WORKER_FAILPOINT=lost:loaded (or lost:walk), for the tests of a worker lost before it
+ * is given work: the worker stops by itself once its engine has loaded (or, in the walk, without
+ * answering it) — the tests once terminated such a worker, which can take the process down while
+ * V8 still compiles its grammars.
+ */
+function lostFailpoint(): 'loaded' | 'walk' | undefined {
+  const spec = process.env.PREFIXLINT_WORKER_FAILPOINT;
+  return spec === 'lost:loaded' ? 'loaded' : spec === 'lost:walk' ? 'walk' : undefined;
+}
+
+/**
  * The body of a lint worker: checks the files it is sent, one at a time, and answers for runs of
  * them (see REPLY_EVERY_MS); before each file it writes which one it is on into `progress`.
  */
 export async function runLintWorker(port: import('node:worker_threads').MessagePort, job: LintJob, progress?: SharedArrayBuffer): Promise<void> {
   // The engine loads while this worker walks: its grammars compile on V8's own threads.
   const creating = FileLinter.create(job);
+  const lost = lostFailpoint();
+  /** Stops this worker once its engine has loaded (a worker stopped while V8 compiles its grammars takes the process down: see stopLintWorkers). */
+  const leaveWhenLoaded = (code: number) => {
+    const leave = () => process.exit(code);
+    void creating.then(leave, leave);
+  };
+  if (lost === 'loaded') return leaveWhenLoaded(1);
   const next = () => new Promise<WalkMessage | ProjectMessage | StopMessage>((resolve) => port.once('message', resolve));
   // A worker started during the walk first takes its share of it (walkInLintWorkers); then comes
   // what was walked, or that it is not needed.
   let first = await next();
   if (first.kind === 'walk') {
+    if (lost === 'walk') return leaveWhenLoaded(1);
     port.postMessage({ kind: 'walked', discovery: walkShare(first.job) } satisfies WalkedMessage);
     first = await next();
   }
-  if (first.kind === 'stop') {
-    // Once the grammars are compiled (see stopLintWorkers); a failure to load is the same.
-    const stop = () => process.exit(0);
-    void creating.then(stop, stop);
-    return;
-  }
+  // Once the grammars are compiled (see stopLintWorkers); a failure to load is the same.
+  if (first.kind === 'stop') return leaveWhenLoaded(0);
   const linter = await creating;
   linter.useProject(first.kind === 'project' ? first.project : undefined);
   const onFile = progress ? new Int32Array(progress, 0, 1) : undefined;

@@ -519,6 +519,42 @@ describe('the names a text calls', () => {
     expect(callers(['one', 'two', 'one', 'two'])[3]).toEqual(two);
   });
 
+  it('answers a search asked again from the same and other files of a project, and again after a file changes', async () => {
+    const parsers = await Parsers.load();
+    const files = new Map<string, string>([
+      ['/p/a.py', 'send(1)\n'],
+      ['/p/b.py', 'client.send(2)\n'],
+      ['/p/c.py', 'other(3)\n'],
+    ]);
+    // One list for the project, as the command line's project scope gives: the answers are kept for it.
+    const project = [...files.keys()];
+    let reads = 0;
+    const host = {
+      readFile: (p: string) => {
+        reads++;
+        return files.get(p);
+      },
+      projectFiles: () => project,
+    };
+    const ws = new Workspace(parsers, host);
+    expect(ws.filesCalling('/p/c.py', 'send', true)).toEqual(['/p/a.py', '/p/b.py']);
+    expect(ws.filesCalling('/p/a.py', 'send', true)).toEqual(['/p/b.py']);
+    expect(ws.filesCalling('/p/b.py', 'send', true)).toEqual(['/p/a.py']);
+    expect(ws.filesCalling('/p/c.py', 'send')).toEqual(['/p/b.py']);
+    expect(ws.filesCalling('/p/b.py', 'send', true)).toEqual(['/p/a.py']);
+    const readsBefore = reads;
+    expect(ws.filesCalling('/p/a.py', 'other', true)).toEqual(['/p/c.py']);
+    expect(reads).toBe(readsBefore);
+    // b.py no longer calls it, and c.py does.
+    files.set('/p/b.py', 'pass\n');
+    files.set('/p/c.py', 'x.send(4)\n');
+    ws.invalidate('/p/b.py');
+    ws.invalidate('/p/c.py');
+    expect(ws.filesCalling('/p/a.py', 'send', true)).toEqual(['/p/c.py']);
+    expect(ws.filesCalling('/p/c.py', 'send', true)).toEqual(['/p/a.py']);
+    expect(ws.filesCalling('/p/a.py', 'other', true)).toEqual([]);
+  });
+
   it('gives what a pattern gives on every source file of the repository and on edge-case texts', () => {
     const files: string[] = [];
     const walk = (dir: string) => {

@@ -17,9 +17,11 @@ import { basename, changedDefinition, describe, fileText, holderIn, lastCachedBl
  * `Date.now(`, `Math.random(`, `randomUUID(`): a file without any produces no such value of its
  * own, so it cannot pass one down to a request elsewhere, and `checkFile` has nothing to do there.
  */
+// One `\b` before the alternatives, not one in each: the same matches, ~10% less time (this is
+// tried on every file of a run that has no request of its own).
 const SOURCE_WORDS: { python: RegExp; typescript: RegExp } = {
-  python: /\b(?:now|today|utcnow|time|time_ns|ctime|localtime|gmtime|asctime|monotonic|perf_counter|uuid1|uuid4|urandom)\s*\(|\bstrftime\s*\(\s*[rbuf]*["']|\b(?:random|secrets|uuid)\b/,
-  typescript: /\bnew\s+Date\b|\bDate\s*\(|\b(?:now|hrtime|uptime|random|randomUUID|randomBytes|getRandomValues|nanoid|ulid|dayjs|moment|v1|v4|v7)\s*\(|\b(?:Temporal|uuid)\b/,
+  python: /\b(?:(?:now|today|utcnow|time|time_ns|ctime|localtime|gmtime|asctime|monotonic|perf_counter|uuid1|uuid4|urandom)\s*\(|strftime\s*\(\s*[rbuf]*["']|(?:random|secrets|uuid)\b)/,
+  typescript: /\b(?:new\s+Date\b|Date\s*\(|(?:now|hrtime|uptime|random|randomUUID|randomBytes|getRandomValues|nanoid|ulid|dayjs|moment|v1|v4|v7)\s*\(|(?:Temporal|uuid)\b)/,
 };
 
 /** SOURCE_WORDS by the language of the file (TypeScript, TSX and JavaScript are read alike). */

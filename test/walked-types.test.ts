@@ -74,4 +74,21 @@ describe('walked types', () => {
     expect(some).toEqual(all);
     expect(some).toEqual(['function_definition@0', 'comment@14', 'call@67']);
   });
+
+  it('marks in a type mask every id of those names, the ids the grammar does not name as ERROR', () => {
+    for (const [language, text] of [['python', 'x = (\n'], ['tsx', 'const a = <div>{b</div>;']] as const) {
+      const tree = parsers.parse(language, text);
+      const types = tree.grammar.types;
+      for (const names of [new Set(['call', 'identifier']), new Set(['ERROR', 'comment']), new Set(['ERROR'])]) {
+        const mask = tree.typeMask(names);
+        const wrong: number[] = [];
+        for (let id = 0; id < 0x10000; id++) {
+          const name = id === 0xffff ? 'ERROR' : (types[id] ?? 'ERROR');
+          if (mask[id] !== (names.has(name) ? 1 : 0)) wrong.push(id);
+        }
+        expect(wrong, `${language} ${[...names].join(',')}`).toEqual([]);
+        expect(mask.includes(1)).toBe(true);
+      }
+    }
+  });
 });

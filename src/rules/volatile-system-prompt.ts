@@ -16,9 +16,10 @@ import { basename, changedDefinition, describe, fileText, holderIn, lastCachedBl
  * (`datetime.now(`, `time.time(`, `uuid4(`, a `random` or `secrets` module; `new Date(`,
  * `Date.now(`, `Math.random(`, `randomUUID(`): a file without any produces no such value of its
  * own, so it cannot pass one down to a request elsewhere, and `checkFile` has nothing to do there.
+ * One `\b` before the alternatives rather than one in each (the same matches): these are tried on
+ * every file of a run that has no request of its own, and the Python pattern took 208 ms of a
+ * one-thread run over the real-code corpus instead of 252 (sampled).
  */
-// One `\b` before the alternatives, not one in each: the same matches, ~10% less time (this is
-// tried on every file of a run that has no request of its own).
 const SOURCE_WORDS: { python: RegExp; typescript: RegExp } = {
   python: /\b(?:(?:now|today|utcnow|time|time_ns|ctime|localtime|gmtime|asctime|monotonic|perf_counter|uuid1|uuid4|urandom)\s*\(|strftime\s*\(\s*[rbuf]*["']|(?:random|secrets|uuid)\b)/,
   typescript: /\b(?:new\s+Date\b|Date\s*\(|(?:now|hrtime|uptime|random|randomUUID|randomBytes|getRandomValues|nanoid|ulid|dayjs|moment|v1|v4|v7)\s*\(|(?:Temporal|uuid)\b)/,

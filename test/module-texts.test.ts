@@ -553,6 +553,19 @@ describe('the names a text calls', () => {
     expect(ws.filesCalling('/p/a.py', 'send', true)).toEqual(['/p/c.py']);
     expect(ws.filesCalling('/p/c.py', 'send', true)).toEqual(['/p/a.py']);
     expect(ws.filesCalling('/p/a.py', 'other', true)).toEqual([]);
+    // A text given for a file (an analysis, an editor's buffer): the same text is not read again,
+    // and another is searched as it is now.
+    ws.setOverlay('/p/c.py', 'x.send(4)\n');
+    ws.setText('/p/a.py', 'send(1)\n');
+    let readsThen = reads;
+    expect(ws.filesCalling('/p/b.py', 'send', true)).toEqual(['/p/a.py', '/p/c.py']);
+    expect(reads).toBe(readsThen);
+    ws.setOverlay('/p/c.py', 'x.other(4)\n');
+    ws.setText('/p/a.py', 'pass\n');
+    readsThen = reads;
+    expect(ws.filesCalling('/p/b.py', 'send', true)).toEqual([]);
+    expect(ws.filesCalling('/p/b.py', 'other')).toEqual(['/p/c.py']);
+    expect(reads).toBe(readsThen);
   });
 
   it('gives what a pattern gives on every source file of the repository and on edge-case texts', () => {

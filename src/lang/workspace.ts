@@ -683,7 +683,7 @@ export class Workspace {
     const lang = language ?? languageForPath(file) ?? 'python';
     this.textSet(file, text);
     this.importsChanged(file, text, lang);
-    this.forgetIndexed(file);
+    this.indexText(file, text);
     this.overlays.set(file, text);
     this.drop(file);
     if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
@@ -765,7 +765,7 @@ export class Workspace {
     this.textSet(file, text);
     if (lang) this.importsChanged(file, text, lang);
     else this.imports.delete(file);
-    this.forgetIndexed(file);
+    this.indexText(file, text);
     this.overlays.set(file, text);
     // The overlay is what a later text is compared with (textSet): no hash of the text it replaces
     // (hashing a 3,000-line buffer twice a keystroke was 1.3 ms of each edit's ~26).
@@ -1091,6 +1091,23 @@ export class Workspace {
   /** Characters read for the entries of memberCalls, in all and per file. */
   private indexedChars = 0;
   private readonly indexedLength = new Map<string, number>();
+
+  /**
+   * A file is given a text: what memberCalls holds for it (if anything) is read from that text,
+   * and the kept answers stay when it calls the same names. A command-line run gives each file it
+   * parses the text the index has read already: dropping the entry made the next search read the
+   * file from disk again and forget every kept answer.
+   */
+  private indexText(file: string, text: string): void {
+    const before = this.memberCalls.get(file);
+    if (before === undefined) return;
+    const names = calledNames(text);
+    this.indexedChars += text.length - (this.indexedLength.get(file) ?? 0);
+    this.indexedLength.set(file, text.length);
+    if (names === before) return;
+    this.memberCalls.set(file, names);
+    this.callingFiles = new WeakMap();
+  }
 
   /** Drops what memberCalls holds for a file (its text changed, or the index made room for another project). */
   private forgetIndexed(file: string): void {

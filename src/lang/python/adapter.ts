@@ -29,6 +29,18 @@ function stringPrefix(str: Node): string {
   return (start?.text ?? '').replace(/["']+$/, '').toLowerCase();
 }
 
+/**
+ * The text of a string's parts that are text (a plain string has no others). A loop rather than
+ * `map(…).join('')`: the arrays `map` makes differ in their elements' kind (none, strings), and
+ * `join` read from each made V8 optimize `expr` again and again (four times in a one-thread run
+ * of the real-code corpus, ~50 ms each).
+ */
+function literalText(parts: readonly TemplatePart[]): string {
+  let text = '';
+  for (const p of parts) if ('text' in p) text += p.text;
+  return text;
+}
+
 /** Parts of one `string` node: literal text and interpolations. */
 function stringParts(str: Node): TemplatePart[] {
   const prefix = stringPrefix(str);
@@ -107,14 +119,14 @@ export const pythonAdapter: Adapter = withKeptExprs({
       case 'string': {
         const parts = stringParts(node);
         if (stringPrefix(node).includes('f')) return { k: 'template', parts };
-        return { k: 'str', value: parts.map((p) => ('text' in p ? p.text : '')).join('') };
+        return { k: 'str', value: literalText(parts) };
       }
       case 'concatenated_string': {
         const parts: TemplatePart[] = [];
         for (const s of named(node)) {
           if (s.type !== 'string') continue;
           if (stringPrefix(s).includes('f')) parts.push(...stringParts(s));
-          else parts.push({ text: stringParts(s).map((p) => ('text' in p ? p.text : '')).join('') });
+          else parts.push({ text: literalText(stringParts(s)) });
         }
         return { k: 'template', parts };
       }

@@ -207,6 +207,17 @@ interface DiscoveryJob {
   share?: { next: SharedArrayBuffer; walker: number };
 }
 
+/**
+ * The walk of a run that lints in this thread (`--threads 1`, or when a worker's walk failed):
+ * with a host and configuration of the walk's own, as a lint worker walks (walkShare), so that
+ * the configuration asks the walk's listings whether its files exist in each folder instead of
+ * the disk. The run's own host lives on into the fix loop, which writes files, so it keeps no
+ * listings. Measured on the real-code corpus (one thread): ~17,300 existence checks, 36–69 ms.
+ */
+export function walkInThisThread(args: readonly string[], cwd: string): Discovery {
+  return walkShare({ args: [...args], cwd });
+}
+
 /** One walk, or a walker's share of one (discoverFiles), as plain data. */
 function walkShare(job: DiscoveryJob): Discovery {
   // A host of the walk's own: it answers from the folders the walk lists.

@@ -21,14 +21,14 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
-import { FileLinter, lintInWorkers, runLintWorker, startLintWorkers, stopLintWorkers, walkInLintWorkers, WORKER_ROLE, workerCount } from './lint';
+import { FileLinter, lintInWorkers, runLintWorker, startLintWorkers, stopLintWorkers, walkInLintWorkers, walkInThisThread, WORKER_ROLE, workerCount } from './lint';
 import type { EarlyWorker, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from '../engine/diffReport';
-import { discoverFiles, isSourceFile, selectChanged } from '../host/files';
+import { isSourceFile, selectChanged } from '../host/files';
 import type { WalkedFiles } from '../host/project';
 import { applicableAcross, MAX_FIX_PASSES } from '../engine/fixpoint';
 import { changedLines, changedSince } from '../host/git';
@@ -349,7 +349,7 @@ async function check(args: string[], io: Io): Promise<number> {
       // as the run would use with enough files, each loading its engine meanwhile.
       const script = threadsOption === 1 ? undefined : workerScript();
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
-      const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => discoverFiles(paths, io.cwd, excluded)) : discoverFiles(paths, io.cwd, excluded);
+      const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => walkInThisThread(paths, io.cwd)) : walkInThisThread(paths, io.cwd);
       if (discovery.errors.length) {
         stopLintWorkers(early.splice(0));
         throw new UsageError(discovery.errors.join('\n'), false);

@@ -113,21 +113,29 @@ function cursorHandles(cursor: object): number[] | undefined {
   return Array.isArray(h) && h.length === 4 && h.every((x) => typeof x === 'number') ? (h as number[]) : undefined;
 }
 
-/** The moves and reads of one tree walk: through the module's functions directly, or through web-tree-sitter's cursor. */
+/**
+ * The moves and reads of one tree walk, each a function of `tree` answering a number (1 or 0 for
+ * the tests and moves): through the module's functions directly, or through web-tree-sitter's
+ * cursor. Why functions of `tree` rather than closures over it: the module's functions are then
+ * the same objects for every tree, so V8 inlines the calls into WASM in readColumns; closures
+ * made anew for each tree it could not inline, and it optimized readColumns again and again (8
+ * compiles, 105 ms, in a one-thread run of the real-code corpus; reading 1.05 M nodes of 300 of
+ * its files took 163–174 ms that way against 153–167 ms, in-process, alternating builds).
+ */
 interface Walk {
-  nodeId(): number;
-  startIndex(): number;
-  endIndex(): number;
-  typeId(): number;
-  fieldId(): number;
-  isMissing(): boolean;
-  firstChild(): boolean;
-  nextSibling(): boolean;
-  parent(): boolean;
+  /** What the functions take: the tree's address (the wrapper's ignore it). */
+  tree: number;
+  nodeId(tree: number): number;
+  startIndex(tree: number): number;
+  endIndex(tree: number): number;
+  typeId(tree: number): number;
+  fieldId(tree: number): number;
+  isMissing(tree: number): number;
+  firstChild(tree: number): number;
+  nextSibling(tree: number): number;
+  parent(tree: number): number;
   /** Frees the cursor. */
   end(): void;
-  /** The module's cursor functions and the tree's address, when the walk calls them directly (readFresh). */
-  direct?: { binding: CursorBinding; tree: number };
 }
 
 function walkOf(wasm: WasmTree): Walk {
@@ -140,30 +148,31 @@ function walkOf(wasm: WasmTree): Walk {
   if (!b || !heap || !handles || typeof tree !== 'number' || handles.some((h, i) => heap[b.transfer + i] !== h)) {
     lastWalk = 'wrapper';
     return {
+      tree: 0,
       nodeId: () => cursor.nodeId,
       startIndex: () => cursor.startIndex,
       endIndex: () => cursor.endIndex,
       typeId: () => cursor.nodeTypeId,
       fieldId: () => cursor.currentFieldId,
-      isMissing: () => cursor.nodeIsMissing,
-      firstChild: () => cursor.gotoFirstChild(),
-      nextSibling: () => cursor.gotoNextSibling(),
-      parent: () => cursor.gotoParent(),
+      isMissing: () => (cursor.nodeIsMissing ? 1 : 0),
+      firstChild: () => (cursor.gotoFirstChild() ? 1 : 0),
+      nextSibling: () => (cursor.gotoNextSibling() ? 1 : 0),
+      parent: () => (cursor.gotoParent() ? 1 : 0),
       end: () => cursor.delete(),
     };
   }
   lastWalk = 'direct';
   return {
-    direct: { binding: b, tree },
-    nodeId: () => b.nodeId(tree),
-    startIndex: () => b.startIndex(tree),
-    endIndex: () => b.endIndex(tree),
-    typeId: () => b.typeId(tree),
-    fieldId: () => b.fieldId(tree),
-    isMissing: () => b.isMissing(tree) === 1,
-    firstChild: () => b.firstChild(tree) === 1,
-    nextSibling: () => b.nextSibling(tree) === 1,
-    parent: () => b.parent(tree) === 1,
+    tree,
+    nodeId: b.nodeId,
+    startIndex: b.startIndex,
+    endIndex: b.endIndex,
+    typeId: b.typeId,
+    fieldId: b.fieldId,
+    isMissing: b.isMissing,
+    firstChild: b.firstChild,
+    nextSibling: b.nextSibling,
+    parent: b.parent,
     end: () => {
       // The moves may have grown the cursor's stack (a new address): the wrapper frees what the buffer holds now.
       const now = b.heap();
@@ -541,54 +550,47 @@ function readColumns(wasm: WasmTree, source: string, grammar: GrammarTables, opt
   // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
   const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
   const cursor = walkOf(wasm);
-  if (cursor.direct && !reuse && !b.nodeId) {
-    try {
-      readFresh(b, cursor.direct.binding, cursor.direct.tree, grammar.named);
-    } finally {
-      cursor.end();
-    }
-    return b;
-  }
+  const { tree, nodeId, startIndex, endIndex, typeId, fieldId, isMissing, firstChild, nextSibling, parent: toParent } = cursor;
   const stack: number[] = [];
   let descending = true;
   try {
     for (;;) {
       if (descending) {
         const parent = stack.length ? stack[stack.length - 1] : -1;
-        const id = b.nodeId ? cursor.nodeId() | 0 : 0;
-        const start = cursor.startIndex();
+        const id = b.nodeId ? nodeId(tree) | 0 : 0;
+        const start = startIndex(tree);
         let copied = false;
         if (reuse && id !== 0 && reuse.ids.mayHold(id)) {
           const from = reuse.tree;
           let old = nodeWithId(from, reuse.nodeIds, id, start);
           if (old < 0 && shift !== 0) old = nodeWithId(from, reuse.nodeIds, id, start - shift);
           // The same subtree has the same size; checked anyway, as a mismatch would corrupt the tree silently.
-          if (old >= 0 && cursor.endIndex() - start === from.end[old] - from.start[old]) {
+          if (old >= 0 && endIndex(tree) - start === from.end[old] - from.start[old]) {
             moves.push(old, from.subtreeEnd[old], b.length);
-            b.copySubtree(from, reuse.nodeIds, old, parent, cursor.fieldId(), start - from.start[old], stack.length);
+            b.copySubtree(from, reuse.nodeIds, old, parent, fieldId(tree), start - from.start[old], stack.length);
             copied = true;
           }
         }
         if (!copied) {
-          const end = cursor.endIndex();
-          const type = cursor.typeId();
+          const end = endIndex(tree);
+          const type = typeId(tree);
           let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : grammar.named[type] ? NAMED : 0;
           // Only a zero-width node can be a MISSING token; asking only then saves a WASM call per node.
-          if (start === end && cursor.isMissing()) flags |= MISSING | HAS_ERROR;
-          const i = b.add(parent, type, cursor.fieldId(), flags, start, end, stack.length);
+          if (start === end && isMissing(tree) === 1) flags |= MISSING | HAS_ERROR;
+          const i = b.add(parent, type, fieldId(tree), flags, start, end, stack.length);
           if (b.nodeId) b.nodeId[i] = id;
-          if (cursor.firstChild()) {
+          if (firstChild(tree) === 1) {
             stack.push(i);
             continue;
           }
           b.subtreeEnd[i] = i + 1;
         }
       }
-      if (cursor.nextSibling()) {
+      if (nextSibling(tree) === 1) {
         descending = true;
         continue;
       }
-      if (!stack.length || !cursor.parent()) break;
+      if (!stack.length || toParent(tree) !== 1) break;
       b.subtreeEnd[stack.pop()!] = b.length;
       descending = false;
     }
@@ -597,48 +599,6 @@ function readColumns(wasm: WasmTree, source: string, grammar: GrammarTables, opt
   }
   for (const p of stack) b.subtreeEnd[p] = b.length;
   return b;
-}
-
-/**
- * readColumns for a tree read afresh (no previous tree, no node ids: every command-line parse),
- * calling the module's cursor functions directly. Why apart: through the Walk's closures, made
- * anew for each tree, V8 could not inline the calls into WASM (a call through an object's
- * property it sees a new function at each tree) and optimized readColumns again and again on
- * the branches a fresh read never takes (eight times over the real-code corpus, one thread).
- * Measured on 300 files of that corpus (1.05 M nodes, in-process, alternating builds): 163–174 ms
- * of reading against 153–167. The same walk as the general loop: test/syntaxTree.test.ts checks
- * its trees against tree-sitter node by node, test/incremental.test.ts the general loop's.
- */
-function readFresh(b: Builder, d: CursorBinding, tree: number, named: Uint8Array): void {
-  const { startIndex, endIndex, typeId, fieldId, isMissing, firstChild, nextSibling, parent } = d;
-  const stack: number[] = [];
-  let top = -1;
-  let descending = true;
-  for (;;) {
-    if (descending) {
-      const start = startIndex(tree);
-      const end = endIndex(tree);
-      const type = typeId(tree);
-      let flags = type === ERROR_TYPE_ID ? NAMED | HAS_ERROR : named[type] ? NAMED : 0;
-      if (start === end && isMissing(tree) === 1) flags |= MISSING | HAS_ERROR;
-      const i = b.add(top, type, fieldId(tree), flags, start, end, stack.length);
-      if (firstChild(tree) === 1) {
-        stack.push(i);
-        top = i;
-        continue;
-      }
-      b.subtreeEnd[i] = i + 1;
-    }
-    if (nextSibling(tree) === 1) {
-      descending = true;
-      continue;
-    }
-    if (!stack.length || parent(tree) !== 1) break;
-    b.subtreeEnd[stack.pop()!] = b.length;
-    top = stack.length ? stack[stack.length - 1] : -1;
-    descending = false;
-  }
-  for (const p of stack) b.subtreeEnd[p] = b.length;
 }
 
 /** Sets HAS_ERROR on the nodes (in the cursor's pre-order, as the columns) that tree-sitter says have an error below them. */

@@ -120,7 +120,7 @@ function cursorHandles(cursor: object): number[] | undefined {
  * the same objects for every tree, so V8 inlines the calls into WASM in readColumns; closures
  * made anew for each tree it could not inline, and it optimized readColumns again and again (8
  * compiles, 105 ms, in a one-thread run of the real-code corpus; reading 1.05 M nodes of 300 of
- * its files took 163–174 ms that way against 153–167 ms, in-process, alternating builds).
+ * its files took 175–184 ms that way against 158–172 ms, in-process, alternating builds).
  */
 interface Walk {
   /** What the functions take: the tree's address (the wrapper's ignore it). */

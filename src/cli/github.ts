@@ -25,6 +25,7 @@ export function escapeProperty(s: string): string {
 export function githubAnnotations(outcomes: readonly FileOutcome[], cwd: string): string[] {
   const lines: string[] = [];
   for (const o of outcomes) {
+    if (!o.findings.length) continue;
     const file = displayPath(o.file, cwd);
     for (const f of o.findings) {
       const d = f.diagnostic;

@@ -35,6 +35,7 @@ function cellSuffix(p: Place): string {
 export function formatFindings(outcomes: readonly FileOutcome[], cwd: string, c: Colors): string[] {
   const lines: string[] = [];
   for (const o of outcomes) {
+    if (!o.findings.length) continue;
     const file = displayPath(o.file, cwd);
     for (const f of o.findings) {
       const d = f.diagnostic;
@@ -178,6 +179,8 @@ function jsonEdit(e: PlacedEdit): JsonEdit {
 export function toJson(outcomes: readonly FileOutcome[], cwd: string): JsonFinding[] {
   const out: JsonFinding[] = [];
   for (const o of outcomes) {
+    // (Most files have none: their path is not made relative, which took ~20 MB of allocation on a 20,000-file run.)
+    if (!o.findings.length) continue;
     const file = displayPath(o.file, cwd);
     for (const f of o.findings) out.push(jsonFinding(f, file, cwd));
   }

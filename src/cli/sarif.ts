@@ -99,6 +99,7 @@ export function toSarif({ outcomes, rules, cwd, version }: SarifInput): Sarif.Lo
   const results: Sarif.Result[] = [];
   const notifications: Sarif.Notification[] = [];
   for (const o of outcomes) {
+    if (!o.findings.length && !o.notices.length) continue;
     const uri = uriOf(o.file, cwd);
     for (const f of o.findings) results.push(result(f, uri, ruleIndex, cwd));
     for (const n of o.notices) {

@@ -43,7 +43,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --corpus DIR            the real-code corpus (one folder per repository, owner+name);
                           default: a generated corpus of agent code
   --repeats N             runs of the floor, prefixlint and ast-grep on every core (median;
-                          default 3, --quick 2)
+                          default 5, --quick 2): the machine's speed can move by 15-20%
+                          within minutes, and the median of 3 moved the ratios by as much
   --slow-repeats N        runs of ESLint and prefixlint on the TS/JS part, prefixlint --threads 1
                           and ast-grep -j 1 (default 1)
   --budget SECONDS        the whole run's time budget (default 600): a further round of runs
@@ -118,7 +119,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
   if (v.corpus === '') throw new UsageError('--corpus: expected a folder');
   return {
     corpus: v.corpus,
-    repeats: whole('repeats', v.repeats, quick ? 2 : 3),
+    repeats: whole('repeats', v.repeats, quick ? 2 : 5),
     slowRepeats: whole('slow-repeats', v['slow-repeats'], 1),
     budgetS: positive('budget', v.budget, 600),
     editorEdits: whole('editor-edits', v['editor-edits'], quick ? 40 : 200, 10),

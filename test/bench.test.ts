@@ -18,7 +18,7 @@ describe('bench options', () => {
     const o = parseOptions([]);
     expect(o).not.toBe('help');
     if (o === 'help') return;
-    expect(o).toMatchObject({ corpus: undefined, repeats: 3, slowRepeats: 1, budgetS: 600, editorEdits: 200, eslintConcurrency: 'off', prefilterCheck: true, quick: false, seed: 20261129, files: 2000 });
+    expect(o).toMatchObject({ corpus: undefined, repeats: 5, slowRepeats: 1, budgetS: 600, editorEdits: 200, eslintConcurrency: 'off', prefilterCheck: true, quick: false, seed: 20261129, files: 2000 });
     expect(o.bytes).toBe(19.5e6);
     expect([...o.skip]).toEqual([]);
     const real = parseOptions(['--corpus', '/some/where', '--repeats', '5', '--slow-repeats', '2', '--budget', '900', '--skip', 'eslint,editor', '--eslint-concurrency', '2', '--prefilter-check']);

@@ -167,12 +167,12 @@ const FILES_PER_WORKER = 40;
  * linted again alone, in a worker of LARGE_FILE_HEAP_MB (lintInWorkers). A small young
  * generation keeps the garbage of a run from growing the process's memory: measured on a
  * 4,300-file repository, 2 workers peaked at 265 MB with these limits and at 410 MB with Node's
- * defaults. On the real-code corpus (20,000 files, 2 workers, 11 alternating runs each), 3 MB
- * (WORKER_YOUNG_MB) instead of 8 peaks at 274–286 MB instead of 289–299, for the same CPU (per
- * second of parsing: 4.57 against 4.53, inside the runs' spread of ±0.15): four times the
- * scavenges (3,720–3,760 against 937–951), each copying fewer survivors, with the same total
- * pause (2.3–2.6 s against 2.1–2.4 s) and as many full collections (59–60 against 54–57).
- * 2 MB gave the same peak; 16 MB took ~320 MB.
+ * defaults. On the real-code corpus (20,000 files, 2 workers), 3 MB (WORKER_YOUNG_MB) instead
+ * of 8 peaks at 273–286 MB instead of 288–299 (16 alternating runs each), for 1–2% more CPU
+ * (per second of parsing, the runs spreading ±3%: 4.53 → 4.57 over 11 runs, 4.36 → 4.44 over 5
+ * more; total CPU 19.4 → 19.7 s): four times the scavenges (3,720–3,760 against 937–951), each
+ * copying fewer survivors, with about the same total pause (2.3–2.6 s against 2.1–2.4 s) and as
+ * many full collections (59–60 against 54–57). 2 MB gave the same peak; 16 MB took ~320 MB.
  *
  * The bound is a trade of memory for garbage collection: a worker holds 40–51 MB after a full
  * collection, and its heap grows up to the bound before the next (HEAP_GROWTH_PERCENT). On that

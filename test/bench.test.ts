@@ -138,6 +138,13 @@ describe('bench ratios and targets', () => {
     expect(t['prefixlint ≤ 0.5× the single-thread tree-sitter parse']).toEqual(['0.44×', true]);
     expect(t['prefixlint ≤ 1.0× ast-grep on every core']).toEqual(['2.2×', false]);
     expect(t['ESLint + typescript-eslint ≥ 10× prefixlint (TS/JS part)']).toEqual(['11×', true]);
+    // Met by the ratio itself: 10,060 / 20,000 = 0.503 rounds to 0.5 but is over it; 10,000 / 20,000 is not.
+    const over = results();
+    over.measures[0] = measure('prefixlint', [10_060]);
+    over.measures[1] = measure('floor', [20_000]);
+    expect(targets(over).find((x) => x.target.startsWith('prefixlint ≤ 0.5×'))).toMatchObject({ value: '0.503×', met: false });
+    over.measures[0] = measure('prefixlint', [10_000]);
+    expect(targets(over).find((x) => x.target.startsWith('prefixlint ≤ 0.5×'))).toMatchObject({ value: '0.5×', met: true });
     expect(t['prefixlint peak RSS ≤ 250 MB']).toEqual(['240 MB', true]);
     expect(t['same findings with 1 and N threads']).toEqual(['identical', true]);
     expect(t['same findings with the prefilter off']).toEqual(['not compared', null]);

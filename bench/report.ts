@@ -158,8 +158,14 @@ export function round(x: number, digits = 2): number {
 
 /** a / b rounded to two digits; null when either is missing or b is 0. */
 export function ratio(a: number | undefined, b: number | undefined): number | null {
+  const x = exactRatio(a, b);
+  return x === null ? null : round(x);
+}
+
+/** a / b unrounded; null when either is missing or not finite, or b is 0. */
+function exactRatio(a: number | undefined, b: number | undefined): number | null {
   if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) return null;
-  return round(a / b);
+  return a / b;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,9 +327,7 @@ export function targets(r: Pick<Results, 'measures' | 'editor' | 'activation' | 
    * with a third decimal when two would say otherwise.
    */
   const byRatio = (a: MeasureId, b: MeasureId, label: string, ok: (x: number) => boolean) => {
-    const num = medianOf(a);
-    const den = medianOf(b);
-    const v = num === undefined || den === undefined || !Number.isFinite(num) || !Number.isFinite(den) || den === 0 ? null : num / den;
+    const v = exactRatio(medianOf(a), medianOf(b));
     const shown = v === null ? null : ok(round(v)) === ok(v) ? round(v) : round(v, 3);
     out.push({ target: label, value: show(shown, '×'), met: v === null ? null : ok(v) });
   };

@@ -83,19 +83,37 @@ describe('whether a module leads to a request, a number of imports away', () => 
     ['/p/f.py', 'x = 1\n'],
   ]);
   const holds = (text: string) => text.includes('messages.create');
-  const answers = (order: Array<[string, number]>) => {
-    const ws = new Workspace(parsers, { readFile: (p) => files.get(p) });
+  const answers = (order: Array<[string, number]>, textsStay = false) => {
+    const ws = new Workspace(parsers, { readFile: (p) => files.get(p) }, undefined, undefined, textsStay);
     return order.map(([file, depth]) => ws.leadsTo(`/p/${file}.py`, holds, depth));
   };
 
-  it('is the same whichever depth is asked first', () => {
+  it('is the same whichever depth is asked first, whether the texts may change or stay', () => {
     const asked: Array<[string, number]> = [];
     for (const file of ['a', 'b', 'c', 'd', 'e', 'f']) for (let depth = 0; depth <= 5; depth++) asked.push([file, depth]);
     const expected = asked.map(([file, depth]) => ({ a: depth >= 3, b: depth >= 2, c: depth >= 1, d: true, e: depth >= 4, f: false })[file]!);
-    expect(answers(asked)).toEqual(expected);
-    expect(answers([...asked].reverse())).toEqual([...expected].reverse());
-    // Shallow after deep, and deep after shallow, on the modules of a cycle (a <-> b).
-    expect(answers([['a', 5], ['a', 2], ['b', 1], ['b', 2], ['e', 3], ['e', 4]])).toEqual([true, false, false, true, false, true]);
+    for (const textsStay of [false, true]) {
+      expect(answers(asked, textsStay)).toEqual(expected);
+      expect(answers([...asked].reverse(), textsStay)).toEqual([...expected].reverse());
+      // Shallow after deep, and deep after shallow, on the modules of a cycle (a <-> b).
+      expect(answers([['a', 5], ['a', 2], ['b', 1], ['b', 2], ['e', 3], ['e', 4]], textsStay)).toEqual([true, false, false, true, false, true]);
+    }
+  });
+
+  it('reads a module again when it is given another text, unless told that texts stay (a run that fixes nothing)', () => {
+    // c stops importing d: it no longer leads to the request.
+    const changed = 'x = 1\n';
+    const read = (textsStay: boolean) => {
+      const ws = new Workspace(parsers, { readFile: (p) => files.get(p) }, undefined, undefined, textsStay);
+      const before = ws.leadsTo('/p/c.py', holds, 1);
+      ws.setOverlay('/p/c.py', changed, 'python');
+      ws.forgetText('/p/c.py');
+      return [before, ws.leadsTo('/p/c.py', holds, 1)];
+    };
+    expect(read(false)).toEqual([true, false]);
+    // The promise of a run that fixes nothing: the text given is the one read, and nothing is
+    // kept to tell another one apart.
+    expect(read(true)).toEqual([true, true]);
   });
 });
 

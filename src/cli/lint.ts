@@ -75,7 +75,8 @@ export class FileLinter {
 
   static async create(job: LintJob, host = new DiskHost(), config = new Configuration(host)): Promise<FileLinter> {
     host.useProject(job.project);
-    const analyzer = await Analyzer.create({ host, prefilter: job.prefilter, textsFromHost: job.textsFromHost });
+    // A run that fixes nothing reads every file as it is on disk for the whole run.
+    const analyzer = await Analyzer.create({ host, prefilter: job.prefilter, textsFromHost: job.textsFromHost, textsStay: job.textsFromHost && !job.fix });
     config.useParsers(analyzer.parsers);
     return new FileLinter(job, host, config, analyzer);
   }

@@ -61,6 +61,12 @@ export interface AnalyzerOptions extends AnalyzeOptions {
    */
   textsFromHost?: boolean;
   /**
+   * With `textsFromHost`: the host's texts do not change while the analyzer lives, and only
+   * they are given to `analyze` (a command-line run that fixes nothing), so nothing is kept to
+   * tell a file's later text from the one read before (see Workspace).
+   */
+  textsStay?: boolean;
+  /**
    * Take an editor buffer's requests over from its last analysis where a change cannot reach
    * them (lang/requestReuse.ts; on by default when texts are not the host's). Off only to check
    * that it changes nothing.
@@ -164,7 +170,7 @@ export class Analyzer implements AnalysisEngine {
     opts: AnalyzerOptions,
   ) {
     // A command-line run sets each file's text once: no WASM tree is kept for an incremental re-parse.
-    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES, opts.textsFromHost ? 0 : undefined);
+    this.workspace = new Workspace(parsers, opts.host ?? NO_FILES, opts.textsFromHost ? 0 : undefined, undefined, !!(opts.textsFromHost && opts.textsStay));
     this.rules = opts.rules ?? allRules;
     this.known = opts.known ?? loadKnownNames();
     this.limits = opts.limits;

@@ -586,6 +586,30 @@ describe('the names a text calls', () => {
     expect(reads).toBe(readsThen);
   });
 
+  it('searches, and reads, only the files of the family asked for: a TypeScript front end beside a Python service', async () => {
+    const parsers = await Parsers.load();
+    const files = new Map<string, string>([
+      ['/p/api.py', 'def send(x): pass\n'],
+      ['/p/jobs.py', 'client.send(1)\n'],
+      ['/p/web/app.ts', 'client.send(2);\n'],
+      ['/p/web/view.tsx', 'export const v = () => api.send(3);\n'],
+      ['/p/web/old.js', 'send(4);\n'],
+      ['/p/notes.ipynb', '{"cells": []}'],
+    ]);
+    const project = [...files.keys()].sort();
+    const read: string[] = [];
+    const host = { readFile: (p: string) => (read.push(p), files.get(p)), projectFiles: () => project };
+    const ws = new Workspace(parsers, host);
+    expect(ws.filesCalling('/p/api.py', 'send', true, 'python')).toEqual(['/p/jobs.py']);
+    expect(read).toEqual(['/p/jobs.py']);
+    expect(ws.filesCalling('/p/web/app.ts', 'send', true, 'js')).toEqual(['/p/web/old.js', '/p/web/view.tsx']);
+    expect(read.sort()).toEqual(['/p/jobs.py', '/p/web/old.js', '/p/web/view.tsx']);
+    // Without a family, every file of the project (the answers kept per family are not mixed up).
+    expect(ws.filesCalling('/p/api.py', 'send', true)).toEqual(['/p/jobs.py', '/p/web/app.ts', '/p/web/old.js', '/p/web/view.tsx']);
+    expect(ws.filesCalling('/p/jobs.py', 'send', false, 'python')).toEqual([]);
+    expect(ws.filesCalling('/p/web/old.js', 'send', false, 'js')).toEqual(['/p/web/app.ts', '/p/web/view.tsx']);
+  });
+
   it('gives what a pattern gives on every source file of the repository and on edge-case texts', () => {
     const files: string[] = [];
     const walk = (dir: string) => {

@@ -10,7 +10,7 @@ import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEn
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import { mayHoldRequests } from './requests';
-import { languageForPath } from './parsers';
+import { languageFamily } from './parsers';
 import type { SourceKind } from './sources';
 import type { Adapter, Arg, Binding, Expr, FunctionInfo, Mutation } from './syntax';
 import { walk } from './walk';
@@ -1023,9 +1023,9 @@ export class Evaluator {
   private *callerFiles(unit: FileUnit, name: string, plain: boolean, accepts: (text: string) => boolean = () => true): Generator<FileUnit> {
     // The project's index of calls is read once for all analyses: its time is not this file's.
     const started = performance.now();
-    const files = unit.workspace.filesCalling(unit.file, name, plain) ?? [];
-    this.budget.exclude(performance.now() - started);
     const family = unit.adapter.family;
+    const files = unit.workspace.filesCalling(unit.file, name, plain, family) ?? [];
+    this.budget.exclude(performance.now() - started);
     const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
     if (candidates.length > MAX_CALLERS) return;
     for (const f of candidates) {
@@ -2676,12 +2676,6 @@ function callsOnOtherReceiver(text: string, name: string): boolean {
   const call = new RegExp(`\\.\\s*${name.replace(/\$/g, '\\$')}\\(`, 'g');
   for (const m of text.matchAll(call)) if (!/(?:\b(?:self|this)|\bsuper\(\))\s*\??$/.test(text.slice(Math.max(0, m.index - 12), m.index))) return true;
   return false;
-}
-
-/** The language family of a file, by its name. */
-function languageFamily(file: string): 'python' | 'js' | undefined {
-  const lang = languageForPath(file);
-  return lang === undefined ? undefined : lang === 'python' ? 'python' : 'js';
 }
 
 /**

@@ -308,6 +308,12 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
+/** The language family of a file, by its name: Python, or TypeScript, TSX and JavaScript (read by one front end). */
+export function languageFamily(file: string): 'python' | 'js' | undefined {
+  const lang = languageForPath(file);
+  return lang === undefined ? undefined : lang === 'python' ? 'python' : 'js';
+}
+
 export function languageForPath(file: string): LanguageId | undefined {
   const ext = path.extname(file).toLowerCase();
   switch (ext) {

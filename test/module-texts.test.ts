@@ -6,11 +6,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Analyzer } from '../src/engine/analyzer';
 import { importedNamesOf } from '../src/lang/frontEnds';
 import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
+import { pythonModules } from '../src/lang/python/modules';
 import { textMayReach } from '../src/lang/textReach';
 import { AnswersByPlace, calledNames, moduleBaseName, Workspace } from '../src/lang/workspace';
 
@@ -362,6 +363,42 @@ describe('where a Python import is looked for, when files appear and go', () => 
     ws.setText('/r/app/other.py', 'import helper\n');
     expect(ws.modulePath(from, 'helper')).toBe('/r/app/helper.py');
     expect(asked.slice(before).filter((p) => p !== '/r/app/tour.ipynb' && p !== '/r/app/other.py')).toEqual([]);
+  });
+
+  it('resolves an absolute import once for the folders that look it up in the same places, and apart for the others', () => {
+    // pkg/ and pkg/sub/ are packages: their files look absolute imports up in /r (pkg's parent).
+    // scripts/ is no package: its own folder comes first. pkg/sub/json.py importing `json` is
+    // not importing itself.
+    const files = new Map<string, string>([
+      ['/r/pkg/__init__.py', ''],
+      ['/r/pkg/a.py', 'import helper\n'],
+      ['/r/pkg/sub/__init__.py', ''],
+      ['/r/pkg/sub/b.py', 'import helper\n'],
+      ['/r/pkg/sub/json.py', 'import json\n'],
+      ['/r/helper.py', 'X = 1\n'],
+      ['/r/json.py', 'Y = 1\n'],
+      ['/r/scripts/run.py', 'import helper\n'],
+      ['/r/scripts/helper.py', 'Z = 1\n'],
+    ]);
+    const ws = new Workspace(parsers, { readFile: (p) => files.get(p), exists: (p) => files.has(p) });
+    const resolved = vi.spyOn(pythonModules, 'modulePath');
+    const at = (file: string) => ({ file, language: 'python' as const });
+    try {
+      expect(ws.modulePath(at('/r/pkg/a.py'), 'helper')).toBe('/r/helper.py');
+      expect(ws.modulePath(at('/r/pkg/sub/b.py'), 'helper')).toBe('/r/helper.py');
+      // Looked up in the same folders: resolved once.
+      expect(resolved).toHaveBeenCalledTimes(1);
+    } finally {
+      resolved.mockRestore();
+    }
+    expect(ws.modulePath(at('/r/scripts/run.py'), 'helper')).toBe('/r/scripts/helper.py');
+    expect(ws.modulePath(at('/r/pkg/sub/json.py'), 'json')).toBe('/r/json.py');
+    expect(ws.modulePath(at('/r/pkg/sub/b.py'), 'json')).toBe('/r/json.py');
+    // A module named like the import finds itself skipped, whatever was answered for its folder.
+    files.set('/r/pkg/sub/helper.py', 'import helper\n');
+    ws.invalidate('/r/pkg/sub/helper.py');
+    expect(ws.modulePath(at('/r/pkg/sub/helper.py'), 'helper')).toBe('/r/helper.py');
+    expect(ws.modulePath(at('/r/pkg/sub/b.py'), 'helper')).toBe('/r/helper.py');
   });
 });
 

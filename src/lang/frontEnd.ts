@@ -26,11 +26,13 @@ export interface ModuleSyntax {
   /** The workspace file an import specifier written in `file` names, if one exists (asked without reading source files). */
   modulePath(host: ModuleHost, file: string, spec: string): string | undefined;
   /**
-   * Whether what `spec` names from `file` depends on `file` itself, not only on its folder (a
-   * module that the specifier could name is not imported by itself): the answer is then kept
-   * for the file, else for every file of the folder.
+   * Where modulePath's answer for `spec` written in `file` is kept, when not for the file's
+   * folder (the default): the file itself, when the answer depends on it (a module that the
+   * specifier could name is not imported by itself); or a place that other folders share, when
+   * the answer depends only on what they have in common (the folders Python looks an absolute
+   * import up in). Places are compared as strings.
    */
-  resolvesPerFile?(file: string, spec: string): boolean;
+  answerPlace?(host: ModuleHost, file: string, spec: string): string;
   /**
    * A test file by the names the language's test runners collect (`test_*.py`, `conftest.py`,
    * `*.test.ts`, `__tests__/`). Folder names alone (`tests/`) do not count: a project may sit

@@ -896,7 +896,7 @@ export class Workspace {
     // request may be reached through: the answer is kept, for the folder when it is the same for
     // all of its files, and dropped whenever a file appears or changes (what exists, a tsconfig.json).
     const modules = frontEndFor(from.language).modules;
-    const place = modules.resolvesPerFile?.(from.file, spec) ? from.file : path.dirname(from.file);
+    const place = modules.answerPlace?.(this.moduleHost, from.file, spec) ?? path.dirname(from.file);
     const known = this.modulePaths.get(modules, place, spec);
     if (known !== undefined) return known ?? undefined;
     const found = modules.modulePath(this.moduleHost, from.file, spec);

@@ -49,6 +49,30 @@ function absoluteBases(host: ModuleHost, dir: string): readonly string[] {
   return bases;
 }
 
+/** A place name per list of folders of absolute imports (answerPlace), per host; names are never reused. */
+const basesNames = answersPerHost<string>();
+const nameOfBases = new WeakMap<readonly string[], string>();
+let basesCount = 0;
+
+/**
+ * The place of the absolute imports of `dir`'s files: one for every folder with the same list of
+ * folders to look in (all the folders of a package below its top, most of a project), so that
+ * an import resolved for one is resolved for all. On the real-code corpus (one thread) the
+ * imports resolved (Python's and TypeScript's) went from 39,790 to 30,264.
+ */
+function basesPlace(host: ModuleHost, dir: string): string {
+  const bases = absoluteBases(host, dir);
+  let name = nameOfBases.get(bases);
+  if (name === undefined) {
+    const byList = basesNames(host);
+    const list = bases.join('\u0000');
+    name = byList.get(list);
+    if (name === undefined) byList.set(list, (name = `\u0000python-bases:${basesCount++}`));
+    nameOfBases.set(bases, name);
+  }
+  return name;
+}
+
 export const pythonModules: ModuleSyntax = {
   isTestFile(file) {
     // What pytest and unittest collect: `test_*.py`, `*_test.py`, and pytest's `conftest.py`.
@@ -85,12 +109,14 @@ export const pythonModules: ModuleSyntax = {
     return undefined;
   },
   // modulePath leaves out the importing module itself only for an absolute import whose last
-  // name is the module's own (`typing.py` importing `typing`, `hud/__init__.py` importing `hud`).
-  resolvesPerFile(file, spec) {
-    if (spec.startsWith('.')) return false;
+  // name is the module's own (`typing.py` importing `typing`, `hud/__init__.py` importing `hud`):
+  // its answer is the file's own; the other absolute imports depend only on the folders looked in.
+  answerPlace(host, file, spec) {
+    if (spec.startsWith('.')) return path.dirname(file);
     const last = spec.slice(spec.lastIndexOf('.') + 1);
     const base = path.basename(file);
-    return base === `${last}.py` || (base === '__init__.py' && path.basename(path.dirname(file)) === last);
+    if (base === `${last}.py` || (base === '__init__.py' && path.basename(path.dirname(file)) === last)) return file;
+    return path.isAbsolute(file) ? basesPlace(host, path.dirname(file)) : path.dirname(file);
   },
   submodule: (module, name) => `${module}${module.endsWith('.') ? '' : '.'}${name}`,
   definitions(text) {

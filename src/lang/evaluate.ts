@@ -10,7 +10,6 @@ import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEn
 import type { Node } from './parsers';
 import { RETRIEVAL_NAME, TURN_GUARD } from './sources';
 import { mayHoldRequests } from './requests';
-import { languageFamily } from './parsers';
 import type { SourceKind } from './sources';
 import type { Adapter, Arg, Binding, Expr, FunctionInfo, Mutation } from './syntax';
 import { walk } from './walk';
@@ -1026,7 +1025,7 @@ export class Evaluator {
     const family = unit.adapter.family;
     const files = unit.workspace.filesCalling(unit.file, name, plain, family) ?? [];
     this.budget.exclude(performance.now() - started);
-    const candidates = files.filter((f) => languageFamily(f) === family && !unit.frontEnd.modules.isTestFile(f));
+    const candidates = files.filter((f) => !unit.frontEnd.modules.isTestFile(f));
     if (candidates.length > MAX_CALLERS) return;
     for (const f of candidates) {
       const text = unit.workspace.source(f)?.text;

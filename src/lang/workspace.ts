@@ -893,8 +893,9 @@ export class Workspace {
    */
   modulePath(from: { file: string; language: LanguageId }, spec: string): string | undefined {
     // Asked for every call of an imported name (calleeName) and every import of the modules a
-    // request may be reached through: the answer is kept, for the folder when it is the same for
-    // all of its files, and dropped whenever a file appears or changes (what exists, a tsconfig.json).
+    // request may be reached through: the answer is kept for the place the module syntax names
+    // (ModuleSyntax.answerPlace; the file's folder by default), and dropped whenever a file
+    // appears or changes (what exists, a tsconfig.json).
     const modules = frontEndFor(from.language).modules;
     const place = modules.answerPlace?.(this.moduleHost, from.file, spec) ?? path.dirname(from.file);
     const known = this.modulePaths.get(modules, place, spec);

@@ -308,8 +308,11 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
-/** The language family of a file, by its name: Python, or TypeScript, TSX and JavaScript (read by one front end). */
-export function languageFamily(file: string): 'python' | 'js' | undefined {
+/** Python, or TypeScript, TSX and JavaScript: the languages one front end reads. */
+export type LanguageFamily = 'python' | 'js';
+
+/** The language family of a file, by its name. */
+export function languageFamily(file: string): LanguageFamily | undefined {
   const lang = languageForPath(file);
   return lang === undefined ? undefined : lang === 'python' ? 'python' : 'js';
 }

@@ -2,7 +2,7 @@
  * A small normalised view of expressions and bindings that each language adapter produces
  * from its tree-sitter tree, so that value resolution is written once for all languages.
  */
-import type { Node } from './parsers';
+import type { LanguageFamily, Node } from './parsers';
 
 export interface Arg {
   /** Keyword name (Python `name=value`). */
@@ -120,7 +120,7 @@ export interface FunctionInfo {
 }
 
 export interface Adapter {
-  readonly family: 'python' | 'js';
+  readonly family: LanguageFamily;
   expr(node: Node): Expr;
   /** Nodes that open a scope for bindings. */
   isScope(node: Node): boolean;

@@ -5,7 +5,7 @@
 import type { LanguageId } from '../core/model';
 import { isDigit, isIdentifierChar, isSpace } from '../core/chars';
 import type { Loc } from '../core/span';
-import type { Node, Parsers, Tree } from './parsers';
+import type { LanguageFamily, Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';
 import { languageFamily, languageForPath } from './parsers';
 import { isNotebook } from './notebook';
@@ -1041,7 +1041,7 @@ export class Workspace {
    * Python files, and on the real-code corpus a fifth of what the index read was the other
    * family's files of mixed projects (a TypeScript front end beside a Python service).
    */
-  filesCalling(file: string, name: string, plain = false, family?: 'python' | 'js'): string[] | undefined {
+  filesCalling(file: string, name: string, plain = false, family?: LanguageFamily): string[] | undefined {
     const files = this.host.projectFiles?.(file);
     if (!files || files.length > MAX_INDEXED_FILES) return undefined;
     const key = `${family ?? ''}\u0000${plain ? `:${name}` : name}`;
@@ -1089,7 +1089,7 @@ export class Workspace {
   }
 
   /** A project's files of one language family, per file list (split once: asked for every search). */
-  private ofFamily(files: readonly string[], family: 'python' | 'js'): readonly string[] {
+  private ofFamily(files: readonly string[], family: LanguageFamily): readonly string[] {
     let split = this.familyFiles.get(files);
     if (!split) {
       split = { python: [], js: [] };
@@ -1102,7 +1102,7 @@ export class Workspace {
     return split[family];
   }
 
-  private readonly familyFiles = new WeakMap<readonly string[], { python: string[]; js: string[] }>();
+  private readonly familyFiles = new WeakMap<readonly string[], Record<LanguageFamily, string[]>>();
 
   /**
    * filesCalling's answers (the file asking left in), per project file list and name, while every

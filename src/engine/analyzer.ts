@@ -236,6 +236,8 @@ export class Analyzer implements AnalysisEngine {
 
   /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
   analyze(file: string, text: string, language?: LanguageId, opts: AnalyzeOptions = {}): FileResult {
+    // What the previous analysis made of the parsed files (its result is the caller's by now).
+    this.workspace.dropViews();
     try {
       return this.analyzeText(file, text, language, opts);
     } finally {

@@ -463,6 +463,51 @@ export class SyntaxTree {
     return j;
   }
 
+  /** The views made while the file was indexed (pinViews): the ones its index may hold. */
+  private pinned?: Uint8Array;
+  /** Whether a view was made since the last dropViews. */
+  private viewsMade = false;
+
+  /**
+   * Marks every view made so far as one to keep (dropViews): called once the file's index has
+   * been built, whose records hold the views it made.
+   */
+  pinViews(): void {
+    const pinned = new Uint8Array(this.length);
+    const nodes = this.nodes;
+    for (let i = 0; i < nodes.length; i++) if (nodes[i] !== undefined) pinned[i] = 1;
+    this.pinned = pinned;
+    this.viewsMade = false;
+  }
+
+  /**
+   * Lets go of what the analyses since the last call made of this tree: the views made after
+   * pinViews, and the expression and function views kept on the pinned ones (they hold views of
+   * the others). Only for a tree whose views nothing but the file's index holds any more
+   * (between two analyses). A view let go of is given `failing` as its tree, if any (a test's
+   * tree whose every read fails). Answers how many views were let go of.
+   */
+  dropViews(failing?: SyntaxTree): number {
+    const pinned = this.pinned;
+    if (!pinned || !this.viewsMade) return 0;
+    this.viewsMade = false;
+    const nodes = this.nodes;
+    let dropped = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      const v = nodes[i];
+      if (v === undefined) continue;
+      if (pinned[i]) {
+        v.exprView = undefined;
+        v.functionView = undefined;
+      } else {
+        nodes[i] = undefined;
+        if (failing) v.tree = failing;
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
   /** The view of node i if one has been made (or taken over from the previous tree), without making one. */
   madeNode(i: number): SyntaxNode | undefined {
     return this.nodes[i];
@@ -480,7 +525,12 @@ export class SyntaxTree {
   /** The node at index i (views are made once, so the same node is the same object). */
   node(i: number): SyntaxNode | null {
     if (i < 0 || i >= this.length) return null;
-    return (this.nodes[i] ??= new SyntaxNode(this, i));
+    let v = this.nodes[i];
+    if (v === undefined) {
+      v = this.nodes[i] = new SyntaxNode(this, i);
+      this.viewsMade = true;
+    }
+    return v;
   }
 
   /** The type of node i (as SyntaxNode.type), without making its view. */

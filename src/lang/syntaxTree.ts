@@ -463,26 +463,27 @@ export class SyntaxTree {
     return j;
   }
 
-  /** The views made while the file was indexed (pinViews): the ones its index may hold. */
+  /** The nodes whose views dropViews keeps (pinViews). */
   private pinned?: Uint8Array;
   /** Whether a view was made since the last dropViews. */
   private viewsMade = false;
 
   /**
-   * Marks every view made so far as one to keep (dropViews): called once the file's index has
-   * been built, whose records hold the views it made.
+   * The nodes whose views are kept between analyses (dropViews): those of `held` (indexes), the
+   * ones the file's index holds. Any other view, made while indexing or later, goes at the next
+   * dropViews.
    */
-  pinViews(): void {
+  pinViews(held: readonly number[]): void {
     const pinned = new Uint8Array(this.length);
-    const nodes = this.nodes;
-    for (let i = 0; i < nodes.length; i++) if (nodes[i] !== undefined) pinned[i] = 1;
+    for (const i of held) pinned[i] = 1;
     this.pinned = pinned;
-    this.viewsMade = false;
+    // The other views made while indexing go at the next dropViews.
+    this.viewsMade = true;
   }
 
   /**
-   * Lets go of what the analyses since the last call made of this tree: the views made after
-   * pinViews, and the expression and function views kept on the pinned ones (they hold views of
+   * Lets go of what was made of this tree since the last call: the views of the nodes not
+   * pinned, and the expression and function views kept on the pinned ones (they hold views of
    * the others). Only for a tree whose views nothing but the file's index holds any more
    * (between two analyses). A view let go of is given `failing` as its tree, if any (a test's
    * tree whose every read fails). Answers how many views were let go of.

@@ -58,7 +58,9 @@ function lint(repo) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [values.cli, 'check', '--format', 'json', '--exit-zero', ...checkArgs, '.'], {
       cwd,
-      env: { ...process.env, PREFIXLINT_STATS: statsFile, NO_COLOR: '1' },
+      // PREFIXLINT_STALE_VIEWS: a node view read after the workspace let go of it (Workspace.dropViews)
+      // fails the file (an internal error in the report) instead of going unseen.
+      env: { ...process.env, PREFIXLINT_STATS: statsFile, PREFIXLINT_STALE_VIEWS: '1', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = [];

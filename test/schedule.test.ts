@@ -5,7 +5,7 @@
  * a run gets (workerCount).
  */
 import { describe, expect, it } from 'vitest';
-import { Schedule, sharedSegments, workerCount } from '../src/cli/lint';
+import { queueTarget, Schedule, sharedSegments, workerCount } from '../src/cli/lint';
 
 describe('workers for a run', () => {
   it('are one per core (up to 8), fewer for few files', () => {
@@ -162,5 +162,36 @@ describe('schedule', () => {
   it('has nothing to give with no files, and one worker takes them in order', () => {
     expect(new Schedule(0, 2).take(1)).toBeUndefined();
     expect(takeAll(new Schedule(5, 1), 1)).toEqual([[0, 1, 2, 3, 4]]);
+  });
+
+  it('counts the files not handed out yet, taken over and given back included', () => {
+    const s = new Schedule(10, 2);
+    expect(s.left()).toBe(10);
+    s.take(0);
+    s.take(1);
+    expect(s.left()).toBe(8);
+    // Worker 0 runs out of its own and takes over half of worker 1's: still not handed out.
+    for (let i = 0; i < 4; i++) s.take(0);
+    expect(s.left()).toBe(4);
+    s.take(0);
+    expect(s.left()).toBe(3);
+    s.giveBack([0, 1]);
+    expect(s.left()).toBe(5);
+  });
+});
+
+describe("a worker's queue", () => {
+  it('holds what the worker lints in about 60 ms, between 2 and 192 files', () => {
+    expect(queueTarget(1, 20_000, 2)).toBe(60);
+    expect(queueTarget(30, 20_000, 2)).toBe(2);
+    expect(queueTarget(0.1, 20_000, 2)).toBe(192);
+  });
+
+  it('holds no more than its share of the files left near the end of the run, and at least 2', () => {
+    expect(queueTarget(0.1, 100, 2)).toBe(50);
+    expect(queueTarget(0.1, 9, 2)).toBe(5);
+    expect(queueTarget(0.1, 1, 2)).toBe(2);
+    expect(queueTarget(0.1, 0, 2)).toBe(2);
+    expect(queueTarget(1, 300, 4)).toBe(60);
   });
 });

@@ -647,7 +647,7 @@ export function sharedSegments(paths: readonly string[]): Uint16Array {
  * next ones wait in its queue while it lints the current one. As many as it lints in about
  * QUEUED_MS at the pace of its last files (a run of small files goes over in one message each
  * way), at least QUEUED_MIN; not many more, since a file in one worker's queue is not given to
- * another (the run's end can wait that long for one worker). With 10 ms a worker emptied its
+ * another (near the run's end, fewer: queueTarget). With 10 ms a worker emptied its
  * queue every few files and then waited for the main thread to wake and answer: 0.2–0.5 s a
  * worker over the real-code corpus (2 threads), and ~800 messages each way; with 60 ms, 30–75 ms
  * and ~300 (5 alternating runs: wall −0.24 s, CPU −0.35 s).

@@ -34,6 +34,8 @@ const ERROR_TYPE_ID = 0xffff;
 const NAMED = 1;
 const MISSING = 2;
 const HAS_ERROR = 4;
+/** The node's view is kept between analyses (SyntaxTree.pinViews). */
+const PINNED = 8;
 
 /** Ids unique across every tree of the process, as web-tree-sitter's node ids are. */
 let nextIdBase = 1;
@@ -463,20 +465,21 @@ export class SyntaxTree {
     return j;
   }
 
-  /** The nodes whose views dropViews keeps (pinViews). */
-  private pinned?: Uint8Array;
+  /** Whether pinViews marked the nodes whose views dropViews keeps (PINNED in `flags`). */
+  private pins = false;
   /** Whether a view was made since the last dropViews. */
   private viewsMade = false;
 
   /**
    * The nodes whose views are kept between analyses (dropViews): those of `held` (indexes), the
    * ones the file's index holds. Any other view, made while indexing or later, goes at the next
-   * dropViews.
+   * dropViews. Marked in `flags` (a column of its own was a byte per node, allocated per tree).
    */
   pinViews(held: readonly number[]): void {
-    const pinned = new Uint8Array(this.length);
-    for (const i of held) pinned[i] = 1;
-    this.pinned = pinned;
+    const flags = this.flags;
+    for (let i = 0; i < flags.length; i++) flags[i] &= ~PINNED;
+    for (const i of held) flags[i] |= PINNED;
+    this.pins = true;
     // The other views made while indexing go at the next dropViews.
     this.viewsMade = true;
   }
@@ -489,15 +492,15 @@ export class SyntaxTree {
    * tree whose every read fails). Answers how many views were let go of.
    */
   dropViews(failing?: SyntaxTree): number {
-    const pinned = this.pinned;
-    if (!pinned || !this.viewsMade) return 0;
+    if (!this.pins || !this.viewsMade) return 0;
     this.viewsMade = false;
     const nodes = this.nodes;
+    const flags = this.flags;
     let dropped = 0;
     for (let i = 0; i < nodes.length; i++) {
       const v = nodes[i];
       if (v === undefined) continue;
-      if (pinned[i]) {
+      if (flags[i] & PINNED) {
         v.exprView = undefined;
         v.functionView = undefined;
       } else {

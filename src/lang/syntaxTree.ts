@@ -477,6 +477,7 @@ export class SyntaxTree {
    */
   pinViews(held: readonly number[]): void {
     const flags = this.flags;
+    // A tree made as a copy of another (copyColumns) carries that tree's marks with its flags.
     for (let i = 0; i < flags.length; i++) flags[i] &= ~PINNED;
     for (const i of held) flags[i] |= PINNED;
     this.pins = true;

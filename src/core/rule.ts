@@ -10,6 +10,8 @@ import type { KnownNames } from './knownNames';
 import type { OptionClass, ReachedRequest, RequestCall } from './model';
 import type { TaintClass } from './value';
 import type { Loc } from './span';
+import { ANY_WORDS } from './literals';
+import type { HeldWords } from './literals';
 import type { LanguageId } from './model';
 import { repository } from '../../package.json';
 
@@ -33,14 +35,24 @@ export interface TextTest {
 
 /**
  * Whether a text holds a trigger; `requestsPossible` answers `'requests'`, `reachesRequests`
- * (asked when needed; true when not given: the other modules are not known) `'reaches-requests'`.
+ * (asked when needed; true when not given: the other modules are not known) `'reaches-requests'`;
+ * `held` skips the patterns none of whose words the text holds (PatternGate).
  */
-export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean, reachesRequests?: () => boolean): boolean {
+export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean, reachesRequests?: () => boolean, held: HeldWords = ANY_WORDS): boolean {
   if (trigger === 'requests') return requestsPossible;
   if (trigger === 'reaches-requests') return requestsPossible || !reachesRequests || reachesRequests();
-  if ('test' in trigger) return trigger.test(text);
-  if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible, reachesRequests));
-  return trigger.every((t) => textTriggers(t, text, requestsPossible, reachesRequests));
+  if ('test' in trigger) return held.mayMatch(trigger) && trigger.test(text);
+  if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible, reachesRequests, held));
+  return trigger.every((t) => textTriggers(t, text, requestsPossible, reachesRequests, held));
+}
+
+/** The tests (patterns) of a trigger, in both languages' variants. */
+export function triggerTests(trigger: RuleMeta['triggers']): TextTest[] {
+  if (trigger === undefined || trigger === 'requests' || trigger === 'reaches-requests') return [];
+  if ('test' in trigger) return [trigger];
+  if ('anyOf' in trigger) return trigger.anyOf.flatMap(triggerTests);
+  if ('python' in trigger) return [...triggerTests(trigger.python), ...triggerTests(trigger.typescript)];
+  return (trigger as readonly TextTrigger[]).flatMap(triggerTests);
 }
 
 export interface RuleMeta {

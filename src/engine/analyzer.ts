@@ -9,8 +9,10 @@ import type { LanguageId, OptionClass, RequestCall } from '../core/model';
 import type { Rule } from '../core/rule';
 import type { FileView } from '../core/fileView';
 import { loadKnownNames } from '../core/knownNames';
-import type { ReportInput, RuleContext, TextTrigger } from '../core/rule';
-import { runsOn, textTriggers } from '../core/rule';
+import type { ReportInput, RuleContext, TextTest, TextTrigger } from '../core/rule';
+import { runsOn, textTriggers, triggerTests } from '../core/rule';
+import { PatternGate } from '../core/literals';
+import type { HeldWords } from '../core/literals';
 import type { FileResult } from '../core/result';
 import type { Loc } from '../core/span';
 import { suppressFindings } from '../core/suppress';
@@ -24,7 +26,7 @@ import { buildFileView } from '../lang/fileView';
 import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
 import { constructedRequests, optionClasses } from '../lang/constructed';
-import { findRequestCalls, mayHoldRequests } from '../lang/requests';
+import { REQUEST_WORD_PATTERNS, findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { REACH_LIMITS, reachedRequests } from '../lang/reach';
 import { callsTowardRequests } from '../lang/textReach';
 import { RequestReuse } from '../lang/requestReuse';
@@ -78,14 +80,14 @@ export interface AnalyzerOptions extends AnalyzeOptions {
 const SUPPRESSION_WORD = /prefixlint/;
 
 /** Whether a rule can report anything in this text (RuleMeta.triggers). */
-function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossible: boolean, reachesRequests?: () => boolean): boolean {
+function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossible: boolean, reachesRequests?: () => boolean, held?: HeldWords): boolean {
   if (rule.check && requestsPossible) return true;
   if (!rule.checkFile) return false;
   const t = rule.meta.triggers;
   if (t === undefined) return true;
   // Per front end (one reads Python, one TypeScript, TSX and JavaScript).
   const own: TextTrigger = typeof t === 'object' && 'python' in t ? t[frontEndFor(language).sdk] : t;
-  return textTriggers(own, text, requestsPossible, reachesRequests);
+  return textTriggers(own, text, requestsPossible, reachesRequests, held);
 }
 
 /**
@@ -94,12 +96,29 @@ function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossi
  * for which this is empty (and that has no suppression comment) is not parsed. Given the
  * file, the rules that never run on it (RuleMeta.skips) are left out as well.
  */
-export function triggeredRules(rules: readonly Rule[], text: string, language: LanguageId, file?: string, requestsPossible = mayHoldRequests(text), reachesRequests?: () => boolean): Rule[] {
+export function triggeredRules(
+  rules: readonly Rule[],
+  text: string,
+  language: LanguageId,
+  file?: string,
+  requestsPossible = mayHoldRequests(text),
+  reachesRequests?: () => boolean,
+  held?: HeldWords,
+): Rule[] {
   const applicable = file === undefined ? rules : rulesFor(rules, file, language);
   // Asked once, when a rule needs it.
   let reaches: boolean | undefined;
   const ask = reachesRequests && (() => (reaches ??= reachesRequests()));
-  return applicable.filter((r) => mayReport(r, text, language, requestsPossible, ask));
+  return applicable.filter((r) => mayReport(r, text, language, requestsPossible, ask, held));
+}
+
+/**
+ * The prefilter's patterns over a list of rules (their triggers, the request words, the
+ * suppression word), for a PatternGate. A gate made from the analyzer's rules also serves an
+ * analysis given a subset of them (a file's configuration): a pattern it does not know runs.
+ */
+function prefilterPatterns(rules: readonly Rule[]): TextTest[] {
+  return [...REQUEST_WORD_PATTERNS, SUPPRESSION_WORD, ...rules.flatMap((r) => triggerTests(r.meta.triggers))];
 }
 
 /** The rules that run on a file at all (RuleMeta.skips). */
@@ -139,6 +158,8 @@ export class Analyzer implements AnalysisEngine {
   private readonly known: KnownNames;
   private readonly limits?: EvalLimits;
   private readonly prefilter: boolean;
+  /** The prefilter's PatternGate, made at the first analysis (reading the patterns' words takes a few milliseconds). */
+  private gate?: PatternGate;
   private readonly textsFromHost: boolean;
   private readonly reuseRequests: boolean;
   /** Texts held through `overlay`, read instead of the host's until released. */
@@ -253,14 +274,16 @@ export class Analyzer implements AnalysisEngine {
     try {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
-      const requestsPossible = !this.prefilter || mayHoldRequests(text);
+      // The words of the prefilter's patterns that the text holds, read in one pass when first asked.
+      const held = this.prefilter ? (this.gate ??= new PatternGate(prefilterPatterns(this.rules))).held(text) : undefined;
+      const requestsPossible = !this.prefilter || mayHoldRequests(text, held);
       // Whether the file calls something it imports that may lead to a request: asked by the
       // trigger (of a file that holds none itself) and by the reach search, answered once.
       let callsOut: boolean | undefined;
       const callsOutward = () => (callsOut ??= !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang, false));
       const reaches = () => requestsPossible || callsOutward();
-      const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches) : rulesFor(rules, file, lang);
-      if (!active.length && !SUPPRESSION_WORD.test(text)) {
+      const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches, held) : rulesFor(rules, file, lang);
+      if (!active.length && !((held?.mayMatch(SUPPRESSION_WORD) ?? true) && SUPPRESSION_WORD.test(text))) {
         // A text read from the host (a command-line run) is what the workspace would read for
         // the file: nothing to tell it. (Telling it listed the file's folder to see that the file
         // exists, and dropped what was read of it for other files.)

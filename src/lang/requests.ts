@@ -9,6 +9,8 @@ import { getEntry } from '../core/value';
 import type { Env, Evaluator } from './evaluate';
 import type { Node } from './parsers';
 import { anyFrameworkNamed, findFrameworkCalls } from './frameworks';
+import { ANY_WORDS } from '../core/literals';
+import type { HeldWords } from '../core/literals';
 import type { FileUnit } from './workspace';
 import type { RequestReuse } from './requestReuse';
 
@@ -125,10 +127,15 @@ export const FRAMEWORK_PART = /gent|anthropic|litellm|instructor/;
  * False when the text cannot hold a request that findRequestCalls finds: an SDK call's callee
  * has the chain calleeShape reads (`messages` … method), a framework request names its package.
  * Most files of a repository build no request; they are then not parsed for the request rules.
+ * `held`: the words the text holds, when a PatternGate has read them (a pattern none of whose
+ * words are there is not run).
  */
-export function mayHoldRequests(text: string): boolean {
-  return REQUEST_CHAIN.test(text) || (FRAMEWORK_PART.test(text) && FRAMEWORK_WORD.test(text) && anyFrameworkNamed(text));
+export function mayHoldRequests(text: string, held: HeldWords = ANY_WORDS): boolean {
+  return (held.mayMatch(REQUEST_CHAIN) && REQUEST_CHAIN.test(text)) || (held.mayMatch(FRAMEWORK_WORD) && FRAMEWORK_PART.test(text) && FRAMEWORK_WORD.test(text) && anyFrameworkNamed(text));
 }
+
+/** The patterns whose words mayHoldRequests asks a PatternGate about. */
+export const REQUEST_WORD_PATTERNS: readonly RegExp[] = [REQUEST_CHAIN, FRAMEWORK_WORD];
 
 /**
  * False when the text cannot hold an SDK request call (the chain calleeShape reads). The search

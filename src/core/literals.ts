@@ -14,7 +14,7 @@ import type { TextTest } from './rule';
 
 /** Alternatives kept apart before a set of strings is given up on (`(?:a|b)(?:c|d)` has 4). */
 const MAX_STRINGS = 16;
-/** Characters the automaton tells apart: the words are ASCII; every other character is one class. */
+/** The characters the automaton's table has a column for: the words are ASCII; any other character moves it as NUL does. */
 const ASCII = 128;
 /** The words the scanner reads: ASCII without NUL (every other character moves it as NUL does). */
 // eslint-disable-next-line no-control-regex
@@ -93,7 +93,7 @@ function sequence(elements: readonly AST.Element[]): Facts {
   let required: ReadonlySet<string> | undefined;
   let whole = true;
   for (const element of elements) {
-    const facts = element_(element);
+    const facts = elementFacts(element);
     if (facts.exact) {
       const joined = join(run, facts.exact);
       if (joined) {
@@ -119,7 +119,7 @@ function join(a: ReadonlySet<string>, b: ReadonlySet<string>): ReadonlySet<strin
   return out;
 }
 
-function element_(e: AST.Element): Facts {
+function elementFacts(e: AST.Element): Facts {
   switch (e.type) {
     case 'Character':
       return { exact: new Set([String.fromCodePoint(e.value)]) };
@@ -132,7 +132,7 @@ function element_(e: AST.Element): Facts {
     case 'CapturingGroup':
       return alternatives(e.alternatives);
     case 'Quantifier': {
-      const inner = element_(e.element);
+      const inner = elementFacts(e.element);
       // `x?`: x's strings or none (`create(?:React)?Agent` matches two words).
       if (e.min === 0) return e.max === 1 && inner.exact ? { exact: new Set(['', ...inner.exact]) } : UNKNOWN;
       if (e.min === 1 && e.max === 1) return inner;

@@ -11,7 +11,7 @@ import type { FileView } from '../core/fileView';
 import { loadKnownNames } from '../core/knownNames';
 import type { ReportInput, RuleContext, TextTest, TextTrigger } from '../core/rule';
 import { runsOn, textTriggers, triggerTests } from '../core/rule';
-import { PatternGate } from '../core/literals';
+import { ANY_WORDS, PatternGate } from '../core/literals';
 import type { HeldWords } from '../core/literals';
 import type { FileResult } from '../core/result';
 import type { Loc } from '../core/span';
@@ -275,7 +275,7 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       // The words of the prefilter's patterns that the text holds, read in one pass when first asked.
-      const held = this.prefilter ? (this.gate ??= new PatternGate(prefilterPatterns(this.rules))).held(text) : undefined;
+      const held = this.prefilter ? (this.gate ??= new PatternGate(prefilterPatterns(this.rules))).held(text) : ANY_WORDS;
       const requestsPossible = !this.prefilter || mayHoldRequests(text, held);
       // Whether the file calls something it imports that may lead to a request: asked by the
       // trigger (of a file that holds none itself) and by the reach search, answered once.
@@ -283,7 +283,7 @@ export class Analyzer implements AnalysisEngine {
       const callsOutward = () => (callsOut ??= !frontEndFor(lang).modules.isTestFile(file) && callsTowardRequests(this.workspace, file, text, lang, false));
       const reaches = () => requestsPossible || callsOutward();
       const active = this.prefilter ? triggeredRules(rules, text, lang, file, requestsPossible, reaches, held) : rulesFor(rules, file, lang);
-      if (!active.length && !((held?.mayMatch(SUPPRESSION_WORD) ?? true) && SUPPRESSION_WORD.test(text))) {
+      if (!active.length && !(held.mayMatch(SUPPRESSION_WORD) && SUPPRESSION_WORD.test(text))) {
         // A text read from the host (a command-line run) is what the workspace would read for
         // the file: nothing to tell it. (Telling it listed the file's folder to see that the file
         // exists, and dropped what was read of it for other files.)

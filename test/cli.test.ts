@@ -186,6 +186,25 @@ describe('check', () => {
     expect(new Set(json(r).map((f) => f.file))).toEqual(new Set(['bad.py']));
   });
 
+  it('walks a folder given from outside it and outside any repository as from inside it: its .gitignore files rule every depth below them', () => {
+    const tree = {
+      '.gitignore': 'generated/\n*.skip.py\n',
+      'generated/bad.py': BAD_PY,
+      'pkg/generated/bad.py': BAD_PY,
+      'pkg/deep/bad.skip.py': BAD_PY,
+      'keep/.gitignore': 'local.py\n',
+      'keep/local.py': BAD_PY,
+      'keep/deep/local.py': BAD_PY,
+      'keep/deep/seen.py': BAD_PY,
+      'seen.py': BAD_PY,
+    };
+    const dir = project({ 'checked/.keep': '', ...Object.fromEntries(Object.entries(tree).map(([f, t]) => [`checked/${f}`, t])), 'elsewhere/.keep': '' });
+    const found = (cwd: string, ...args: string[]) => [...new Set(json(run(cwd, 'check', '--format', 'json', ...args)).map((f) => path.relative(path.join(dir, 'checked'), path.resolve(cwd, f.file)).split(path.sep).join('/')))].sort();
+    expect(found(path.join(dir, 'checked'))).toEqual(['keep/deep/seen.py', 'seen.py']);
+    expect(found(path.join(dir, 'elsewhere'), path.join(dir, 'checked'))).toEqual(['keep/deep/seen.py', 'seen.py']);
+    expect(found(path.join(dir, 'elsewhere'), '../checked/keep')).toEqual(['keep/deep/seen.py']);
+  });
+
   it('expands globs, and warns about one that matches nothing', () => {
     const dir = project({ 'a/bad.py': BAD_PY, 'a/bad.ts': BAD_TS, 'b/deep/bad.py': BAD_PY, 'ignored/bad.py': BAD_PY, '.gitignore': 'ignored/\n' });
     const r = run(dir, 'check', '--format', 'json', '**/*.py');

@@ -3,11 +3,14 @@
  * "does this configuration file exist?" from the folders the walk has listed (FolderListed),
  * and the files found are the same as with a host that asks the file system each time.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Configuration } from '../src/engine/config';
 import { discoverFiles } from '../src/host/files';
 import { DiskHost } from '../src/host/source';
+import { ProjectScope } from '../src/host/project';
+import { walkedScope } from '../src/cli/main';
 import { project, useCli } from './cli-harness';
 
 // For its temporary folders (and their clean-up).
@@ -71,6 +74,32 @@ describe('the walk', () => {
       expect(parts.every((p) => p.files.length > 0)).toBe(true);
     }
     expect(one.files.length).toBeGreaterThan(5);
+  });
+
+  it("hands the files it found to the searches of a project's files when only folders were walked and nothing was left out by the configuration", () => {
+    const plain = { 'a/pyproject.toml': '', 'a/x.py': 'x = 1\n', 'a/sub/y.py': 'y = 1\n', 'b/z.ts': 'export {};\n', 'b/package.json': '{}\n' };
+    const dir = project(plain);
+    const scope = (paths: string[], cwd = dir) => walkedScope(paths, cwd, discoverFiles(paths, cwd));
+    // The current folder, folders given by path (also from elsewhere): the walk's own files.
+    for (const [paths, cwd] of [[[], dir], [['a', 'b'], dir], [[path.join(dir, 'a')], path.join(dir, 'b')]] as Array<[string[], string]>) {
+      const s = scope(paths, cwd);
+      expect(s.files).toEqual(discoverFiles(paths, cwd).files);
+      // And a project's files are the same as those of a walk of its folders again.
+      const given = new ProjectScope(s, fs.existsSync).projectFiles(path.join(dir, 'a', 'x.py'));
+      const again = new ProjectScope({ folders: s.folders }, fs.existsSync).projectFiles(path.join(dir, 'a', 'x.py'));
+      expect(given).toEqual([path.join(dir, 'a', 'sub', 'y.py'), path.join(dir, 'a', 'x.py')]);
+      expect(again).toEqual(given);
+    }
+    // A file or a glob among the paths: the walk did not see every file of a folder.
+    expect(scope(['a', 'b/z.ts']).files).toBeUndefined();
+    expect(scope(['a/**/*.py']).files).toBeUndefined();
+    // Files the configuration leaves out are left out of the walk, not of the project.
+    const excluded = project({ ...plain, 'a/.prefixlintrc.json': '{"exclude": ["sub/"]}\n' });
+    const host = new DiskHost();
+    const config = new Configuration(host);
+    const walk = discoverFiles([], excluded, (abs, isDir) => config.excluded(abs, isDir));
+    expect(walk.configExcluded).toBe(true);
+    expect(walkedScope([], excluded, walk).files).toBeUndefined();
   });
 
   it("answers from a folder's listing, not from the file system, once the walk has listed it", () => {

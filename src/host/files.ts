@@ -94,7 +94,7 @@ export function discoverFiles(args: readonly string[], cwd: string, excludedByCo
     if (left) out.configExcluded = true;
     return left;
   };
-  const filter = new GitIgnoreFilter(cwd);
+  const filter = new GitIgnoreFilter(cwd, walkedFolders(args, cwd));
   const excluded = new Set(DEFAULT_EXCLUDED_DIRS);
 
   /** A folder's entries, told to the filter and to `folderListed` first; undefined when it cannot be read. */
@@ -176,7 +176,7 @@ function excludedWithFolders(abs: string, configExcluded: Excluded): boolean {
  * arguments), and kept by the same filters as a walk.
  */
 export function selectChanged(changed: readonly string[], args: readonly string[], cwd: string, configExcluded: Excluded = () => false): string[] {
-  const filter = new GitIgnoreFilter(cwd);
+  const filter = new GitIgnoreFilter(cwd, walkedFolders(args, cwd));
   const folders: string[] = [];
   const matched = new Set<string>();
   for (const arg of args.length ? args : ['.']) {
@@ -191,6 +191,11 @@ export function selectChanged(changed: readonly string[], args: readonly string[
       return !filter.ignored(f, false) && !excludedWithFolders(f, configExcluded);
     })
     .sort();
+}
+
+/** The folders among a walk's arguments (absolute); globs and files are none. */
+function walkedFolders(args: readonly string[], cwd: string): string[] {
+  return (args.length ? args : ['.']).filter((a) => !isDynamicPattern(a)).map((a) => path.resolve(cwd, a)).filter((abs) => statOrUndefined(abs)?.isDirectory());
 }
 
 function statOrUndefined(abs: string): fs.Stats | undefined {
@@ -219,7 +224,11 @@ export class GitIgnoreFilter {
   /** The folders the walk listed: a folder without `.gitignore` (most) is not read for one, nor asked for `.git`. */
   readonly listings = new FolderListings();
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    /** The folders given to the walk (absolute): outside the current folder and any repository, the root of what is below them. */
+    private readonly walked: readonly string[] = [],
+  ) {}
 
   /** Whether `dir` holds `name`: from the walk's listing when it has one, else from the file system. */
   private holds(dir: string, name: string): boolean {
@@ -269,9 +278,18 @@ export class GitIgnoreFilter {
 
   private readonly folders = new Map<string, { root: string; inside: boolean; rules: Array<{ dir: string; ig: Ignore }> }>();
 
-  /** The nearest folder holding `.git`; outside a repository the current folder (or the folder itself). */
+  /**
+   * The nearest folder holding `.git`; outside a repository the current folder, else the
+   * outermost folder given to the walk that holds `dir` (or the folder itself): a folder checked
+   * from elsewhere is read as from inside it, its nested `.gitignore` files applying to every
+   * folder below them. (With each folder its own root, a `.gitignore` ruled only its own entries.)
+   */
   private rootOf(dir: string): string {
-    return this.gitRoot(dir) || (isInside(dir, this.cwd) ? this.cwd : dir);
+    if (this.gitRoot(dir)) return this.gitRoot(dir);
+    if (isInside(dir, this.cwd)) return this.cwd;
+    let root = dir;
+    for (const f of this.walked) if (isInside(dir, f) && isInside(root, f)) root = f;
+    return root;
   }
 
   private gitRoot(dir: string): string {

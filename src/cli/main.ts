@@ -28,7 +28,7 @@ import type { Baseline } from './baseline';
 import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from '../engine/diffReport';
-import { isSourceFile, selectChanged } from '../host/files';
+import { isSourceFile, selectChanged, walkedFolders } from '../host/files';
 import type { Discovery } from '../host/files';
 import type { WalkedFiles } from '../host/project';
 import { applicableAcross, MAX_FIX_PASSES } from '../engine/fixpoint';
@@ -672,7 +672,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
  * CPU a thread on the real-code corpus).
  */
 export function walkedScope(paths: readonly string[], cwd: string, discovery: Pick<Discovery, 'files' | 'configExcluded'>): WalkedFiles {
-  const folders = (paths.length ? paths : ['.']).map((p) => path.resolve(cwd, p)).filter((p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory());
+  const folders = walkedFolders(paths, cwd);
   const whole = folders.length === Math.max(paths.length, 1) && !discovery.configExcluded;
   return whole ? { folders, files: discovery.files } : { folders };
 }

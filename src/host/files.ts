@@ -193,8 +193,8 @@ export function selectChanged(changed: readonly string[], args: readonly string[
     .sort();
 }
 
-/** The folders among a walk's arguments (absolute); globs and files are none. */
-function walkedFolders(args: readonly string[], cwd: string): string[] {
+/** The folders among a walk's arguments (absolute; none given: the current folder); globs and files are none. */
+export function walkedFolders(args: readonly string[], cwd: string): string[] {
   return (args.length ? args : ['.']).filter((a) => !isDynamicPattern(a)).map((a) => path.resolve(cwd, a)).filter((abs) => statOrUndefined(abs)?.isDirectory());
 }
 

@@ -285,7 +285,8 @@ export class GitIgnoreFilter {
    * folder below them. (With each folder its own root, a `.gitignore` ruled only its own entries.)
    */
   private rootOf(dir: string): string {
-    if (this.gitRoot(dir)) return this.gitRoot(dir);
+    const repository = this.gitRoot(dir);
+    if (repository) return repository;
     if (isInside(dir, this.cwd)) return this.cwd;
     let root = dir;
     for (const f of this.walked) if (isInside(dir, f) && isInside(root, f)) root = f;

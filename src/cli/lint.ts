@@ -165,22 +165,20 @@ const FILES_PER_WORKER = 40;
 /**
  * A worker's heap: its caches (1 M characters of parsed files, 1 M of texts) and one file's
  * analysis (bounded by the evaluation budget) fit below it; a file whose analysis does not is
- * linted again alone, in a worker of LARGE_FILE_HEAP_MB (lintInWorkers). A small young
- * generation keeps the garbage of a run from growing the process's memory: measured on a
+ * linted again alone, in a worker of LARGE_FILE_HEAP_MB (lintInWorkers). Measured on a
  * 4,300-file repository, 2 workers peaked at 265 MB with these limits and at 410 MB with Node's
- * defaults. On the real-code corpus (20,000 files, 2 workers), 3 MB (WORKER_YOUNG_MB) instead
- * of 8 peaks at 273–286 MB instead of 288–299 (16 alternating runs each), for 1–2% more CPU
- * (per second of parsing, the runs spreading ±3%: 4.53 → 4.57 over 11 runs, 4.36 → 4.44 over 5
- * more; total CPU 19.4 → 19.7 s): four times the scavenges (3,720–3,760 against 937–951), each
- * copying fewer survivors, with about the same total pause (2.3–2.6 s against 2.1–2.4 s) and as
- * many full collections (59–60 against 54–57). 2 MB gave the same peak; 16 MB took ~320 MB.
+ * defaults.
  *
- * The bound is a trade of memory for garbage collection: a worker holds 40–51 MB after a full
- * collection, and its heap grows up to the bound before the next (HEAP_GROWTH_PERCENT). On that
- * corpus (2 threads), with 96 MB: 47 full collections a run and a peak of 326–331 MB; with 80: 61
- * and 304–308 MB; with 72: 75 and 293–295 MB. Each takes its marking on V8's helper threads: their
- * share of the run's CPU went from ~14% to ~16% with 80, ~18% with 72. No file of the corpus
- * needs more.
+ * The bound is a trade of memory for garbage collection. V8 starts a full collection when the
+ * old generation reaches about halfway from what the last one left live to the bound (its
+ * heap-growing factor, HEAP_GROWTH_PERCENT, allows more): a worker holds 30–40 MB after one, so
+ * with 80 MB it collects again at ~55 MB. On the real-code corpus (2 threads), with 96 MB: 47
+ * full collections a run and a peak of 326–331 MB; with 80: 61 and 304–308 MB; with 72: 75 and
+ * 293–295 MB. Each takes its marking on V8's helper threads: their share of the run's CPU went
+ * from ~14% to ~16% with 80, ~18% with 72. No file of the corpus needs more. (Measured since,
+ * with WORKER_YOUNG_MB at 6, in 6–8 alternating runs: 72 MB takes ~6 MB off the peak for ~2%
+ * more time, 64 MB ~20 MB for ~12% more; single runs with 56 and 48 MB peaked at 254 and 239 MB,
+ * each slower again.)
  */
 const WORKER_HEAP_MB = 80;
 /**
@@ -188,7 +186,18 @@ const WORKER_HEAP_MB = 80;
  * files read (5 MB of code, MAX_FILE_BYTES) take a few hundred MB to analyse.
  */
 const LARGE_FILE_HEAP_MB = 1024;
-const WORKER_YOUNG_MB = 3;
+/**
+ * The young generation of a lint worker among several: small, since each worker's is resident
+ * whole (both semi-spaces) and the workers' add up, and large enough that a file's garbage mostly
+ * dies in it. V8 gives a third of it to each semi-space. On the real-code corpus (20,000 files,
+ * 2 workers), alternating runs against 3 MB (3–8 rounds each): 4 and 5 MB −2% to −4% wall time,
+ * 6 MB −5% to −7% for +3 to +8 MB of peak RSS, 8 MB −6% for +11 MB, 16 MB −3% for +25 MB,
+ * 32 MB −4% to −7% for +56 to +63 MB. With 3 MB a worker scavenged ~1,850 times a run (1.4 s of
+ * pauses), with 6 MB ~920 times (1.1 s); what they promoted to the old generation hardly changed
+ * (330–450 MB a worker: a file's trees and values outlive a few megabytes of allocation), nor
+ * did the number of full collections (22–27).
+ */
+const WORKER_YOUNG_MB = 6;
 /**
  * The young generation of a worker that lints alone (one core, or few files): one worker's
  * memory is well within the bound above with a larger one, and a file's garbage then dies young.

@@ -16,6 +16,7 @@ import * as v8 from 'node:v8';
 import { receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Severity } from '../core/diagnostic';
 import { Analyzer } from '../engine/analyzer';
+import type { CompiledGrammars } from '../engine/analyzer';
 import { ConfigError, Configuration } from '../engine/config';
 import type { ConfigOverrides } from '../engine/config';
 import { checkFile, configFailure } from './check';
@@ -42,6 +43,8 @@ export interface LintJob {
   textsFromHost: boolean;
   /** The folders walked and the files found: fixes across files search every use of what they change in these. */
   project?: WalkedFiles;
+  /** The runtime and grammars compiled once for the run (Parsers.compile): every thread shares them. */
+  grammars?: CompiledGrammars;
 }
 
 /** What fixing one file across files did. */
@@ -76,7 +79,7 @@ export class FileLinter {
   static async create(job: LintJob, host = new DiskHost(), config = new Configuration(host)): Promise<FileLinter> {
     host.useProject(job.project);
     // A run that fixes nothing reads every file as it is on disk for the whole run.
-    const analyzer = await Analyzer.create({ host, prefilter: job.prefilter, textsFromHost: job.textsFromHost, textsStay: job.textsFromHost && !job.fix });
+    const analyzer = await Analyzer.create({ host, grammars: job.grammars, prefilter: job.prefilter, textsFromHost: job.textsFromHost, textsStay: job.textsFromHost && !job.fix });
     config.useParsers(analyzer.parsers);
     return new FileLinter(job, host, config, analyzer);
   }
@@ -430,7 +433,7 @@ function lostFailpoint(): 'loaded' | 'walk' | undefined {
  * them (see REPLY_EVERY_MS); before each file it writes which one it is on into `progress`.
  */
 export async function runLintWorker(port: import('node:worker_threads').MessagePort, job: LintJob, progress?: SharedArrayBuffer): Promise<void> {
-  // The engine loads while this worker walks: its grammars compile on V8's own threads.
+  // The engine loads while this worker walks (from the grammars the main thread compiled, LintJob.grammars).
   const creating = FileLinter.create(job);
   const lost = lostFailpoint();
   /** Stops this worker once its engine has loaded (a worker stopped while V8 compiles its grammars takes the process down: see stopLintWorkers). */

@@ -12,6 +12,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { isDynamicPattern } from 'tinyglobby';
 import { version } from '../../package.json';
 import { CONFIG_FILE, fails } from '../config/resolve';
+import { Analyzer } from '../engine/analyzer';
 import { ConfigError, Configuration } from '../engine/config';
 import type { ConfigOverrides } from '../engine/config';
 import { SEVERITIES, starterConfig } from '../config/schema';
@@ -287,6 +288,10 @@ async function check(args: string[], io: Io): Promise<number> {
   const selected = selectRules(allRules, select, ignore);
   if ('error' in selected) throw new UsageError(selected.error, false);
 
+  // The parser's runtime and grammars compile on V8's threads while the configuration is read, once
+  // for every thread of the run (Parsers.compile). A file missing here is found missing again where
+  // an engine loads, and reported there.
+  const compiling = Analyzer.compileGrammars().catch(() => undefined);
   const host = new DiskHost();
   const config = new Configuration(host);
   // A broken configuration is an error (exit 2) for the files it governs, reported once; the
@@ -349,6 +354,7 @@ async function check(args: string[], io: Io): Promise<number> {
       // The lint workers walk when the run may use workers at all (see walkInLintWorkers): as many
       // as the run would use with enough files, each loading its engine meanwhile.
       const script = threadsOption === 1 ? undefined : workerScript();
+      job.grammars = await compiling;
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
       const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => walkInThisThread(paths, io.cwd)) : walkInThisThread(paths, io.cwd);
       if (discovery.errors.length) {
@@ -416,6 +422,7 @@ async function check(args: string[], io: Io): Promise<number> {
   };
   const workers = stdinName !== undefined ? 0 : workerCount(files.length, threadsOption);
   const script = workerScript();
+  job.grammars ??= await compiling;
   if (workers > 0 && script) {
     if (stats) stats.threads = workers;
     // Those started early beyond what the files pay for stop now; the others are taken over.

@@ -25,6 +25,7 @@ import { commentAnchor, findSuppressions, suppressionAnchors } from '../lang/com
 import { buildFileView } from '../lang/fileView';
 import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
+import type { CompiledGrammars } from '../lang/parsers';
 import { constructedRequests, optionClasses } from '../lang/constructed';
 import { REQUEST_WORD_PATTERNS, findRequestCalls, mayHoldRequests } from '../lang/requests';
 import { REACH_LIMITS, reachedRequests } from '../lang/reach';
@@ -34,6 +35,8 @@ import type { ReachedRequest } from '../core/model';
 import { Workspace } from '../lang/workspace';
 import type { SourceHost } from '../lang/workspace';
 import { allRules } from '../rules';
+
+export type { CompiledGrammars };
 
 export type { FileResult, SourceHost };
 
@@ -48,6 +51,8 @@ export interface AnalyzeOptions {
 export interface AnalyzerOptions extends AnalyzeOptions {
   /** Folder with the tree-sitter WASM files (defaults to the bundle's folder, then node_modules). */
   wasmDir?: string;
+  /** The runtime and grammars compiled already (Parsers.compile): a lint worker shares the main thread's. */
+  grammars?: CompiledGrammars;
   host?: SourceHost;
   /** Bounds on one file's analysis (the defaults keep every file well under a second). */
   limits?: EvalLimits;
@@ -200,8 +205,13 @@ export class Analyzer implements AnalysisEngine {
     this.reuseRequests = !this.textsFromHost && (opts.reuseRequests ?? true);
   }
 
+  /** The parser's runtime and grammars compiled, to give to every Analyzer.create of the process (a thread of its own shares them). */
+  static compileGrammars(wasmDir?: string): Promise<CompiledGrammars> {
+    return Parsers.compile(wasmDir);
+  }
+
   static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
-    return new Analyzer(await Parsers.load(opts.wasmDir), opts);
+    return new Analyzer(await Parsers.load(opts.wasmDir, opts.grammars), opts);
   }
 
   /** Drops what is cached for a file (its text changed on disk or in an editor). */

@@ -25,6 +25,9 @@ const GRAMMAR_FILES: Record<LanguageId, { pkg: string; file: string }> = {
   javascript: { pkg: 'tree-sitter-javascript', file: 'tree-sitter-javascript.wasm' },
 };
 
+/** GRAMMAR_FILES as a list, in one order for compiling and loading. */
+const GRAMMARS = Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>;
+
 function packageDir(pkg: string): string | undefined {
   // Works in the CJS bundle (require) and under the test runner (resolution from the project).
   const requires = [...(typeof require === 'function' ? [require] : []), createRequire(path.join(process.cwd(), 'index.js'))];
@@ -100,9 +103,8 @@ export class Parsers {
    */
   static async compile(wasmDir?: string): Promise<CompiledGrammars> {
     const compile = (pkg: string, file: string) => Wasm.compile(fs.readFileSync(findWasm(pkg, file, wasmDir)));
-    const entries = Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>;
-    const [runtime, ...grammars] = await Promise.all([compile('web-tree-sitter', 'web-tree-sitter.wasm'), ...entries.map(([, g]) => compile(g.pkg, g.file))]);
-    return { runtime, grammars: Object.fromEntries(entries.map(([id], i) => [id, grammars[i]])) as Record<LanguageId, WasmModule> };
+    const [runtime, ...grammars] = await Promise.all([compile('web-tree-sitter', 'web-tree-sitter.wasm'), ...GRAMMARS.map(([, g]) => compile(g.pkg, g.file))]);
+    return { runtime, grammars: Object.fromEntries(GRAMMARS.map(([id], i) => [id, grammars[i]])) as Record<LanguageId, WasmModule> };
   }
 
   /** Loads the runtime and the grammars: from `compiled` when given (Parsers.compile, in any thread), else from their files. */
@@ -121,10 +123,9 @@ export class Parsers {
       : { locateFile: () => runtime };
     await Parser.init(module);
     useCursorBinding(module);
-    const entries = Object.entries(GRAMMAR_FILES) as Array<[LanguageId, { pkg: string; file: string }]>;
     // From their files, the grammars compile side by side (WebAssembly compiles off the main thread).
-    const loaded = compiled ? entries.map(([id]) => Language.loadSync(compiled.grammars[id])) : await Promise.all(entries.map(([, g]) => Language.load(findWasm(g.pkg, g.file, wasmDir))));
-    return new Parsers(new Map(entries.map(([id], i) => [id, loaded[i]])));
+    const loaded = compiled ? GRAMMARS.map(([id]) => Language.loadSync(compiled.grammars[id])) : await Promise.all(GRAMMARS.map(([, g]) => Language.load(findWasm(g.pkg, g.file, wasmDir))));
+    return new Parsers(new Map(GRAMMARS.map(([id], i) => [id, loaded[i]])));
   }
 
   /** The version of the SDK installed at a location (config/projectSdk.ts finds them). */

@@ -132,6 +132,25 @@ describe('threads', () => {
     expect(others(r.stdout)).toEqual(others(healthy.stdout));
   }, 180_000);
 
+  // A run of fewer files than pay for a worker lints in one of the workers started for its walk:
+  // a file that never finishes fails alone there too, and the others give what they give in this thread.
+  it('in a run of few files, a file that hangs fails alone', () => {
+    const few = project({
+      'bad.py': fs.readFileSync(path.join(dir, victim)),
+      'other.py': fs.readFileSync(path.join(dir, 'retired-model/bad-default.py')),
+      'clean.py': Buffer.from('print("hello")\n'),
+      '.git/HEAD': Buffer.from('ref: refs/heads/main\n'),
+    });
+    const env = { PREFIXLINT_WORKER_FAILPOINT: 'hang:bad.py', PREFIXLINT_FILE_DEADLINE_MS: '5000' };
+    const healthy = run(few, ['check', '--format', 'json', '--threads', '1', '.']);
+    const r = run(few, ['check', '--format', 'json', '.'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n').filter((l) => /internal error/.test(l))).toEqual(['bad.py: internal error: the analysis did not finish within 5 s']);
+    const others = (out: string) => (JSON.parse(out) as Array<{ file: string }>).filter((f) => f.file !== 'bad.py');
+    expect(others(r.stdout)).toEqual(others(healthy.stdout));
+    expect(others(healthy.stdout).length).toBeGreaterThan(0);
+  }, 120_000);
+
   // Workers start while the walk runs (startLintWorkers); one that stops before it is given any
   // work is replaced, and the walk's result reaches every worker, the replacement too.
   it('replaces a worker started early that stopped before it got work', async () => {

@@ -295,10 +295,11 @@ function mergeDiscoveries(parts: Discovery[]): Discovery {
 
 /**
  * The worker threads to lint `files` files with; 0: in this thread. `requested` (--threads), else
- * the machine's cores up to 8, never more than the files pay for. A run of few files, and
- * `--threads 1`, lint in this thread (no worker to start). Otherwise at least one worker, also on
- * a machine of one core: only a worker gives each file a bounded heap and a deadline, so that a
- * file that would exhaust memory or never finish fails alone instead of the run.
+ * the machine's cores up to 8, never more than the files pay for. `--threads 1`, and a run of few
+ * files that started no worker for its walk (files from git, standard input), lint in this thread
+ * (no worker to start); a run of few files that did uses one of those (see check). Otherwise at
+ * least one worker, also on a machine of one core: only a worker gives each file a bounded heap and
+ * a deadline, so that a file that would exhaust memory or never finish fails alone instead of the run.
  */
 export function workerCount(files: number, requested: number | undefined, cores = os.availableParallelism()): number {
   if (requested === 1 || files < FILES_PER_WORKER) return 0;

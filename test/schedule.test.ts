@@ -26,6 +26,13 @@ describe('workers for a run', () => {
     expect(workerCount(39, 4, 8)).toBe(0);
     expect(workerCount(0, undefined, 1)).toBe(0);
   });
+
+  it('are one for a run of few files whose workers were started for its walk, none for --threads 1 or no file', () => {
+    expect(workerCount(6, undefined, 8, true)).toBe(1);
+    expect(workerCount(39, 4, 8, true)).toBe(1);
+    expect(workerCount(6, 1, 8, true)).toBe(0);
+    expect(workerCount(0, undefined, 8, true)).toBe(0);
+  });
 });
 
 /** Takes every file, round robin over the workers that still get one. */

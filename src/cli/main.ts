@@ -420,11 +420,7 @@ async function check(args: string[], io: Io): Promise<number> {
       }
     }
   };
-  const wanted = stdinName !== undefined ? 0 : workerCount(files.length, threadsOption);
-  // A run of fewer files than pay for a worker, whose workers were started for the walk, lints in
-  // one of them all the same: its engine has been loading meanwhile, so it costs no more than this
-  // thread (a 6-file folder: 0.37 s either way), and each file gets a bounded heap and a deadline.
-  const workers = wanted === 0 && early.length > 0 && files.length > 0 ? 1 : wanted;
+  const workers = stdinName !== undefined ? 0 : workerCount(files.length, threadsOption, undefined, early.length > 0);
   const script = workerScript();
   job.grammars ??= await compiling;
   if (workers > 0 && script) {

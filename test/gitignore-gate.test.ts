@@ -7,7 +7,7 @@
  */
 import ignore from 'ignore';
 import { describe, expect, it } from 'vitest';
-import { GatedIgnore, requiredWord } from '../src/host/files';
+import { GatedIgnore, requiredName, requiredWord, requiredWords } from '../src/host/files';
 
 const PATTERNS = [
   '*.pyc',
@@ -54,10 +54,19 @@ const PATTERNS = [
   '.DS_Store',
   'sub/dir/',
   '/docs/_build/',
+  'lib/',
+  '!lib/keep',
+  'docs/dot.d',
+  '..',
+  '*.py[cod]',
+  '*.[oa]',
+  'data[0-9].csv',
+  'x[._]y',
+  '!keep.py[c]',
   '**/*.min.js',
 ];
 
-const NAMES = ['build', 'Build', 'BUILD', 'dist', 'node_modules', '__pycache__', 'a.pyc', 'keep.pyc', 'x.py', 'Debug', 'debugX', 'xdebug', 'xDebug', 'bin', 'Bin', 'logs', 'app.log', '.env', '.env.local', '.env.example', 'foo bar', 'foo*bar', '#foo', '!x', 'ax', 'z', 'Xz', 'xz', ']b', 'ab', 'bb', 'xby', 'xay', ']c', 'ac', 'q]r', 'qr', 'spaced', '  spaced', 'trailing', 'trailing ', 'K', 'Kx', '\u212a', '\u212ax', 'kelvin', 'ÄÖ', 'äö', 'src', 'y.py', 'tmp', 'tmp[', 'a]b[c', 'a', 'b', 'sub', 'dir', 'docs', '_build', 'pkg.egg-info', 'thumbs.db', '.ds_store', 'app.min.js', 'dot', '  #notacomment', 'plain.ts'];
+const NAMES = ['build', 'Build', 'BUILD', 'dist', 'node_modules', '__pycache__', 'a.pyc', 'keep.pyc', 'x.py', 'Debug', 'debugX', 'xdebug', 'xDebug', 'bin', 'Bin', 'logs', 'app.log', '.env', '.env.local', '.env.example', 'foo bar', 'foo*bar', '#foo', '!x', 'ax', 'z', 'Xz', 'xz', ']b', 'ab', 'bb', 'xby', 'xay', ']c', 'ac', 'q]r', 'qr', 'spaced', '  spaced', 'trailing', 'trailing ', 'K', 'Kx', '\u212a', '\u212ax', 'kelvin', 'ÄÖ', 'äö', 'src', 'y.py', 'tmp', 'tmp[', 'a]b[c', 'a', 'b', 'sub', 'dir', 'docs', '_build', 'pkg.egg-info', 'thumbs.db', '.ds_store', 'app.min.js', 'dot', '  #notacomment', 'plain.ts', 'lib', 'LIB', 'libs', 'mylib', 'keep', 'dot.d', '...', 'x.pyc', 'x.PYO', 'x.pyd', 'x.pyx', 'keep.pyc', 'a.o', 'a.A', 'a.b', 'data1.csv', 'datax.csv', 'x.y', 'x_y', 'xzy'];
 
 /** Paths one to three names deep, as files and as folders (a trailing `/`, as the walk asks). */
 function paths(): string[] {
@@ -92,6 +101,11 @@ describe('the quick test in front of gitignore rules', () => {
         const want = rules.test(p);
         expect({ text, path: p, ignored: got.ignored, unignored: got.unignored }).toEqual({ text, path: p, ignored: want.ignored, unignored: want.unignored });
         if (!got.ignored && !got.unignored) gated++;
+        // The same path asked as an entry of its folder (as a walk asks).
+        const isDir = p.endsWith('/');
+        const parts = (isDir ? p.slice(0, -1) : p).split('/');
+        const entry = quick.entryTest(parts.slice(0, -1).join('/'))(parts[parts.length - 1], isDir);
+        expect({ text, path: p, ignored: entry.ignored, unignored: entry.unignored }).toEqual({ text, path: p, ignored: want.ignored, unignored: want.unignored });
       }
     }
     // The test can fail: many paths go past the quick test.
@@ -112,6 +126,50 @@ describe('the quick test in front of gitignore rules', () => {
     expect(requiredWord('ÄÖ')).toBeUndefined();
     expect(requiredWord('# comment')).toBe('');
     expect(requiredWord('   ')).toBe('');
+  });
+
+  it('reads the words a pattern with one set of plain characters requires through it, when they are longer', () => {
+    expect(requiredWords('*.py[cod]')).toEqual(['.pyc', '.pyo', '.pyd']);
+    expect(requiredWords('[Bb]in/')).toEqual(['bin']);
+    expect(requiredWords('*.[oa]')).toEqual(['.o', '.a']);
+    expect(requiredWords('data[0-9].csv')).toEqual(['data']);
+    expect(requiredWords('x[!a]y')).toEqual(['x']);
+    expect(requiredWords('a\\[bc]d')).toEqual(['a']);
+    expect(requiredWords('longname[ab]')).toEqual(['longnamea', 'longnameb']);
+    expect(requiredWords('# comment')).toEqual([]);
+    expect(requiredWords('*')).toBeUndefined();
+  });
+
+  it('reads the name a pattern of plain names requires, and none for any other pattern', () => {
+    expect(requiredName('build/')).toBe('build');
+    expect(requiredName('/docs/_build/')).toBe('_build');
+    expect(requiredName('!.env.example')).toBe('.env.example');
+    expect(requiredName('Thumbs.db')).toBe('thumbs.db');
+    expect(requiredName('./dot')).toBe('dot');
+    expect(requiredName('..')).toBeUndefined();
+    expect(requiredName('*.pyc')).toBeUndefined();
+    expect(requiredName('[Bb]in/')).toBeUndefined();
+    expect(requiredName('logs/**')).toBeUndefined();
+    expect(requiredName('foo\\ bar')).toBeUndefined();
+    expect(requiredName('trailing   ')).toBeUndefined();
+    expect(requiredName('# comment')).toBeUndefined();
+    expect(requiredName('')).toBeUndefined();
+  });
+
+  it('lets past a path under a folder that only holds a pattern name as part of a longer name', () => {
+    // `lib/` names a whole folder: a path under `libs/` holds no name of the patterns.
+    const quick = new GatedIgnore(['lib/\n']);
+    const ig = (quick as unknown as { ig: { test(p: string): unknown } }).ig;
+    let asked = 0;
+    const test = ig.test.bind(ig);
+    ig.test = (p: string) => {
+      asked++;
+      return test(p);
+    };
+    expect(quick.entryTest('libs/agno')('models.py', false)).toEqual({ ignored: false, unignored: false });
+    expect(asked).toBe(0);
+    expect(quick.entryTest('src/lib')('models.py', false)).toMatchObject({ ignored: true });
+    expect(asked).toBe(1);
   });
 
   it('lets a file of patterns with one that requires no word run every rule', () => {

@@ -100,6 +100,8 @@ describe('WordScanner', () => {
         list.map((w, i) => [w, held[i] === 1]),
         text,
       ).toEqual(list.map((w) => [w, text.includes(w)]));
+      // The same words from the text's UTF-8 bytes (a character of two or three bytes among them).
+      expect([...scanner.scanBytes(Buffer.from(text, 'utf8'))], text).toEqual([...held]);
     }
   });
 

@@ -217,6 +217,26 @@ export class WordScanner {
     for (let i = this.firstEnd; i < n; i++) this.ends.push(found[order[i]]);
   }
 
+  /**
+   * Which words UTF-8 `bytes` hold, as scan() of their text says: an ASCII character is the same
+   * byte in UTF-8, and the bytes of any other character (each ≥ 0x80) move as NUL does, as the
+   * character itself does in scan() (no word holds NUL: a run of them leaves the start state).
+   */
+  scanBytes(bytes: Uint8Array): Uint8Array {
+    const held = new Uint8Array(this.words.length);
+    const { next, firstEnd, ends } = this;
+    let s = 0;
+    for (let i = 0, n = bytes.length; i < n; i++) {
+      const c = bytes[i];
+      s = next[(s << 7) | (c < ASCII ? c : 0)];
+      if (s >= firstEnd) {
+        const ids = ends[s - firstEnd];
+        for (let j = 0; j < ids.length; j++) held[ids[j]] = 1;
+      }
+    }
+    return held;
+  }
+
   /** Which words `text` holds: `held[id]` is 1 for each. */
   scan(text: string): Uint8Array {
     const held = new Uint8Array(this.words.length);
@@ -281,6 +301,19 @@ export class PatternGate {
         const ids = this.wordsOf.get(test);
         if (!ids) return true;
         held ??= this.scanner.scan(text);
+        for (let i = 0; i < ids.length; i++) if (held[ids[i]]) return true;
+        return false;
+      },
+    };
+  }
+
+  /** The words the text of UTF-8 `bytes` holds (the same as held() of the decoded text), read now. */
+  heldInBytes(bytes: Uint8Array): HeldWords {
+    const held = this.scanner.scanBytes(bytes);
+    return {
+      mayMatch: (test) => {
+        const ids = this.wordsOf.get(test);
+        if (!ids) return true;
         for (let i = 0; i < ids.length; i++) if (held[ids[i]]) return true;
         return false;
       },

@@ -36,12 +36,13 @@ export interface TextTest {
 /**
  * Whether a text holds a trigger; `requestsPossible` answers `'requests'`, `reachesRequests`
  * (asked when needed; true when not given: the other modules are not known) `'reaches-requests'`;
- * `held` skips the patterns none of whose words the text holds (PatternGate).
+ * `held` skips the patterns none of whose words the text holds (PatternGate). With no text (only
+ * its words known, `held`), whether it may: every pattern whose words it holds may match.
  */
-export function textTriggers(trigger: TextTrigger, text: string, requestsPossible: boolean, reachesRequests?: () => boolean, held: HeldWords = ANY_WORDS): boolean {
+export function textTriggers(trigger: TextTrigger, text: string | undefined, requestsPossible: boolean, reachesRequests?: () => boolean, held: HeldWords = ANY_WORDS): boolean {
   if (trigger === 'requests') return requestsPossible;
   if (trigger === 'reaches-requests') return requestsPossible || !reachesRequests || reachesRequests();
-  if ('test' in trigger) return held.mayMatch(trigger) && trigger.test(text);
+  if ('test' in trigger) return held.mayMatch(trigger) && (text === undefined || trigger.test(text));
   if ('anyOf' in trigger) return trigger.anyOf.some((t) => textTriggers(t, text, requestsPossible, reachesRequests, held));
   return trigger.every((t) => textTriggers(t, text, requestsPossible, reachesRequests, held));
 }

@@ -27,7 +27,7 @@ import { frontEndFor } from '../lang/frontEnds';
 import { Parsers, languageForPath } from '../lang/parsers';
 import type { CompiledGrammars } from '../lang/parsers';
 import { constructedRequests, optionClasses } from '../lang/constructed';
-import { REQUEST_WORD_PATTERNS, findRequestCalls, mayHoldRequests } from '../lang/requests';
+import { REQUEST_WORD_PATTERNS, findRequestCalls, mayHoldRequests, wordsMayHoldRequests } from '../lang/requests';
 import { REACH_LIMITS, reachedRequests } from '../lang/reach';
 import { callsTowardRequests } from '../lang/textReach';
 import { RequestReuse } from '../lang/requestReuse';
@@ -85,7 +85,7 @@ export interface AnalyzerOptions extends AnalyzeOptions {
 const SUPPRESSION_WORD = /prefixlint/;
 
 /** Whether a rule can report anything in this text (RuleMeta.triggers). */
-function mayReport(rule: Rule, text: string, language: LanguageId, requestsPossible: boolean, reachesRequests?: () => boolean, held?: HeldWords): boolean {
+function mayReport(rule: Rule, text: string | undefined, language: LanguageId, requestsPossible: boolean, reachesRequests?: () => boolean, held?: HeldWords): boolean {
   if (rule.check && requestsPossible) return true;
   if (!rule.checkFile) return false;
   const t = rule.meta.triggers;
@@ -126,6 +126,16 @@ function prefilterPatterns(rules: readonly Rule[]): TextTest[] {
   return [...REQUEST_WORD_PATTERNS, SUPPRESSION_WORD, ...rules.flatMap((r) => triggerTests(r.meta.triggers))];
 }
 
+/**
+ * Whether any rule may report in a file of which only the words are known (`held`, read from its
+ * bytes): what triggeredRules finds from its text, with every pattern whose words the text holds
+ * taken to match and a file that holds no request taken to call toward one.
+ */
+function wordsMayTrigger(rules: readonly Rule[], file: string, language: LanguageId, held: HeldWords): boolean {
+  const requestsPossible = wordsMayHoldRequests(held);
+  return rulesFor(rules, file, language).some((r) => mayReport(r, undefined, language, requestsPossible, undefined, held));
+}
+
 /** The rules that run on a file at all (RuleMeta.skips). */
 function rulesFor(rules: readonly Rule[], file: string, language: LanguageId): readonly Rule[] {
   if (!rules.some((r) => r.meta.skips)) return rules;
@@ -143,8 +153,17 @@ const NO_FILES: SourceHost = { readFile: () => undefined };
  * (tests give a scripted one).
  */
 export interface AnalysisEngine {
-  /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
-  analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions): FileResult;
+  /**
+   * `opts` (rules, known names, severities) apply to this call instead of the analyzer's own;
+   * `words`: what wordsToAnalyse read of the same text's bytes.
+   */
+  analyze(file: string, text: string, language?: LanguageId, opts?: AnalyzeOptions, words?: HeldWords): FileResult;
+  /**
+   * The words of a file's text, read from its UTF-8 bytes as on disk, when some rule may report
+   * in it; undefined when no rule can and it holds no suppression comment: analyze() of that text
+   * would say nothing, and the text need not even be decoded. An engine without it is given every text.
+   */
+  wordsToAnalyse?(file: string, bytes: Uint8Array, language: LanguageId, opts?: AnalyzeOptions): HeldWords | undefined;
   /** Drops what is cached for a file (its text changed on disk or in an editor). */
   invalidate(file: string): void;
   /**
@@ -266,17 +285,35 @@ export class Analyzer implements AnalysisEngine {
   }
 
   /** `opts` (rules, known names, severities) apply to this call instead of the analyzer's own. */
-  analyze(file: string, text: string, language?: LanguageId, opts: AnalyzeOptions = {}): FileResult {
+  analyze(file: string, text: string, language?: LanguageId, opts: AnalyzeOptions = {}, words?: HeldWords): FileResult {
     // What the previous analysis made of the parsed files (its result is the caller's by now).
     this.workspace.dropViews();
     try {
-      return this.analyzeText(file, text, language, opts);
+      return this.analyzeText(file, text, language, opts, words);
     } finally {
       if (this.textsFromHost && !this.held.has(file)) this.workspace.forgetText(file);
     }
   }
 
-  private analyzeText(file: string, text: string, language: LanguageId | undefined, opts: AnalyzeOptions): FileResult {
+  /**
+   * Most files of a repository hold none of the words of any rule's triggers: told from their
+   * bytes, they are never decoded into a string (which was most of what a run allocated for them).
+   */
+  wordsToAnalyse(file: string, bytes: Uint8Array, language: LanguageId, opts: AnalyzeOptions = {}): HeldWords | undefined {
+    if (!this.prefilter) return ANY_WORDS;
+    const held = this.patternGate().heldInBytes(bytes);
+    if (held.mayMatch(SUPPRESSION_WORD) || wordsMayTrigger(opts.rules ?? this.rules, file, language, held)) return held;
+    // As analyze() does before it finds nothing to run.
+    this.workspace.dropViews();
+    return undefined;
+  }
+
+  /** The prefilter's PatternGate, over the analyzer's rules (a subset given to one analysis is gated by it as well). */
+  private patternGate(): PatternGate {
+    return (this.gate ??= new PatternGate(prefilterPatterns(this.rules)));
+  }
+
+  private analyzeText(file: string, text: string, language: LanguageId | undefined, opts: AnalyzeOptions, words: HeldWords | undefined): FileResult {
     const lang = language ?? languageForPath(file) ?? 'python';
     const rules = opts.rules ?? this.rules;
     const known = opts.known ?? this.known;
@@ -285,7 +322,7 @@ export class Analyzer implements AnalysisEngine {
       // Only the rules that can report in this text run, and a text no rule needs is not parsed
       // (most files of a repository build no request and write no state file).
       // The words of the prefilter's patterns that the text holds, read in one pass when first asked.
-      const held = this.prefilter ? (this.gate ??= new PatternGate(prefilterPatterns(this.rules))).held(text) : ANY_WORDS;
+      const held = this.prefilter ? (words ?? this.patternGate().held(text)) : ANY_WORDS;
       const requestsPossible = !this.prefilter || mayHoldRequests(text, held);
       // Whether the file calls something it imports that may lead to a request: asked by the
       // trigger (of a file that holds none itself) and by the reach search, answered once.

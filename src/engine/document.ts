@@ -61,6 +61,14 @@ export function openDocument(file: string, text: string): SourceDocument | { not
   return new PlainDocument(file, text, language);
 }
 
+/**
+ * The language of a file whose text is its source as it is: undefined for a notebook (its code
+ * is read out of JSON) and for a file of no supported language.
+ */
+export function plainSourceLanguage(file: string): LanguageId | undefined {
+  return isNotebook(file) ? undefined : languageForPath(file);
+}
+
 /** A source text whose language the caller knows (an editor's document has a language id). */
 export function sourceDocument(file: string, text: string, language: LanguageId): SourceDocument {
   return new PlainDocument(file, text, language);

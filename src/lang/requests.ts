@@ -134,6 +134,11 @@ export function mayHoldRequests(text: string, held: HeldWords = ANY_WORDS): bool
   return (held.mayMatch(REQUEST_CHAIN) && REQUEST_CHAIN.test(text)) || (held.mayMatch(FRAMEWORK_WORD) && FRAMEWORK_PART.test(text) && FRAMEWORK_WORD.test(text) && anyFrameworkNamed(text));
 }
 
+/** False when a text that holds only the words `held` cannot hold a request (mayHoldRequests of it is false). */
+export function wordsMayHoldRequests(held: HeldWords): boolean {
+  return held.mayMatch(REQUEST_CHAIN) || held.mayMatch(FRAMEWORK_WORD);
+}
+
 /** The patterns whose words mayHoldRequests asks a PatternGate about. */
 export const REQUEST_WORD_PATTERNS: readonly RegExp[] = [REQUEST_CHAIN, FRAMEWORK_WORD];
 

@@ -271,15 +271,17 @@ export class SyntaxTree {
     // previous one, whose size it started from), copies otherwise (a first parse, whose
     // capacity was a guess from the text's length).
     const n = b.length;
-    const fit = <T extends Uint16Array | Uint8Array | Int32Array>(a: T): T => (a.length === n ? a : a.length - n <= n >> 3 ? (a.subarray(0, n) as T) : (a.slice(0, n) as T));
-    this.typeId = fit(b.typeId);
-    this.fieldId = fit(b.fieldId);
-    this.flags = fit(b.flags);
-    this.start = fit(b.start);
-    this.end = fit(b.end);
-    this.parentOf = fit(b.parent);
-    this.subtreeEnd = fit(b.subtreeEnd);
-    this.depth = fit(b.depth);
+    const built: Columns = { typeId: b.typeId, fieldId: b.fieldId, flags: b.flags, start: b.start, end: b.end, parentOf: b.parent, subtreeEnd: b.subtreeEnd, depth: b.depth };
+    const c = b.typeId.length - n <= n >> 3 ? built : trimmedColumns(built, n);
+    const fit = <T extends Uint16Array | Uint8Array | Int32Array>(a: T): T => (a.length === n ? a : (a.subarray(0, n) as T));
+    this.typeId = fit(c.typeId);
+    this.fieldId = fit(c.fieldId);
+    this.flags = fit(c.flags);
+    this.start = fit(c.start);
+    this.end = fit(c.end);
+    this.parentOf = fit(c.parentOf);
+    this.subtreeEnd = fit(c.subtreeEnd);
+    this.depth = fit(c.depth);
     this.reusedNodes = b.copied;
     // An error anywhere below makes every ancestor report hasError, as in tree-sitter
     // (children come after their parent, so one backward pass carries it to the root).
@@ -880,21 +882,29 @@ class Builder {
     base?: { tree: SyntaxTree; nodeIds?: Int32Array; upTo?: number },
   ) {
     const kept = Math.min(base?.upTo ?? capacity, capacity);
-    const column = <T extends Uint16Array | Uint8Array | Int32Array>(Type: new (n: number) => T, from?: T): T => {
-      const c = new Type(capacity);
-      if (from) c.set(from.subarray(0, Math.min(from.length, kept)));
-      return c;
-    };
     const t = base?.tree;
-    this.typeId = column(Uint16Array, t?.typeId);
-    this.fieldId = column(Uint16Array, t?.fieldId);
-    this.flags = column(Uint8Array, t?.flags);
-    this.start = column(Int32Array, t?.start);
-    this.end = column(Int32Array, t?.end);
-    this.parent = column(Int32Array, t?.parentOf);
-    this.subtreeEnd = column(Int32Array, t?.subtreeEnd);
-    this.depth = column(Int32Array, t?.depth);
-    this.nodeId = recordNodeIds ? column(Int32Array, base?.nodeIds) : undefined;
+    const c = columnsOf(capacity);
+    this.typeId = c.typeId;
+    this.fieldId = c.fieldId;
+    this.flags = c.flags;
+    this.start = c.start;
+    this.end = c.end;
+    this.parent = c.parentOf;
+    this.subtreeEnd = c.subtreeEnd;
+    this.depth = c.depth;
+    if (t) {
+      const from = (a: Uint16Array | Uint8Array | Int32Array) => a.subarray(0, Math.min(a.length, kept));
+      this.typeId.set(from(t.typeId));
+      this.fieldId.set(from(t.fieldId));
+      this.flags.set(from(t.flags));
+      this.start.set(from(t.start));
+      this.end.set(from(t.end));
+      this.parent.set(from(t.parentOf));
+      this.subtreeEnd.set(from(t.subtreeEnd));
+      this.depth.set(from(t.depth));
+    }
+    this.nodeId = recordNodeIds ? new Int32Array(capacity) : undefined;
+    if (this.nodeId && base?.nodeIds) this.nodeId.set(base.nodeIds.subarray(0, Math.min(base.nodeIds.length, kept)));
     this.inPlace = t ? Math.min(t.length, kept) : 0;
     this.base = t;
   }
@@ -971,21 +981,72 @@ class Builder {
 
   private grow(): void {
     this.capacity *= 2;
-    const more = <T extends Uint16Array | Uint8Array | Int32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(this.capacity);
-      b.set(a);
-      return b;
-    };
-    this.typeId = more(this.typeId);
-    this.fieldId = more(this.fieldId);
-    this.flags = more(this.flags);
-    this.start = more(this.start);
-    this.end = more(this.end);
-    this.parent = more(this.parent);
-    this.subtreeEnd = more(this.subtreeEnd);
-    this.depth = more(this.depth);
-    if (this.nodeId) this.nodeId = more(this.nodeId);
+    const c = columnsOf(this.capacity);
+    c.typeId.set(this.typeId);
+    c.fieldId.set(this.fieldId);
+    c.flags.set(this.flags);
+    c.start.set(this.start);
+    c.end.set(this.end);
+    c.parentOf.set(this.parent);
+    c.subtreeEnd.set(this.subtreeEnd);
+    c.depth.set(this.depth);
+    ({ typeId: this.typeId, fieldId: this.fieldId, flags: this.flags, start: this.start, end: this.end, parentOf: this.parent, subtreeEnd: this.subtreeEnd, depth: this.depth } = c);
+    if (this.nodeId) {
+      const ids = new Int32Array(this.capacity);
+      ids.set(this.nodeId);
+      this.nodeId = ids;
+    }
   }
+}
+
+/** A tree's columns, as SyntaxTree keeps them. */
+interface Columns {
+  typeId: Uint16Array;
+  fieldId: Uint16Array;
+  flags: Uint8Array;
+  start: Int32Array;
+  end: Int32Array;
+  parentOf: Int32Array;
+  subtreeEnd: Int32Array;
+  depth: Int32Array;
+}
+
+/** Bytes a node takes in the columns. */
+const COLUMN_BYTES = 5 * 4 + 2 * 2 + 1;
+
+/**
+ * Zeroed columns for `capacity` nodes, all in one buffer (the 4-byte ones first, so that each
+ * starts aligned): one allocation a tree instead of eight, freed together. With a buffer per
+ * column, the many mid-sized buffers of trees that live for a file or for a run left the
+ * allocator's arenas fragmented.
+ */
+function columnsOf(capacity: number): Columns {
+  const buffer = new ArrayBuffer(capacity * COLUMN_BYTES);
+  const int32 = (k: number) => new Int32Array(buffer, k * 4 * capacity, capacity);
+  return {
+    start: int32(0),
+    end: int32(1),
+    parentOf: int32(2),
+    subtreeEnd: int32(3),
+    depth: int32(4),
+    typeId: new Uint16Array(buffer, 20 * capacity, capacity),
+    fieldId: new Uint16Array(buffer, 22 * capacity, capacity),
+    flags: new Uint8Array(buffer, 24 * capacity, capacity),
+  };
+}
+
+/** The first `n` nodes of columns, in a buffer of their own. */
+function trimmedColumns(c: Columns, n: number): Columns {
+  const out = columnsOf(n);
+  out.typeId.set(c.typeId.subarray(0, n));
+  out.fieldId.set(c.fieldId.subarray(0, n));
+  out.flags.set(c.flags.subarray(0, n));
+  out.start.set(c.start.subarray(0, n));
+  out.end.set(c.end.subarray(0, n));
+  out.parentOf.set(c.parentOf.subarray(0, n));
+  out.subtreeEnd.set(c.subtreeEnd.subarray(0, n));
+  out.depth.set(c.depth.subarray(0, n));
+  return out;
 }
 
 /** A node of a SyntaxTree: the web-tree-sitter `Node` reads the analysis uses, from arrays. */

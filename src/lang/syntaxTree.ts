@@ -1016,9 +1016,9 @@ const COLUMN_BYTES = 5 * 4 + 2 * 2 + 1;
 
 /**
  * Zeroed columns for `capacity` nodes, all in one buffer (the 4-byte ones first, so that each
- * starts aligned): one allocation a tree instead of eight, freed together. With a buffer per
- * column, the many mid-sized buffers of trees that live for a file or for a run left the
- * allocator's arenas fragmented.
+ * starts aligned): one allocation a tree instead of eight, freed together. Parsing and reading
+ * 1,500 files of the real-code corpus (2.2 M nodes) in one process: ~1,940–2,010 ms a round with
+ * a buffer per column, ~1,880–1,940 ms with one; the corpus run's peak RSS did not change.
  */
 function columnsOf(capacity: number): Columns {
   const buffer = new ArrayBuffer(capacity * COLUMN_BYTES);

@@ -51,8 +51,8 @@ export function readSource(absPath: string): ReadResult {
 
 /**
  * A file's bytes, checked as readSource checks them, in a buffer that the next call overwrites
- * (files up to REUSED_BUFFER_BYTES): a run over a repository reads most files only to find that
- * no rule needs them, and then allocates nothing for them.
+ * (files up to REUSED_BUFFER_BYTES): a run screens each file it lints from its bytes first
+ * (checkFile), and allocates nothing for one that no rule needs.
  */
 export function readSourceBytes(absPath: string): BytesResult {
   const read = readBytes(absPath, true);

@@ -273,16 +273,8 @@ export class GitIgnoreFilter {
 
   private compute(abs: string, isDir: boolean): boolean {
     const parent = path.dirname(abs);
-    const folder = this.folder(parent);
-    if (!folder.inside || abs === folder.root) return false;
-    if (parent !== folder.root && this.ignored(parent, true)) return true;
-    let ignored = false;
-    for (const { dir, ig } of folder.rules) {
-      const r = ig.test(relativeBelow(dir, abs) + (isDir ? '/' : ''));
-      if (r.ignored) ignored = true;
-      else if (r.unignored) ignored = false;
-    }
-    return ignored;
+    if (abs === this.folder(parent).root) return false;
+    return this.entriesIgnored(parent)(path.basename(abs), isDir);
   }
 
   /** What the entries of a folder are judged by: its root, and the rules from the root down to it (asked once per folder). */
@@ -383,9 +375,12 @@ export class GatedIgnore {
     this.words = [...new Set(words)].filter((w, _, all) => !all.some((o) => o !== w && w.includes(o)));
   }
 
+  /** The rules' verdict on a path below this rules file's folder (`/` at the end for a folder). */
   test(relative: string): Verdict {
-    if (this.gated && !this.holds(relative.toLowerCase())) return NO_MATCH;
-    return this.ig.test(relative);
+    const isDir = relative.endsWith('/');
+    const entry = isDir ? relative.slice(0, -1) : relative;
+    const cut = entry.lastIndexOf('/');
+    return this.entryTest(cut < 0 ? '' : entry.slice(0, cut))(entry.slice(cut + 1), isDir);
   }
 
   /**

@@ -101,19 +101,22 @@ function readOpen(fd: number, size: number, reuse: boolean): Buffer {
   return read < buffer.length ? buffer.subarray(0, read) : buffer;
 }
 
-/** Why file content is not source text (decodeSource's checks), or undefined when it is. */
-function notSourceText(buffer: Buffer): string | undefined {
+/** Why file content is no text to decode (too large, binary), or undefined. */
+function notText(buffer: Buffer): string | undefined {
   if (buffer.length > MAX_FILE_BYTES) return `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`;
   if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 'binary file';
-  // What the fatal decoder rejects, checked without decoding.
-  if (!isUtf8(buffer)) return 'not valid UTF-8';
   return undefined;
+}
+
+/** Why file content is not source text (decodeSource's checks, the fatal decoder's without decoding), or undefined when it is. */
+function notSourceText(buffer: Buffer): string | undefined {
+  return notText(buffer) ?? (isUtf8(buffer) ? undefined : 'not valid UTF-8');
 }
 
 /** Decodes file content as UTF-8 source text, or says why it is not source text. */
 export function decodeSource(buffer: Buffer): ReadResult {
-  if (buffer.length > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
-  if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { skipped: 'binary file' };
+  const why = notText(buffer);
+  if (why) return { skipped: why };
   let text: string;
   try {
     text = decoder.decode(buffer);

@@ -392,15 +392,12 @@ export class GatedIgnore {
     const base = prefix ? `${prefix}/` : '';
     const always = !this.gated || (prefix !== '' && this.holds(prefix.toLowerCase()));
     return (name, isDir) => {
-      if (!always) {
-        const lower = name.toLowerCase();
-        if (!this.names.has(lower) && !this.words.some((w) => lower.includes(w))) return NO_MATCH;
-      }
+      if (!always && !this.holds(name.toLowerCase())) return NO_MATCH;
       return this.ig.test(base + name + (isDir ? '/' : ''));
     };
   }
 
-  /** Whether a lower-cased path (a trailing `/` for a folder) holds a word or a name of the patterns. */
+  /** Whether a lower-cased path (a folder's, or one name) holds a word or a name of the patterns. */
   private holds(lower: string): boolean {
     if (this.words.some((w) => lower.includes(w))) return true;
     if (!this.names.size) return false;

@@ -107,10 +107,14 @@ function compare(lang: LanguageId, text: string, rng: Rng): string[] {
       const namedBefore = siblings.slice(0, Math.max(0, k)).filter((j) => r[j].node.isNamed);
       same('previousNamedSibling', namedBefore.length ? namedBefore[namedBefore.length - 1] : -1, indexOfMine(b.previousNamedSibling));
       same('text', a.text, b.text);
+      same('textIs(text)', true, mine.textIs(b.index, a.text));
+      same('textIs(text + "x")', false, mine.textIs(b.index, `${a.text}x`));
+      same('textIs(text without its last character)', a.text.length === 0, mine.textIs(b.index, a.text.slice(0, -1)));
       const fields = new Set(a.children.map((_, k) => a.fieldNameForChild(k)).filter((f): f is string => !!f));
       fields.add('nonexistent_field');
       for (const f of fields) {
         same(`childForFieldName(${f})`, rawIndex(a.childForFieldName(f)), indexOfMine(b.childForFieldName(f)));
+        same(`fieldChildIndex(${f})`, rawIndex(a.childForFieldName(f)), b.fieldChildIndex(f));
         same(`childrenForFieldName(${f})`, a.childrenForFieldName(f).map((c) => rawIndex(c)).join(','), b.childrenForFieldName(f).map(indexOfMine).join(','));
       }
     }
@@ -158,6 +162,49 @@ describe('syntax trees read into JavaScript', () => {
     expect(treeReading()).toBe('direct');
     expect(tree.rootNode.hasError).toBe(false);
     expect(compare('python', deep, new Rng(3))).toEqual([]);
+  });
+
+  it('find the first node of some types with a text as a walk that tests each node finds it, and make no view of the others', () => {
+    const types: ReadonlySet<string> = new Set(['identifier', 'property_identifier', 'string']);
+    let asked = 0;
+    const problems: string[] = [];
+    for (const input of inputs) {
+      const lang = languageForPath(input.file)!;
+      const walked = parsers.parse(lang, input.text);
+      // Texts to look for: those of nodes of the types (found or not), and one no node has.
+      const texts = new Set<string>(['no node has this text']);
+      walked.rootNode.forEachNamedDescendant((n) => {
+        if (types.has(n.type) && texts.size < 40) texts.add(n.text);
+      });
+      // A fresh tree for the searches: the only view a search may add is that of what it finds.
+      const fresh = parsers.parse(lang, input.text);
+      const views = () => {
+        let n = 0;
+        for (let i = 0; i < fresh.length; i++) if (fresh.madeNode(i)) n++;
+        return n;
+      };
+      for (const from of [walked.rootNode, walked.rootNode.namedChildren[1], walked.rootNode.namedChildren[0]?.namedChildren[0]]) {
+        if (!from) continue;
+        const start = fresh.node(from.index)!;
+        for (const text of texts) {
+          let expected = -1;
+          from.forEachNamedDescendant((n) => {
+            if (expected < 0 && types.has(n.type) && n.text === text) expected = n.index;
+          });
+          const before = views();
+          const hadView = expected >= 0 && fresh.madeNode(expected) !== undefined;
+          const found = start.firstDescendantWithText(types, text);
+          asked++;
+          const where = `${path.relative(ROOT, input.file)}: "${text}" from node ${from.index}`;
+          if ((found?.index ?? -1) !== expected) problems.push(`${where}: node ${found?.index} here, ${expected} by a walk`);
+          if (found && found !== fresh.node(found.index)) problems.push(`${where}: not the node's one view`);
+          const added = views() - before;
+          if (added !== (expected >= 0 && !hadView ? 1 : 0)) problems.push(`${where}: ${added} views made`);
+        }
+      }
+    }
+    expect(problems.slice(0, 10)).toEqual([]);
+    expect(asked).toBeGreaterThan(1000);
   });
 
   it('give each node one object, and ids unique across trees', () => {

@@ -540,6 +540,20 @@ export class SyntaxTree {
     return v;
   }
 
+  /** The index of node i's childForFieldName(name) (-1: none), without making a view. */
+  fieldChild(i: number, name: string): number {
+    const field = this.grammar.fieldIds.get(name);
+    if (field === undefined || this.typeId[i] === ERROR_TYPE_ID) return -1;
+    for (let c = i + 1, stop = this.subtreeEnd[i]; c < stop; c = this.subtreeEnd[c]) if (this.fieldId[c] === field) return c;
+    return -1;
+  }
+
+  /** Whether node i's text (SyntaxNode.text) is `text`, without slicing it. */
+  textIs(i: number, text: string): boolean {
+    const start = this.start[i];
+    return this.end[i] - start === text.length && this.source.startsWith(text, start);
+  }
+
   /** The type of node i (as SyntaxNode.type), without making its view. */
   typeName(i: number): string {
     return typeNameOf(this.grammar, this.typeId[i]);
@@ -1169,10 +1183,28 @@ export class SyntaxNode {
    * though the cursor reports fields its children had in the rule recovery broke off.
    */
   childForFieldName(name: string): SyntaxNode | null {
+    return this.tree.node(this.tree.fieldChild(this.index, name));
+  }
+
+  /**
+   * The index in the tree of childForFieldName(name) (-1: none), without making its view: for a
+   * look at its type or text before anything is made of it (SyntaxTree.typeName, textIs). Most
+   * nodes a pass over a whole file asks about are not what it looks for, and a view made stays
+   * as long as its tree.
+   */
+  fieldChildIndex(name: string): number {
+    return this.tree.fieldChild(this.index, name);
+  }
+
+  /**
+   * The first node of this subtree in pre-order, this node included, whose type is one of
+   * `types` (a set kept for the life of the program) and whose text is `text`: what a walk that
+   * tests each node's type and text finds first, with no view made of the others.
+   */
+  firstDescendantWithText(types: ReadonlySet<string>, text: string): SyntaxNode | null {
     const t = this.tree;
-    const field = t.grammar.fieldIds.get(name);
-    if (field === undefined || t.typeId[this.index] === ERROR_TYPE_ID) return null;
-    for (let i = this.index + 1, stop = t.subtreeEnd[this.index]; i < stop; i = t.subtreeEnd[i]) if (t.fieldId[i] === field) return t.node(i);
+    const mask = t.typeMask(types);
+    for (let i = this.index, stop = t.subtreeEnd[this.index]; i < stop; i++) if (mask[t.typeId[i]] && (i === this.index || t.flags[i] & NAMED) && t.textIs(i, text)) return t.node(i);
     return null;
   }
 

@@ -1,6 +1,6 @@
 /** Python syntax (tree-sitter-python) in the normalised form of ../syntax.ts. */
 import type { Node } from '../parsers';
-import { returnedValues, walk } from '../walk';
+import { returnedValues, walkTypes } from '../walk';
 import type { FunctionReturnSyntax } from '../walk';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
@@ -375,7 +375,10 @@ export const pythonAdapter: Adapter = withKeptExprs({
       return undefined;
     }
     if (node.type === 'assignment') {
-      // `d["key"] = value` / `d[k] = value`: a key written into a dict held by a name.
+      // `d["key"] = value` / `d[k] = value`: a key written into a dict held by a name. (The
+      // index asks this of every assignment and call: no view is made of the parts of the others.)
+      const leftAt = node.fieldChildIndex('left');
+      if (leftAt < 0 || node.tree.typeName(leftAt) !== 'subscript') return undefined;
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
       if (left?.type !== 'subscript' || !right) return undefined;
@@ -394,13 +397,16 @@ export const pythonAdapter: Adapter = withKeptExprs({
       return { name, method: 'set-key', node, args: [key, right], ...(path.length ? { path } : {}) };
     }
     if (node.type !== 'call') return undefined;
-    const callee = node.childForFieldName('function');
-    if (callee?.type !== 'attribute') return undefined;
+    const t = node.tree;
+    const calleeAt = node.fieldChildIndex('function');
+    if (calleeAt < 0 || t.typeName(calleeAt) !== 'attribute') return undefined;
+    const methodAt = t.fieldChild(calleeAt, 'attribute');
+    if (methodAt < 0 || !LIST_CHANGES.some((m) => t.textIs(methodAt, m))) return undefined;
+    const callee = t.node(calleeAt)!;
     const obj = callee.childForFieldName('object');
     const method = callee.childForFieldName('attribute')?.text;
     const name = obj ? receiverName(obj) : undefined;
     if (!name || !method) return undefined;
-    if (!['append', 'extend', 'insert', 'pop', 'clear', 'remove'].includes(method)) return undefined;
     return { name, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
   },
 
@@ -494,8 +500,7 @@ export const pythonAdapter: Adapter = withKeptExprs({
         if (fn && name) {
           add(name.text, fn);
           // `self.x = value` anywhere in the method body.
-          walk(fn, (n) => {
-            if (n.type !== 'assignment') return;
+          walkTypes(fn, ASSIGNMENT, (n) => {
             const left = n.childForFieldName('left');
             const right = n.childForFieldName('right');
             if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && right) {
@@ -595,6 +600,11 @@ export const pythonAdapter: Adapter = withKeptExprs({
 /** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
 /** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4]["k"] = v`). */
 const MAX_WRITE_PATH = 4;
+/** The methods of a list that change it in place (Adapter.mutation). */
+const LIST_CHANGES: readonly string[] = ['append', 'extend', 'insert', 'pop', 'clear', 'remove'];
+/** Node types of the walks below. */
+const ASSIGNMENT: ReadonlySet<string> = new Set(['assignment']);
+const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);
 
 function receiverName(obj: Node): string | undefined {
   if (obj.type === 'identifier') return obj.text;
@@ -610,11 +620,7 @@ function stmt(node: Node): Node {
 }
 
 function findIdentifier(root: Node, name: string): Node | undefined {
-  let found: Node | undefined;
-  walk(root, (n) => {
-    if (!found && n.type === 'identifier' && n.text === name) found = n;
-  });
-  return found;
+  return root.firstDescendantWithText(IDENTIFIER, name) ?? undefined;
 }
 
 

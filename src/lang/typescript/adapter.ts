@@ -2,7 +2,7 @@
 import type { Node } from '../parsers';
 import type { Adapter, Arg, Binding, DictEntry, Expr, FunctionInfo, Mutation, TemplatePart } from '../syntax';
 import { withKeptExprs } from '../syntax';
-import { returnedValues, walk } from '../walk';
+import { returnedValues, walk, walkTypes } from '../walk';
 import type { FunctionReturnSyntax } from '../walk';
 
 const FUNCTIONS = new Set(['function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition', 'generator_function_declaration', 'generator_function']);
@@ -370,7 +370,10 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 
   mutation(node: Node): Mutation | undefined {
     if (node.type === 'assignment_expression') {
-      // `obj[key] = value` / `obj.key = value` on an object held by a name.
+      // `obj[key] = value` / `obj.key = value` on an object held by a name. (The index asks this
+      // of every assignment and call: no view is made of the parts of the others.)
+      const leftAt = node.fieldChildIndex('left');
+      if (leftAt < 0 || !WRITTEN_TARGETS.has(node.tree.typeName(leftAt))) return undefined;
       const left = node.childForFieldName('left');
       const right = node.childForFieldName('right');
       if (!left || !right) return undefined;
@@ -391,13 +394,16 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       return undefined;
     }
     if (node.type !== 'call_expression') return undefined;
-    const callee = node.childForFieldName('function');
-    if (callee?.type !== 'member_expression') return undefined;
+    const t = node.tree;
+    const calleeAt = node.fieldChildIndex('function');
+    if (calleeAt < 0 || t.typeName(calleeAt) !== 'member_expression') return undefined;
+    const methodAt = t.fieldChild(calleeAt, 'property');
+    if (methodAt < 0 || !ARRAY_CHANGES.some((m) => t.textIs(methodAt, m))) return undefined;
+    const callee = t.node(calleeAt)!;
     const obj = callee.childForFieldName('object');
     const method = callee.childForFieldName('property')?.text;
     const name = obj ? receiverName(obj) : undefined;
     if (!name || !method) return undefined;
-    if (!['push', 'unshift', 'shift', 'splice', 'pop'].includes(method)) return undefined;
     return { name, method, node, args: args(node.childForFieldName('arguments')).map((a) => a.value) };
   },
 
@@ -468,8 +474,7 @@ export const typescriptAdapter: Adapter = withKeptExprs({
             if ((p.type === 'required_parameter' || p.type === 'optional_parameter') && declares && pattern?.type === 'identifier') add(pattern.text, pattern);
           }
         }
-        walk(m, (n) => {
-          if (n.type !== 'assignment_expression') return;
+        walkTypes(m, ASSIGNMENT, (n) => {
           const left = n.childForFieldName('left');
           const right = n.childForFieldName('right');
           if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this' && right) {
@@ -569,6 +574,12 @@ export const typescriptAdapter: Adapter = withKeptExprs({
 /** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
 /** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4].k = v`). */
 const MAX_WRITE_PATH = 4;
+/** The methods of an array that change it in place (Adapter.mutation). */
+const ARRAY_CHANGES: readonly string[] = ['push', 'unshift', 'shift', 'splice', 'pop'];
+/** What an assignment writes a key of (Adapter.mutation). */
+const WRITTEN_TARGETS: ReadonlySet<string> = new Set(['subscript_expression', 'member_expression']);
+/** Node types of the walks of this file. */
+const ASSIGNMENT: ReadonlySet<string> = new Set(['assignment_expression']);
 
 function receiverName(obj: Node): string | undefined {
   if (obj.type === 'identifier') return obj.text;

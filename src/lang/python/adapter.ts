@@ -379,9 +379,9 @@ export const pythonAdapter: Adapter = withKeptExprs({
       // index asks this of every assignment and call: no view is made of the parts of the others.)
       const leftAt = node.fieldChildIndex('left');
       if (leftAt < 0 || node.tree.typeName(leftAt) !== 'subscript') return undefined;
-      const left = node.childForFieldName('left');
+      const left = node.tree.node(leftAt)!;
       const right = node.childForFieldName('right');
-      if (left?.type !== 'subscript' || !right) return undefined;
+      if (!right) return undefined;
       let obj = left.childForFieldName('value');
       const key = left.childForFieldName('subscript');
       // `d["tools"][-1]["cache_control"] = value`: a key written below the named value.
@@ -597,7 +597,6 @@ export const pythonAdapter: Adapter = withKeptExprs({
   },
 });
 
-/** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
 /** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4]["k"] = v`). */
 const MAX_WRITE_PATH = 4;
 /** The methods of a list that change it in place (Adapter.mutation). */
@@ -606,6 +605,7 @@ const LIST_CHANGES: readonly string[] = ['append', 'extend', 'insert', 'pop', 'c
 const ASSIGNMENT: ReadonlySet<string> = new Set(['assignment']);
 const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);
 
+/** `x` -> "x"; `self.x` -> "<self>.x" (an attribute of the instance, tracked per class). */
 function receiverName(obj: Node): string | undefined {
   if (obj.type === 'identifier') return obj.text;
   if (obj.type === 'attribute' && obj.childForFieldName('object')?.text === 'self') {

@@ -374,9 +374,9 @@ export const typescriptAdapter: Adapter = withKeptExprs({
       // of every assignment and call: no view is made of the parts of the others.)
       const leftAt = node.fieldChildIndex('left');
       if (leftAt < 0 || !WRITTEN_TARGETS.has(node.tree.typeName(leftAt))) return undefined;
-      const left = node.childForFieldName('left');
+      const left = node.tree.node(leftAt)!;
       const right = node.childForFieldName('right');
-      if (!left || !right) return undefined;
+      if (!right) return undefined;
       const key = left.type === 'subscript_expression' ? left.childForFieldName('index') : left.type === 'member_expression' ? left.childForFieldName('property') : null;
       if (!key) return undefined;
       let obj = left.childForFieldName('object');
@@ -571,7 +571,6 @@ export const typescriptAdapter: Adapter = withKeptExprs({
   },
 });
 
-/** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
 /** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4].k = v`). */
 const MAX_WRITE_PATH = 4;
 /** The methods of an array that change it in place (Adapter.mutation). */
@@ -581,6 +580,7 @@ const WRITTEN_TARGETS: ReadonlySet<string> = new Set(['subscript_expression', 'm
 /** Node types of the walks of this file. */
 const ASSIGNMENT: ReadonlySet<string> = new Set(['assignment_expression']);
 
+/** `x` -> "x"; `this.x` -> "<self>.x" (a field of the instance, tracked per class). */
 function receiverName(obj: Node): string | undefined {
   if (obj.type === 'identifier') return obj.text;
   if (obj.type === 'member_expression' && obj.childForFieldName('object')?.type === 'this') {

@@ -22,6 +22,7 @@ import type { Rule } from '../core/rule';
 import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
+import { RunStats } from './runStats';
 import { FileLinter, lintInWorkers, runLintWorker, startLintWorkers, stopLintWorkers, walkInLintWorkers, walkInThisThread, WORKER_ROLE, workerCount } from './lint';
 import type { EarlyWorker, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
@@ -375,7 +376,7 @@ async function check(args: string[], io: Io): Promise<number> {
   // PREFIXLINT_STATS=<file>: time and evaluation steps per file and the run's peak memory, as
   // JSON (for the real-code and benchmark runs; not part of the report).
   const statsFile = process.env.PREFIXLINT_STATS;
-  const stats = statsFile ? { files: [] as Array<{ file: string; ms: number; status: string; steps: number }>, maxRssKb: 0, wallMs: 0, threads: 1 } : undefined;
+  const stats = statsFile ? new RunStats(files) : undefined;
   const runStarted = performance.now();
   const outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
@@ -385,7 +386,7 @@ async function check(args: string[], io: Io): Promise<number> {
       io.err(`prefixlint: error: ${displayPath(r.configError.file, io.cwd)}: ${r.configError.detail}\n`);
     }
     const o = r.outcome;
-    if (stats) stats.files.push({ file: displayPath(file, io.cwd), ms: Math.round(r.ms * 10) / 10, status: o.status.kind, steps: o.steps ?? 0 });
+    stats?.note(file, r.ms, o.status.kind, o.steps ?? 0);
     for (const n of o.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
     outcomes.push(o);
     failLevels.set(o, r.failLevel);
@@ -435,11 +436,7 @@ async function check(args: string[], io: Io): Promise<number> {
   }
   if (job.fix && job.write) await fixAcross();
   outcomes.push(...skippedInWalk);
-  if (stats && statsFile) {
-    stats.wallMs = Math.round(performance.now() - runStarted);
-    stats.maxRssKb = process.resourceUsage().maxRSS;
-    fs.writeFileSync(statsFile, JSON.stringify(stats) + '\n');
-  }
+  if (stats && statsFile) stats.write(statsFile, (file) => displayPath(file, io.cwd), Math.round(performance.now() - runStarted), process.resourceUsage().maxRSS);
 
   const baselineFile = path.resolve(io.cwd, values.baseline ?? DEFAULT_BASELINE);
   const readRecorded = (): Baseline => {

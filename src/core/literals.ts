@@ -296,25 +296,23 @@ export class PatternGate {
   /** The words `text` holds, read in one pass when first asked. */
   held(text: string): HeldWords {
     let held: Uint8Array | undefined;
-    return {
-      mayMatch: (test) => {
-        const ids = this.wordsOf.get(test);
-        if (!ids) return true;
-        held ??= this.scanner.scan(text);
-        for (let i = 0; i < ids.length; i++) if (held[ids[i]]) return true;
-        return false;
-      },
-    };
+    return this.wordsHeld(() => (held ??= this.scanner.scan(text)));
   }
 
-  /** The words the text of UTF-8 `bytes` holds (the same as held() of the decoded text), read now. */
+  /** The words the text of UTF-8 `bytes` holds (the same as held() of the decoded text), read now (the bytes may be overwritten next). */
   heldInBytes(bytes: Uint8Array): HeldWords {
     const held = this.scanner.scanBytes(bytes);
+    return this.wordsHeld(() => held);
+  }
+
+  /** Whether a pattern may match, by the words held (`held()`, read when a gated pattern is first asked about). */
+  private wordsHeld(held: () => Uint8Array): HeldWords {
     return {
       mayMatch: (test) => {
         const ids = this.wordsOf.get(test);
         if (!ids) return true;
-        for (let i = 0; i < ids.length; i++) if (held[ids[i]]) return true;
+        const words = held();
+        for (let i = 0; i < ids.length; i++) if (words[ids[i]]) return true;
         return false;
       },
     };

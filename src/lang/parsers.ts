@@ -69,6 +69,31 @@ export interface CompiledGrammars {
   grammars: Record<LanguageId, WasmModule>;
 }
 
+/**
+ * The thread's parser runtime, started once however many Parsers load at the same time.
+ * web-tree-sitter keeps one runtime per thread, but it looks for it before it awaits making one
+ * (`Module ??= await ...`): Parser.init calls in flight together each made a runtime, with
+ * memory of its own, and the last to finish became the one every later call goes to. The
+ * grammars a load had read into an earlier one's memory were then handed, by address, to parsers
+ * made in the last one; they parsed only while both runtimes happened to hold the same grammars
+ * at the same addresses. Two language servers started at once in one thread (the unit suite
+ * starts several) failed so, now and then: "memory access out of bounds" when web-tree-sitter
+ * freed a dropped parser, and no diagnostics after.
+ */
+let runtimeStarted: Promise<void> | undefined;
+
+function startRuntime(module: Record<string, unknown>): Promise<void> {
+  runtimeStarted ??= Parser.init(module).then(
+    () => useCursorBinding(module),
+    (err: unknown) => {
+      // A start that failed (a missing file) may be tried again.
+      runtimeStarted = undefined;
+      throw err;
+    },
+  );
+  return runtimeStarted;
+}
+
 export class Parsers {
   private readonly parsers = new Map<LanguageId, Parser>();
   private readonly tables = new Map<LanguageId, GrammarTables>();
@@ -110,19 +135,19 @@ export class Parsers {
   /** Loads the runtime and the grammars: from `compiled` when given (Parsers.compile, in any thread), else from their files. */
   static async load(wasmDir?: string, compiled?: CompiledGrammars): Promise<Parsers> {
     const runtime = compiled ? undefined : findWasm('web-tree-sitter', 'web-tree-sitter.wasm', wasmDir);
-    // The options object becomes web-tree-sitter's module (see useCursorBinding).
+    // The options object becomes web-tree-sitter's module (see useCursorBinding); the thread's first load's only (startRuntime).
     const module: Record<string, unknown> = compiled
       ? {
           // Emscripten's hook for a module compiled elsewhere: it is handed the instance made here.
           instantiateWasm(imports: object, receive: (instance: { exports: object }, module: WasmModule) => void) {
-            const instance = new Wasm.Instance(compiled.runtime, imports);
-            receive(instance, compiled.runtime);
+            const runtime = compiled.runtime;
+            const instance = new Wasm.Instance(runtime, imports);
+            receive(instance, runtime);
             return instance.exports;
           },
         }
       : { locateFile: () => runtime };
-    await Parser.init(module);
-    useCursorBinding(module);
+    await startRuntime(module);
     // From their files, the grammars compile side by side (WebAssembly compiles off the main thread).
     const loaded = compiled ? GRAMMARS.map(([id]) => Language.loadSync(compiled.grammars[id])) : await Promise.all(GRAMMARS.map(([, g]) => Language.load(findWasm(g.pkg, g.file, wasmDir))));
     return new Parsers(new Map(GRAMMARS.map(([id], i) => [id, loaded[i]])));

@@ -76,9 +76,9 @@ export interface CompiledGrammars {
  * memory of its own, and the last to finish became the one every later call goes to. The
  * grammars a load had read into an earlier one's memory were then handed, by address, to parsers
  * made in the last one; they parsed only while both runtimes happened to hold the same grammars
- * at the same addresses. Two language servers started at once in one thread (the unit suite
- * starts several) failed so, now and then: "memory access out of bounds" when web-tree-sitter
- * freed a dropped parser, and no diagnostics after.
+ * at the same addresses. A language server loading from the grammar files while a command-line
+ * run in the same thread loaded from the compiled modules (as the unit suite runs them) failed
+ * on every file: "Incompatible language version", "memory access out of bounds".
  */
 let runtimeStarted: Promise<void> | undefined;
 

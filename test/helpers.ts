@@ -5,6 +5,7 @@ import { Analyzer } from '../src/engine/analyzer';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
 import { openDocument } from '../src/engine/document';
+import type { Tree } from '../src/lang/parsers';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -125,5 +126,12 @@ export function sources(dir: string, out: string[] = []): string[] {
     if (entry.isDirectory()) sources(p, out);
     else if (SOURCE.test(entry.name)) out.push(p);
   }
+  return out;
+}
+
+/** Every node of a tree: its type, range and parent, in pre-order (to compare two parses of one text). */
+export function treeNodes(tree: Tree): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tree.length; i++) out.push(`${tree.typeId[i]} ${tree.start[i]}-${tree.end[i]} ^${tree.parentOf[i]}`);
   return out;
 }

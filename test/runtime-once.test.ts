@@ -1,22 +1,16 @@
 /**
  * Parsers loaded at the same time in one thread share one parser runtime (startRuntime in
- * parsers.ts). web-tree-sitter made a runtime for each load in flight, and the later one took
- * over from the first while the grammars and parsers made in between stayed in the first's
- * memory. This file's loads are the thread's first (vitest runs each test file in a thread of
- * its own), so the race is what they meet.
+ * parsers.ts). web-tree-sitter made a runtime for each load in flight, and the last to finish
+ * took over while the grammars the others had read stayed in their own runtime's memory. This
+ * file's loads are the thread's first (vitest runs each test file in a thread of its own), so
+ * the race is what they meet.
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Parsers } from '../src/lang/parsers';
-import type { CompiledGrammars, Tree } from '../src/lang/parsers';
+import type { CompiledGrammars } from '../src/lang/parsers';
 import { treeReading } from '../src/lang/syntaxTree';
-import { FIXTURES, sources } from './helpers';
-
-function nodes(tree: Tree): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < tree.length; i++) out.push(`${tree.typeId[i]} ${tree.start[i]}-${tree.end[i]} ^${tree.parentOf[i]}`);
-  return out;
-}
+import { FIXTURES, sources, treeNodes } from './helpers';
 
 describe('parser runtime', () => {
   it('starts once for loads made at the same time, and every load parses with it', async () => {
@@ -48,7 +42,7 @@ describe('parser runtime', () => {
       // Each tree is read through the runtime's own cursor functions (a runtime the reader was
       // not bound to would fall back to web-tree-sitter's cursor), and all give the same nodes.
       expect(treeReading(), file).toBe('direct');
-      for (const t of trees.slice(1)) expect(nodes(t), file).toEqual(nodes(trees[0]));
+      for (const t of trees.slice(1)) expect(treeNodes(t), file).toEqual(treeNodes(trees[0]));
       expect(trees[0].length).toBeGreaterThan(5);
     }
   });

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LanguageId } from '../src/core/model';
 import { languageForPath, Parsers } from '../src/lang/parsers';
-import type { CompiledGrammars, Tree } from '../src/lang/parsers';
-import { FIXTURES, sources } from './helpers';
+import type { CompiledGrammars } from '../src/lang/parsers';
+import { FIXTURES, sources, treeNodes } from './helpers';
 
 let compiled: CompiledGrammars;
 let fromModules: Parsers;
@@ -21,13 +21,6 @@ beforeAll(async () => {
   fromModules = await Parsers.load(undefined, compiled);
   fromFiles = await Parsers.load();
 });
-
-/** Every node of a tree: its type, range and parent, in pre-order. */
-function nodes(tree: Tree): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < tree.length; i++) out.push(`${tree.typeId[i]} ${tree.start[i]}-${tree.end[i]} ^${tree.parentOf[i]}`);
-  return out;
-}
 
 describe('grammars compiled once and shared', () => {
   it('are a runtime and one module per language', () => {
@@ -52,7 +45,7 @@ describe('grammars compiled once and shared', () => {
         const text = fs.readFileSync(file, 'utf8');
         const a = fromModules.parse(lang, text);
         const b = fromFiles.parse(lang, text);
-        expect(nodes(a), path.relative(FIXTURES, file)).toEqual(nodes(b));
+        expect(treeNodes(a), path.relative(FIXTURES, file)).toEqual(treeNodes(b));
         read += a.length;
       }
       expect(read).toBeGreaterThan(files.length * 20);

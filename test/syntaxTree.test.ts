@@ -10,7 +10,7 @@ import type { Node as WasmNode, Tree as WasmTree } from 'web-tree-sitter';
 import type { LanguageId } from '../src/core/model';
 import { languageForPath, Parsers } from '../src/lang/parsers';
 import type { Node } from '../src/lang/parsers';
-import { treeReading } from '../src/lang/syntaxTree';
+import { readTreesFromMemory, treeReading } from '../src/lang/syntaxTree';
 import { FIXTURES, ROOT } from './helpers';
 import { collectInputs, Rng } from './robustness/fuzz';
 
@@ -155,13 +155,21 @@ describe('syntax trees read into JavaScript', () => {
     expect(withErrors).toBeGreaterThan(inputs.length / 2);
   });
 
-  it("are read with the module's cursor functions directly (the wrapper only if web-tree-sitter changes)", () => {
-    // A deep tree grows the cursor's stack during the walk: the cursor is freed at its new address.
+  it("are read from the module's memory, and else with its cursor functions directly (the wrapper only if web-tree-sitter changes)", () => {
+    // A deep tree grows the reader's levels, and the cursor's stack during the walk: the cursor is freed at its new address.
     const deep = `x = ${'['.repeat(400)}1${']'.repeat(400)}\n`;
     const tree = parsers.parse('python', deep);
-    expect(treeReading()).toBe('direct');
+    expect(treeReading()).toBe('memory');
     expect(tree.rootNode.hasError).toBe(false);
     expect(compare('python', deep, new Rng(3))).toEqual([]);
+    readTreesFromMemory(false);
+    try {
+      parsers.parse('python', deep);
+      expect(treeReading()).toBe('direct');
+      expect(compare('python', deep, new Rng(3))).toEqual([]);
+    } finally {
+      readTreesFromMemory(true);
+    }
   });
 
   it('find the first node of some types with a text as a walk that tests each node finds it, and make no view of the others', () => {

@@ -19,6 +19,8 @@
  * until `release()`. Reading the new tree also reuses the previous one (see `reuse` below).
  */
 import type { Tree as WasmTree } from 'web-tree-sitter';
+import type { FieldTable, TreeMemory } from './treeMemory';
+import { readTreeMemory } from './treeMemory';
 
 /** Type and field names of one grammar, read once per language. */
 export interface GrammarTables {
@@ -28,6 +30,8 @@ export interface GrammarTables {
   fieldIds: ReadonlyMap<string, number>;
   /** Named-ness of each type id. */
   named: Uint8Array;
+  /** The grammar's fields as treeMemory.ts reads them, once read. */
+  memoryFields?: FieldTable;
 }
 
 const ERROR_TYPE_ID = 0xffff;
@@ -36,6 +40,7 @@ const MISSING = 2;
 const HAS_ERROR = 4;
 /** The node's view is kept between analyses (SyntaxTree.pinViews). */
 const PINNED = 8;
+const MEMORY_READ_FLAGS = { named: NAMED, missing: MISSING, error: HAS_ERROR };
 
 /** Ids unique across every tree of the process, as web-tree-sitter's node ids are. */
 let nextIdBase = 1;
@@ -66,6 +71,8 @@ export interface CursorBinding {
   /** Index in HEAP32 of the transfer buffer. */
   transfer: number;
   heap(): Int32Array;
+  /** Views of the module's memory (made again when it grows), for reading trees from it (treeMemory.ts). */
+  memory(): TreeMemory;
   startIndex(tree: number): number;
   endIndex(tree: number): number;
   typeId(tree: number): number;
@@ -99,15 +106,36 @@ export function useCursorBinding(module: Record<string, unknown>): void {
   if (!init || !(module.HEAP32 instanceof Int32Array) || Object.values(found).some((f) => !f)) return;
   // _ts_init returns the address of the static transfer buffer (and writes the ABI versions into it, as at start-up).
   const transfer = init() >> 2;
-  binding = { transfer, heap: () => module.HEAP32 as Int32Array, ...(found as Omit<CursorBinding, 'transfer' | 'heap'>) };
+  let views: TreeMemory | undefined;
+  const memory = (): TreeMemory => {
+    const i32 = module.HEAP32 as Int32Array;
+    if (views?.i32 !== i32) views = { i32, u16: new Uint16Array(i32.buffer), u8: new Uint8Array(i32.buffer) };
+    return views;
+  };
+  binding = { transfer, heap: () => module.HEAP32 as Int32Array, memory, ...(found as Omit<CursorBinding, 'transfer' | 'heap' | 'memory'>) };
 }
 
-/** Which way trees are read: `direct` (the module's cursor functions) or `wrapper` (web-tree-sitter's TreeCursor). */
-export function treeReading(): 'direct' | 'wrapper' {
+/**
+ * Which way the last tree was read: `memory` (from the module's memory, treeMemory.ts), `direct`
+ * (the module's cursor functions) or `wrapper` (web-tree-sitter's TreeCursor).
+ */
+export function treeReading(): 'memory' | 'direct' | 'wrapper' {
   return lastWalk;
 }
 
-let lastWalk: 'direct' | 'wrapper' = 'wrapper';
+let lastWalk: 'memory' | 'direct' | 'wrapper' = 'wrapper';
+
+let memoryReading = true;
+
+/** Views of the memory of the module trees are read from (undefined before one is bound), for tests of treeMemory.ts. */
+export function parserMemory(): TreeMemory | undefined {
+  return binding?.memory();
+}
+
+/** Whether trees may be read from the module's memory (on by default); off, the cursor reads them (for the tests that compare the two). */
+export function readTreesFromMemory(on: boolean): void {
+  memoryReading = on;
+}
 
 /** A cursor's four words, where web-tree-sitter keeps them (undefined if it no longer does). */
 function cursorHandles(cursor: object): number[] | undefined {
@@ -617,10 +645,23 @@ function readColumns(wasm: WasmTree, source: string, grammar: GrammarTables, opt
   // size are filled exactly and kept as they are, with no grow and no trimmed copy (for a large
   // file those copies doubled the memory a tree takes while it is read). Without the count: an
   // edit changes the number of nodes little, so start from the previous tree's size.
-  const capacity = visibleNodes(wasm) ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
+  const visible = visibleNodes(wasm);
+  const capacity = visible ?? (reuse ? reuse.tree.length + (reuse.tree.length >> 3) : source.length >> 2);
   // Reusing reads the ids of the new tree's nodes anyway, so they are recorded as well.
   const b = new Builder(Math.max(64, capacity), options.recordNodeIds === true || reuse !== undefined, reuse);
   const cursor = walkOf(wasm);
+  // Without ids to record or subtrees to reuse, the tree is read from the module's memory when
+  // the cursor works on it directly (the tree is the binding's module's: walkOf checked); a tree
+  // that fails the reader's checks is read with the cursor.
+  if (memoryReading && lastWalk === 'direct' && !b.nodeId && visible !== undefined && binding) {
+    const read = { typeCount: grammar.types.length, fieldCount: grammar.fields.length, named: grammar.named, flags: MEMORY_READ_FLAGS };
+    if (readTreeMemory(binding.memory(), cursor.tree, b, read, visible, grammar)) {
+      cursor.end();
+      lastWalk = 'memory';
+      return b;
+    }
+    b.length = 0;
+  }
   const { tree, nodeId, startIndex, endIndex, typeId, fieldId, isMissing, firstChild, nextSibling, parent: toParent } = cursor;
   const stack: number[] = [];
   let descending = true;

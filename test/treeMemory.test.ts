@@ -118,7 +118,8 @@ describe('trees read from memory', () => {
     const wasm = parsers.parser('python').parse(text)!;
     try {
       const tree = parsers.parse('python', text);
-      const sink: NodeSink = { length: 0, subtreeEnd: new Int32Array(64), add: () => sink.length++ };
+      const column = () => new Int32Array(64);
+      const sink: NodeSink = { length: 0, typeId: new Uint16Array(64), fieldId: new Uint16Array(64), flags: new Uint8Array(64), start: column(), end: column(), parent: column(), subtreeEnd: column(), depth: column() };
       const module = parserMemory()!;
       expect(module).toBeDefined();
       const grammar = { typeCount: tree.grammar.types.length, fieldCount: tree.grammar.fields.length, named: tree.grammar.named, flags: { named: 1, missing: 2, error: 4 } };

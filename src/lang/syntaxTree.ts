@@ -1,6 +1,7 @@
 /**
- * A syntax tree held in JavaScript: every visible node of a tree-sitter tree, read once with a
- * tree cursor into flat typed arrays in pre-order, and nodes that are views onto those arrays.
+ * A syntax tree held in JavaScript: every visible node of a tree-sitter tree, read once into
+ * flat typed arrays in pre-order (from the parser's memory, treeMemory.ts, or with a tree
+ * cursor), and nodes that are views onto those arrays.
  *
  * Why: through web-tree-sitter every node property read (`type`, `parent`,
  * `childForFieldName`, each child) is a call into WASM plus a fresh `Node` object, and the

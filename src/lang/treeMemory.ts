@@ -99,12 +99,6 @@ const LANGUAGE_FIELD_MAP_ENTRIES = 68;
 const LANGUAGE_PUBLIC_SYMBOL_MAP = 76;
 const LANGUAGE_ALIAS_SEQUENCES = 84;
 
-/**
- * The per-level state of a read (see readTreeMemory), LEVEL ints per level, reused from tree to
- * tree and grown as deeper trees need. One array, kept in a local: read from several module
- * variables, the loop took ~100 ns a node.
- */
-let levelState = new Int32Array(64 * 12);
 /** Address of the subtree's first child; its child count; the next child to read and its index among the children that are not extras. */
 const CHILDREN_AT = 0;
 const CHILD_COUNT = 1;
@@ -122,6 +116,27 @@ const DEPTH = 8;
 const HIDDEN = 9;
 const OWN_INDEX = 10;
 const LEVEL = 12;
+/**
+ * The per-level state of a read (see readTreeMemory), LEVEL ints per level, reused from tree to
+ * tree and grown as deeper trees need: one array, held in a local during a read (one array per
+ * field, in module variables, made the loop ~15% slower).
+ */
+let levelState = new Int32Array(64 * LEVEL);
+
+/** Writes the state of a level (at `at0` in `state`): the children of the subtree at `ptr`, which starts at `start`. */
+function startLevel(state: Int32Array, at0: number, ptr: number, children: number, start: number, production: number, aliasSequences: number, maxAliases: number, owner: number, depth: number, hidden: number, index: number): void {
+  state[at0 + CHILDREN_AT] = ptr - 8 * children;
+  state[at0 + CHILD_COUNT] = children;
+  state[at0 + NEXT_CHILD] = 0;
+  state[at0 + NEXT_STRUCTURAL] = 0;
+  state[at0 + POSITION] = start;
+  state[at0 + PRODUCTION] = production;
+  state[at0 + ALIASES_AT] = production ? (aliasSequences >> 1) + production * maxAliases : 0;
+  state[at0 + OWNER] = owner;
+  state[at0 + DEPTH] = depth;
+  state[at0 + HIDDEN] = hidden;
+  state[at0 + OWN_INDEX] = index;
+}
 
 /**
  * Each production's fields by structural child index (0: none), from the language's field map
@@ -209,32 +224,19 @@ export function readTreeMemory(mem: TreeMemory, tree: number, sink: NodeSink, gr
   }
 
   let state = levelState;
-  /** The level being read, and where its state starts in `state`. */
-  let level = 0;
+  /** Where the state of the level being read starts in `state` (-LEVEL: all read). */
   let at0 = 0;
-  state[CHILDREN_AT] = rootPtr - 8 * i32[(rootPtr + HEAP_CHILD_COUNT) >> 2];
-  state[CHILD_COUNT] = i32[(rootPtr + HEAP_CHILD_COUNT) >> 2];
-  state[NEXT_CHILD] = 0;
-  state[NEXT_STRUCTURAL] = 0;
-  state[POSITION] = rootStart;
-  const rootProduction = u16[(rootPtr + HEAP_PRODUCTION_ID) >> 1];
-  state[PRODUCTION] = rootProduction;
-  state[ALIASES_AT] = rootProduction ? (aliasSequences >> 1) + rootProduction * maxAliases : 0;
-  state[OWNER] = 0;
-  state[DEPTH] = 1;
-  state[HIDDEN] = 0;
-  state[OWN_INDEX] = 0;
+  startLevel(state, 0, rootPtr, i32[(rootPtr + HEAP_CHILD_COUNT) >> 2], rootStart, u16[(rootPtr + HEAP_PRODUCTION_ID) >> 1], aliasSequences, maxAliases, 0, 1, 0, 0);
   // Every step reads a subtree or leaves one: a tree of `expected` visible nodes has far fewer
   // subtrees than this, so a read past it is of memory laid out otherwise.
   let steps = 64 * expected + 4096;
-  while (level >= 0) {
+  while (at0 >= 0) {
     if (--steps === 0) return false;
     const k = state[at0 + NEXT_CHILD];
     const count = state[at0 + CHILD_COUNT];
     if (k === count) {
       // A visible node's children are all read: its subtree ends here.
       if (state[at0 + HIDDEN] === 0) subtreeEnd[state[at0 + OWNER]] = n;
-      level--;
       at0 -= LEVEL;
       continue;
     }
@@ -318,25 +320,13 @@ export function readTreeMemory(mem: TreeMemory, tree: number, sink: NodeSink, gr
       hidden = extra ? 2 : 1;
     } else continue;
     // One level down: the children of the subtree at `ptr`, which starts at `start`.
-    level++;
     at0 += LEVEL;
     if (at0 + LEVEL > state.length) {
       const grown = new Int32Array(state.length * 2);
       grown.set(state);
       state = levelState = grown;
     }
-    const p = u16[(ptr + HEAP_PRODUCTION_ID) >> 1];
-    state[at0 + CHILDREN_AT] = ptr - 8 * children;
-    state[at0 + CHILD_COUNT] = children;
-    state[at0 + NEXT_CHILD] = 0;
-    state[at0 + NEXT_STRUCTURAL] = 0;
-    state[at0 + POSITION] = start;
-    state[at0 + PRODUCTION] = p;
-    state[at0 + ALIASES_AT] = p ? (aliasSequences >> 1) + p * maxAliases : 0;
-    state[at0 + OWNER] = owner;
-    state[at0 + DEPTH] = depth;
-    state[at0 + HIDDEN] = hidden;
-    state[at0 + OWN_INDEX] = index;
+    startLevel(state, at0, ptr, children, start, u16[(ptr + HEAP_PRODUCTION_ID) >> 1], aliasSequences, maxAliases, owner, depth, hidden, index);
   }
   sink.length = n;
   return n === expected;

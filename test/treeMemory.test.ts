@@ -113,7 +113,7 @@ describe('trees read from memory', () => {
     }
   });
 
-  it('are not read when the memory does not hold what the grammar says, and the tree is then read with the cursor', () => {
+  it('are not read when the memory does not hold what the grammar says, or more or fewer nodes than the root counts', () => {
     const text = 'def f(a, b=1):\n    return a + b\n';
     const wasm = parsers.parser('python').parse(text)!;
     try {

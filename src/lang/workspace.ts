@@ -1025,16 +1025,18 @@ export class Workspace {
     this.holds = holds;
     let facts = this.imports.get(file);
     if (facts) return facts;
-    const source = this.source(file);
+    // Read once (SourceHost.readFile): what is kept of the text is its facts.
+    const source = this.source(file, true);
     if (!source) return undefined;
-    facts = this.readImports(file, source.text, source.language, holds);
+    facts = this.readImports(file, source.text, source.language, holds, false);
     this.imports.set(file, facts);
     return facts;
   }
 
-  private readImports(file: string, text: string, language: LanguageId, holds: (text: string) => boolean): ImportFacts {
+  /** `keepList`: see importedNamesOf (false for a text read only for these facts). */
+  private readImports(file: string, text: string, language: LanguageId, holds: (text: string) => boolean, keepList = true): ImportFacts {
     const imports = new Set<string>();
-    for (const imp of importedNamesOf(language, text)) {
+    for (const imp of importedNamesOf(language, text, keepList)) {
       for (const target of this.importTargets(file, language, imp)) if (target !== file) imports.add(target);
     }
     return { holds: holds(text), imports: [...imports].sort(), length: text.length, hash: this.textsStay ? 0 : textHash(text) };

@@ -574,6 +574,37 @@ describe('the names a text calls', () => {
     expect(callers(['one', 'two', 'one', 'two'])[3]).toEqual(two);
   });
 
+  it("drops the other projects' names past the bound on what is kept, and still reads a project up to the reading bound", async () => {
+    const parsers = await Parsers.load();
+    // Two projects of four files of 100 characters; names of 450 characters of files are kept, 10,000 read.
+    const files = new Map<string, string>();
+    for (const project of ['one', 'two']) for (let i = 0; i < 4; i++) files.set(`/${project}/m${i}.py`, `send(${i})\n`.padEnd(100, '#'));
+    const read: string[] = [];
+    const host = {
+      readFile: (p: string) => {
+        read.push(p);
+        return files.get(p);
+      },
+      projectFiles: (p: string) => [...files.keys()].filter((f) => f.startsWith(p.slice(0, 5))),
+    };
+    const ws = new Workspace(parsers, host, 0, 10_000, false, 450);
+    const one = ['/one/m1.py', '/one/m2.py', '/one/m3.py'];
+    const two = ['/two/m1.py', '/two/m2.py', '/two/m3.py'];
+    expect(ws.filesCalling('/one/m0.py', 'send', true)).toEqual(one);
+    expect(ws.filesCalling('/two/m0.py', 'send', true)).toEqual(two);
+    // Project one's names went while project two was read (300 + 300 characters): it is read again, whole.
+    read.length = 0;
+    expect(ws.filesCalling('/one/m0.py', 'send', true)).toEqual(one);
+    expect(read).toEqual(one);
+    // Kept up to the reading bound (as before), nothing is read again.
+    const keeping = new Workspace(parsers, host, 0, 10_000, false, 10_000);
+    keeping.filesCalling('/one/m0.py', 'send', true);
+    keeping.filesCalling('/two/m0.py', 'send', true);
+    read.length = 0;
+    expect(keeping.filesCalling('/one/m0.py', 'send', true)).toEqual(one);
+    expect(read).toEqual([]);
+  });
+
   it('answers a search asked again from the same and other files of a project, and again after a file changes', async () => {
     const parsers = await Parsers.load();
     const files = new Map<string, string>([

@@ -512,6 +512,14 @@ const MAX_INDEXED_FILES = 20_000;
  * up to it.
  */
 const MAX_INDEXED_CHARS = 80_000_000;
+/**
+ * Characters of files whose called names stay indexed while another project is searched: past
+ * it, the names of the other projects' files are dropped (those of the project searched stay, up
+ * to MAX_INDEXED_CHARS). A run takes projects one after another, and kept up to the reading bound
+ * the names of the projects a lint worker had finished with grew to the end of the run (real-code
+ * corpus, 2 threads: 58–68 M characters read, 2.9–3.7 M characters of names held at the end).
+ */
+const MAX_KEPT_INDEX_CHARS = 16_000_000;
 
 /**
  * The names a text calls, one a line between newlines: the member names (`.name(`, `. name(`,
@@ -753,6 +761,8 @@ export class Workspace {
      * functions took ~100 ms of a one-thread run over the real-code corpus).
      */
     private readonly textsStay = false,
+    /** Past these, other projects' indexed names are dropped (MAX_KEPT_INDEX_CHARS; smaller in tests). */
+    private readonly maxKeptIndexChars = MAX_KEPT_INDEX_CHARS,
   ) {}
 
   /** Whether the units made keep only their index's node views between analyses (dropViews): set with textsStay. */
@@ -1154,7 +1164,7 @@ export class Workspace {
         continue;
       }
       if (names === undefined) {
-        if (this.indexedChars > this.maxIndexedChars && !evicted) {
+        if (this.indexedChars > Math.min(this.maxKeptIndexChars, this.maxIndexedChars) && !evicted) {
           evicted = true;
           const project = new Set(files);
           for (const other of [...this.memberCalls.keys()]) if (!project.has(other)) this.forgetIndexed(other);

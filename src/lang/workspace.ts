@@ -505,19 +505,19 @@ export function readingDroppedViewsFails(on: boolean): void {
 /** Projects with more files than this are not searched for the callers of a method (see filesCalling). */
 const MAX_INDEXED_FILES = 20_000;
 /**
- * Characters read for that search and kept indexed: about a second of reading and matching. Past
- * it, the names of other projects' files are dropped first (a run over many projects takes them
- * one after another), so that what one project's search finds does not depend on the projects read
- * before it, nor on how a run shares them among threads; only a project larger than this is read
- * up to it.
+ * Characters of one project read for that search: about a second of reading and matching. Only a
+ * project larger than this is read up to it; the names of other projects' files are dropped
+ * before (MAX_KEPT_INDEX_CHARS), so that what one project's search finds does not depend on the
+ * projects read before it, nor on how a run shares them among threads.
  */
 const MAX_INDEXED_CHARS = 80_000_000;
 /**
  * Characters of files whose called names stay indexed while another project is searched: past
  * it, the names of the other projects' files are dropped (those of the project searched stay, up
- * to MAX_INDEXED_CHARS). A run takes projects one after another, and kept up to the reading bound
- * the names of the projects a lint worker had finished with grew to the end of the run (real-code
- * corpus, 2 threads: 58–68 M characters read, 2.9–3.7 M characters of names held at the end).
+ * to MAX_INDEXED_CHARS). A run takes projects one after another (a run over many projects), and
+ * kept up to the reading bound the names of the projects a lint worker had finished with grew to
+ * the end of the run (real-code corpus, 2 threads: 58–68 M characters read, 2.9–3.7 M characters
+ * of names held at the end).
  */
 const MAX_KEPT_INDEX_CHARS = 16_000_000;
 

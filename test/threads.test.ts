@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startLintWorkers, lintInWorkers, stopLintWorkers, walkInLintWorkers } from '../src/cli/lint';
+import { cleanFileOutcome, FileLinter, isClean, startLintWorkers, lintInWorkers, stopLintWorkers, walkInLintWorkers } from '../src/cli/lint';
 import { Configuration } from '../src/engine/config';
 import { discoverFiles } from '../src/host/files';
 import { DiskHost } from '../src/host/source';
@@ -207,6 +207,30 @@ describe('threads', () => {
       expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
     }, 60_000);
   }
+
+  // A clean file's result waits for its turn as numbers (PendingResults) and is made again when
+  // delivered: the same outcome, fail level and steps as this thread's lint gives, in file order.
+  it('deliver every file\'s result in order, a clean file\'s as this thread lints it', async () => {
+    const host = new DiskHost();
+    const config = new Configuration(host);
+    const walk = discoverFiles(['.'], dir, (abs, isDir) => config.excluded(abs, isDir));
+    const job = lintJob();
+    job.project = { folders: [dir], files: walk.files };
+    // Files of two rules' fixtures, clean ones (good-*) among those with findings, in walk order.
+    const sources = walk.files.filter((f) => /[\\/](volatile-system-prompt|unknown-beta)[\\/]/.test(f));
+    const inThread = await FileLinter.create({ ...job });
+    const want = sources.map((f) => inThread.lint(f));
+    expect(want.filter(isClean).length).toBeGreaterThan(3);
+    expect(want.filter((r) => !isClean(r)).length).toBeGreaterThan(3);
+    const got: Array<[number, LintResult]> = [];
+    await lintInWorkers(CLI, sources, job, 2, (i, r) => got.push([i, r]));
+    expect(got.map(([i]) => i)).toEqual(sources.map((_, i) => i));
+    // Steps depend on what the thread read before (its caches), so only their presence is compared.
+    const shape = (r: LintResult) => ({ ...r.outcome, findings: r.outcome.findings.map((f) => [f.diagnostic.ruleId, f.start, f.end]), failLevel: r.failLevel, steps: typeof r.outcome.steps });
+    expect(got.map(([, r]) => shape(r))).toEqual(want.map(shape));
+    // The clean ones, as the report makes them again from the path alone.
+    for (const [i, r] of got) if (isClean(r)) expect({ ...cleanFileOutcome(sources[i]), steps: r.outcome.steps }).toEqual(r.outcome);
+  }, 60_000);
 
   it('a walk with a worker that stopped is refused (the run then walks in this thread)', async () => {
     const job = lintJob();

@@ -23,7 +23,7 @@ import { ruleTable } from '../engine/docs';
 import { allRules } from '../engine/registry';
 import { skippedOutcome } from './check';
 import { RunStats } from './runStats';
-import { FileLinter, lintInWorkers, runLintWorker, startLintWorkers, stopLintWorkers, walkInLintWorkers, walkInThisThread, WORKER_ROLE, workerCount } from './lint';
+import { cleanFileOutcome, FileLinter, isClean, lintInWorkers, runLintWorker, startLintWorkers, stopLintWorkers, walkInLintWorkers, walkInThisThread, WORKER_ROLE, workerCount } from './lint';
 import type { EarlyWorker, LintJob, LintResult } from './lint';
 import { applyBaseline, BaselineError, DEFAULT_BASELINE, readBaseline, serializeBaseline, updatedBaseline } from './baseline';
 import type { Baseline } from './baseline';
@@ -378,7 +378,13 @@ async function check(args: string[], io: Io): Promise<number> {
   const statsFile = process.env.PREFIXLINT_STATS;
   const stats = statsFile ? new RunStats(files) : undefined;
   const runStarted = performance.now();
-  const outcomes: FileOutcome[] = [];
+  /**
+   * Each file's outcome in the order of the files, a clean file's as its path (cleanFileOutcome
+   * makes its outcome again for the report): a run keeps a word per clean file while it lints,
+   * not an object (and a fail level, which no finding of it asks for).
+   */
+  const delivered: Array<FileOutcome | string> = [];
+  let outcomes: FileOutcome[] = [];
   const failLevels = new Map<FileOutcome, Severity>();
   const take = (file: string, r: LintResult) => {
     if (r.configError && !configErrors.has(r.configError.file)) {
@@ -388,7 +394,11 @@ async function check(args: string[], io: Io): Promise<number> {
     const o = r.outcome;
     stats?.note(file, r.ms, o.status.kind, o.steps ?? 0);
     for (const n of o.notices) io.err(`${displayPath(file, io.cwd)}: ${n}\n`);
-    outcomes.push(o);
+    if (isClean(r)) {
+      delivered.push(file);
+      return;
+    }
+    delivered.push(o);
     failLevels.set(o, r.failLevel);
   };
   let linter: FileLinter | undefined;
@@ -434,6 +444,8 @@ async function check(args: string[], io: Io): Promise<number> {
     linter = await FileLinter.create(job, host, config);
     for (const file of files) take(file, linter.lint(file));
   }
+  outcomes = delivered.map((d) => (typeof d === 'string' ? cleanFileOutcome(d) : d));
+  delivered.length = 0;
   if (job.fix && job.write) await fixAcross();
   outcomes.push(...skippedInWalk);
   if (stats && statsFile) stats.write(statsFile, (file) => displayPath(file, io.cwd), Math.round(performance.now() - runStarted), process.resourceUsage().maxRSS);

@@ -19,6 +19,7 @@ import { Analyzer } from '../engine/analyzer';
 import type { CompiledGrammars } from '../engine/analyzer';
 import { ConfigError, Configuration } from '../engine/config';
 import type { ConfigOverrides } from '../engine/config';
+import { SEVERITIES } from '../config/schema';
 import { checkFile, configFailure } from './check';
 import type { FileOutcome, FileStatus, Finding, PlacedEdit } from './check';
 import { DiskHost } from '../host/source';
@@ -376,7 +377,7 @@ export function cleanFileOutcome(file: string, steps?: number): FileOutcome {
  */
 class PendingResults {
   private readonly results: Array<LintResult | undefined>;
-  /** For a clean file waiting: its fail level's index in SEVERITY_ORDER + 1 (0: none waiting). */
+  /** For a clean file waiting: its fail level's index in SEVERITIES + 1 (0: none waiting). */
   private readonly cleanLevel: Uint8Array;
   private readonly cleanMs: Float64Array;
   /** NaN: no steps given. */
@@ -398,12 +399,18 @@ class PendingResults {
       this.results[index] = result;
       return;
     }
-    this.cleanLevel[index] = SEVERITY_ORDER.indexOf(result.failLevel) + 1;
+    const level = SEVERITIES.indexOf(result.failLevel);
+    if (level < 0) {
+      // Were its fail level none of the known ones, it is kept whole rather than lost.
+      this.results[index] = { outcome: cleanFileOutcome(this.files[index], result.steps), failLevel: result.failLevel, ms: result.ms };
+      return;
+    }
+    this.cleanLevel[index] = level + 1;
     this.cleanMs[index] = result.ms;
     this.cleanSteps[index] = result.steps ?? NaN;
   }
 
-  /** The result waiting at `index`, taken out; undefined when none is. */
+  /** The result waiting at `index`, taken out; undefined when none is (nor past the last file). */
   take(index: number): LintResult | undefined {
     const r = this.results[index];
     if (r) {
@@ -414,11 +421,9 @@ class PendingResults {
     if (!level) return undefined;
     this.cleanLevel[index] = 0;
     const steps = this.cleanSteps[index];
-    return { outcome: cleanFileOutcome(this.files[index], Number.isNaN(steps) ? undefined : steps), failLevel: SEVERITY_ORDER[level - 1], ms: this.cleanMs[index] };
+    return { outcome: cleanFileOutcome(this.files[index], Number.isNaN(steps) ? undefined : steps), failLevel: SEVERITIES[level - 1], ms: this.cleanMs[index] };
   }
 }
-
-const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info'];
 
 /** A LintResult as it crosses threads: fixes carry their file edits as data, not as a function. */
 type PlainResult = Omit<LintResult, 'outcome'> & { outcome: Omit<FileOutcome, 'findings'> & { findings: PlainFinding[] } };
@@ -821,7 +826,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
     let delivered = 0;
 
     const flush = () => {
-      for (let r = pending.take(delivered); r; r = delivered < files.length ? pending.take(delivered) : undefined) deliver(delivered++, r);
+      for (let r = pending.take(delivered); r; r = pending.take(delivered)) deliver(delivered++, r);
       if (delivered === files.length) resolve();
     };
     const settle = (index: number, result: LintResult | Extract<Reply, { kind: 'clean' }>) => {

@@ -612,7 +612,7 @@ export class Evaluator {
     if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1, avoid);
     if (e.k === 'bool') return e.value;
     const c = unit.adapter.condition(test);
-    if (avoid && !(c && (c.op === 'not' || c.op === 'and' || c.op === 'or')) && avoid.test(test.text)) return undefined;
+    if (avoid && !(c && (c.op === 'not' || c.op === 'and' || c.op === 'or')) && this.readsChanged(unit, test, avoid)) return undefined;
     if (!c && e.k === 'call') {
       // `isinstance(system, str)` on a value whose kind is known.
       const f = unit.frontEnd.facts.condition(test);
@@ -635,6 +635,22 @@ export class Evaluator {
     // Equal whichever each side is, or different whichever each side is (`role == "system"` with role one of "user", "assistant").
     const equal = l.length === 1 && r.length === 1 && l[0] === r[0] ? true : l.every((x) => r.every((y) => x !== y)) ? false : undefined;
     return equal === undefined ? undefined : equal === (c.op === 'eq');
+  }
+
+  /**
+   * Whether a test reads the value being changed (`avoid` matches its name): by name, or through a
+   * name bound to a part of it by one plain assignment (`prev = history[-1]` for a change of
+   * `history`). Such a test is about the value's contents: deciding it evaluates the value, and
+   * so the very changes being applied, again (on agno's message-merging loop, each of ~500
+   * tests re-read the list being merged: ~0.7 s of one file).
+   */
+  private readsChanged(unit: FileUnit, test: Node, avoid: RegExp): boolean {
+    if (avoid.test(test.text)) return true;
+    for (const name of namesIn(unit, test)) {
+      const bound = this.boundExpression(unit, test, name);
+      if (bound && avoid.test(bound.text)) return true;
+    }
+    return false;
   }
 
   /** The expression a name is bound to by one plain assignment (`p = state_path(name)`), if it is. */
@@ -761,7 +777,7 @@ export class Evaluator {
    * `ChatMessage(role="system", ...).role`). Items whose test is not known are kept, and so is
    * what an incomplete list may hold besides its items.
    */
-  private narrowed(unit: FileUnit, b: Binding, iter: Value, use: Node, env?: Env): Value {
+  private narrowed(unit: FileUnit, b: Binding, iter: Value, use: Node, env?: Env, changing?: RegExp): Value {
     if (iter.kind !== 'list') return iter;
     const items = listedItems(iter);
     if (!items.length || items.length > MAX_NARROWED_ITEMS) return iter;
@@ -770,7 +786,7 @@ export class Evaluator {
     const kept = items.filter((item) => {
       const bound: Env = new Map(env ?? []);
       bound.set(b.name, item);
-      return guards.every((g) => this.decide(unit, g.test, bound) !== !g.holds);
+      return guards.every((g) => this.decide(unit, g.test, bound, 0, changing) !== !g.holds);
     });
     if (kept.length === items.length) return iter;
     const { possible: _possible, ...rest } = iter;
@@ -782,14 +798,14 @@ export class Evaluator {
    * list: the items that can reach the append (see narrowed), as they are, and the taints of
    * what the list may hold besides them. Undefined for any other argument.
    */
-  private loopItems(unit: FileUnit, arg: Node, at: Node, env?: Env): { items: Value[]; taints: Taint[]; seen: boolean } | undefined {
+  private loopItems(unit: FileUnit, arg: Node, at: Node, env?: Env, changing?: RegExp): { items: Value[]; taints: Taint[]; seen: boolean } | undefined {
     const e = unit.adapter.expr(arg);
     if (e.k !== 'ident' || env?.has(e.name)) return undefined;
     const found = this.findBinding(unit, arg, e.name);
     const b = found?.binding;
     if (!b || found.crossed || b.kind !== 'loop' || !b.value || at.startIndex < b.at.startIndex || at.endIndex > b.at.endIndex) return undefined;
     const iter = this.eval(unit, b.value, found.scope.parent ? env : undefined);
-    const kept = this.narrowed(unit, b, iter, arg, found.scope.parent ? env : undefined);
+    const kept = this.narrowed(unit, b, iter, arg, found.scope.parent ? env : undefined, changing);
     if (kept.kind !== 'list' || !listedItems(kept).length) return undefined;
     const repeated = unit.loc(b.at);
     return { items: listedItems(kept).map((x) => ({ ...x, repeated }) as Value), taints: itemsSeen(kept) ? [] : kept.taints.filter((t) => t.cls !== 'unordered'), seen: itemsSeen(kept) };
@@ -1517,7 +1533,7 @@ export class Evaluator {
    */
   reached(unit: FileUnit, node: Node, stop: Node, env?: Env, unread?: string, settingsOnly = false): boolean | undefined {
     let certain = true;
-    const reads = unread ? new RegExp(`(?<![\\w$])${unread.replace(/[$]/g, '\\$')}(?![\\w$])`) : undefined;
+    const reads = unread ? readerOf(unread) : undefined;
     for (let n = node.parent; n && n.id !== stop.id; n = n.parent) {
       if (unit.adapter.isScope(n)) return undefined;
       const branches = unit.adapter.ifBranches(n);
@@ -2093,7 +2109,8 @@ export class Evaluator {
         case 'unshift': {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
           // `for m in chat: if m.role == "system": pinned.append(m)`: the items that pass, each as it is.
-          const copied = argNodes.length === 1 ? this.loopItems(unit, argNodes[0], m.node, env) : undefined;
+          // A guard that reads the list being filled is about its contents (see decide's `avoid`).
+          const copied = argNodes.length === 1 ? this.loopItems(unit, argNodes[0], m.node, env, readerOf(m.name.replace(/^<self>\./, ''))) : undefined;
           if (copied) {
             v.possible = [...(v.possible ?? []), ...copied.items];
             v.taints.push(...copied.taints);
@@ -2684,6 +2701,11 @@ function callsOnOtherReceiver(text: string, name: string): boolean {
 function isTextString(unit: FileUnit, v: Value): boolean {
   if (v.kind !== 'str' || !v.at || v.at.file !== unit.file) return false;
   return !/^[rR]?[bB][rR]?["']/.test(unit.text.slice(v.at.start, v.at.end));
+}
+
+/** A pattern that holds for a text reading `name` (not an attribute of that name: `self.name`, nor a longer name). */
+function readerOf(name: string): RegExp {
+  return new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
 }
 
 /** The names an expression reads (`tool` in `tool.get("extras")`; not the attribute `get`). */

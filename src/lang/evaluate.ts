@@ -2073,7 +2073,7 @@ export class Evaluator {
     /** A change that may run and was left out touches the start of the list (not only adds at its end). */
     let unsureHead = false;
     for (const m of all) {
-      const inside = this.reached(unit, m.node, scopeNode, env, m.name.replace(/^<self>\./, ''));
+      const inside = this.reached(unit, m.node, scopeNode, env, changedName(m));
       if (inside === false) continue;
       // A change inside a function it was handed to runs only as surely as that call.
       const runs = outer === true ? inside : undefined;
@@ -2113,7 +2113,7 @@ export class Evaluator {
         case 'unshift': {
           const argNodes = m.method === 'insert' ? m.args.slice(1) : m.args;
           // `for m in chat: if m.role == "system": pinned.append(m)`: the items that pass, each as it is.
-          const copied = argNodes.length === 1 ? this.loopItems(unit, argNodes[0], m.node, env, m.name.replace(/^<self>\./, '')) : undefined;
+          const copied = argNodes.length === 1 ? this.loopItems(unit, argNodes[0], m.node, env, changedName(m)) : undefined;
           if (copied) {
             v.possible = [...(v.possible ?? []), ...copied.items];
             v.taints.push(...copied.taints);
@@ -2706,7 +2706,12 @@ function isTextString(unit: FileUnit, v: Value): boolean {
   return !/^[rR]?[bB][rR]?["']/.test(unit.text.slice(v.at.start, v.at.end));
 }
 
-/** A pattern that holds for a text reading `name` (not an attribute of that name: `self.name`, nor a longer name). */
+/** The name a change is made through, as the code reads it (`history` for `self.history.append(...)`). */
+function changedName(m: Mutation): string {
+  return m.name.replace(/^<self>\./, '');
+}
+
+/** A pattern that holds for a text reading `name` as a whole name (not within a longer one: `history` in `history2`). */
 function readerOf(name: string): RegExp {
   return new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
 }

@@ -254,6 +254,27 @@ describe('Notebook', () => {
     expect((notices[5] as { notice: string }).notice).toContain('R');
   });
 
+  it('reads notebooks whose kernel runs Python code under another name, and no others', () => {
+    const cell = [{ type: 'code' as const, source: 'import anthropic\nclient = anthropic.Anthropic()' }];
+    // A Coconut kernel (a superset of Python 3), as some notebooks of plain Python are saved.
+    const coconut = { kernelspec: { display_name: 'Coconut', language: 'coconut', name: 'coconut' }, language_info: { codemirror_mode: { name: 'python', version: 3 }, file_extension: '.coco', mimetype: 'text/x-python3', name: 'coconut' } };
+    expect(asNotebook(notebook(cell, coconut)).virtualText).toBe('import anthropic\nclient = anthropic.Anthropic()\n');
+    expect(asNotebook(notebook(cell, { kernelspec: { language: 'Python3', name: 'py' } })).virtual.cells.map((c) => c.index)).toEqual([0]);
+    // Another kernel language whose cells are edited as Python (its language_info says so).
+    const edited = { kernelspec: { language: 'sage', name: 'sagemath' }, language_info: { codemirror_mode: { name: 'ipython', version: 3 }, name: 'sage' } };
+    expect(asNotebook(notebook(cell, edited)).virtual.cells.map((c) => c.index)).toEqual([0]);
+    const byMime = { kernelspec: { language: 'xpython', name: 'xpython' }, language_info: { mimetype: 'text/x-python', name: 'python' } };
+    expect(asNotebook(notebook(cell, byMime)).virtual.cells.map((c) => c.index)).toEqual([0]);
+    // Other languages stay out, whatever else their metadata says.
+    const julia = { kernelspec: { language: 'julia', name: 'julia-1.10' }, language_info: { codemirror_mode: 'julia', mimetype: 'application/julia', name: 'julia' } };
+    const scala = { kernelspec: { language: 'scala', name: 'scala' }, language_info: { codemirror_mode: { name: 'text/x-scala' }, mimetype: 'text/x-python-not', name: 'scala' } };
+    for (const meta of [julia, scala]) {
+      const n = Notebook.parse(notebook(cell, meta));
+      expect(n).not.toBeInstanceOf(Notebook);
+      expect((n as { notice: string }).notice).toBe(`not a Python notebook (kernel language: ${meta.kernelspec.language})`);
+    }
+  });
+
   it('skips code cells that VS Code marks as another language', () => {
     const raw = JSON.stringify({
       cells: [

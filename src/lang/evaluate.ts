@@ -2366,6 +2366,13 @@ export class Evaluator {
     return this.apply(unit, fn, node, args, env, isNew, calleeExpr.k === 'ident' ? calleeExpr.name : undefined);
   }
 
+  /** The calls whose results a call's arguments hold (resultsHeld), as evaluated where the call is. */
+  private originsOfArgs(unit: FileUnit, args: readonly Arg[], env: Env | undefined): Set<string> {
+    const out = new Set<string>();
+    for (const a of args) resultsHeld(this.eval(unit, a.value, env), out);
+    return out;
+  }
+
   private apply(unit: FileUnit, fn: Value, node: Node, args: Arg[], env: Env | undefined, isNew: boolean, shortName?: string): Value {
     const at = unit.loc(node);
     const ref = this.refOf(fn);
@@ -2385,7 +2392,7 @@ export class Evaluator {
       // returns is not known, and only depends on its inputs as far as the body shows, so its
       // name says what it is, as for a call that is not followed. A body that shows more (a
       // constant, a pick among written values, data already retrieved) is taken as it is.
-      if (!isNew && shortName && RETRIEVAL_NAME.test(shortName) && !isComplete(v) && allTaints(v).every((t) => t.kind === 'parameter' || t.kind === 'loop-variable')) {
+      if (!isNew && shortName && RETRIEVAL_NAME.test(shortName) && !isComplete(v) && allTaints(v).every((t) => t.kind === 'parameter' || t.kind === 'loop-variable') && !builtFromInputs(v, this.originsOfArgs(unit, args, env))) {
         return { ...v, taints: [this.taint('per-request', 'retrieval', unit, node), ...v.taints] } as Value;
       }
       return v;
@@ -2811,4 +2818,36 @@ export function itemsOrigin(v: Value): Origin | undefined {
 /** Whether a reference is the function `fn` of `unit` (its definition, by place). */
 function isFunction(ref: Ref | undefined, unit: FileUnit, fn: Node): boolean {
   return ref?.kind === 'function' && ref.unit.file === unit.file && ref.node.startIndex === fn.startIndex && ref.node.endIndex === fn.endIndex;
+}
+
+/** A place's key, to compare places found along different paths. */
+function placeKey(at: Loc): string {
+  return `${at.file}\u0000${at.start}\u0000${at.end}`;
+}
+
+/** The calls (placeKey) whose results a value holds parts of, as far as its lists, objects and alternatives show them. */
+function resultsHeld(v: Value, out: Set<string>, depth = 0): Set<string> {
+  if (depth > 8) return out;
+  if (v.origin) out.add(placeKey(v.origin.call));
+  if (v.kind === 'list') for (const x of [...v.items, ...(v.possible ?? [])]) resultsHeld(x, out, depth + 1);
+  else if (v.kind === 'obj') for (const e of v.entries) resultsHeld(e.value, out, depth + 1);
+  else if (v.kind === 'unknown') for (const x of v.alternatives ?? []) resultsHeld(x, out, depth + 1);
+  return out;
+}
+
+/**
+ * Whether a function's result, as its body shows it, is a list or object it builds whose unknown
+ * parts all came in with its arguments (a parameter, an item of one, a value read from one, the
+ * result of a call the caller made) rather than from a call the function makes and the analysis
+ * does not follow: `_apply_tool_search(tools)` returning `[search_tool, *({**t, "defer_loading":
+ * True} for t in tools)]` reshapes the tools it is handed and retrieves nothing, whatever its name
+ * says. `given` holds the calls whose results the arguments hold (resultsHeld). A text (whose
+ * unknown parts are only holes), or an unknown value as a whole, is not known to be so.
+ */
+function builtFromInputs(v: Value, given: ReadonlySet<string>, depth = 0): boolean {
+  if (depth > 8) return false;
+  const part = (x: Value): boolean => (x.kind === 'unknown' ? !x.origin || given.has(placeKey(x.origin.call)) : isComplete(x) || builtFromInputs(x, given, depth + 1));
+  if (v.kind === 'list') return v.items.every(part) && (v.possible ?? []).every(part);
+  if (v.kind === 'obj') return v.entries.every((e) => part(e.value));
+  return false;
 }

@@ -302,6 +302,25 @@ export interface NotebookNotice {
   notice: string;
 }
 
+/**
+ * Kernel languages whose code cells are Python: Python itself (`python`, `python3`), and Coconut,
+ * a superset of Python 3 whose kernel some notebooks of plain Python code were saved with (three
+ * of Anthropic's own cookbook notebooks); a cell in syntax of its own is a parse error there, as
+ * any other.
+ */
+const PYTHON_KERNEL_LANGUAGES = /^(?:i?python[23]?|coconut)$/i;
+
+/**
+ * Whether a notebook's `language_info` says its cells are edited as Python (CodeMirror's Python
+ * mode, a `text/x-python` MIME type), whatever the kernel calls its language.
+ */
+function editedAsPython(info: unknown): boolean {
+  if (typeof info !== 'object' || info === null) return false;
+  const { codemirror_mode: mode, mimetype } = info as { codemirror_mode?: unknown; mimetype?: unknown };
+  const modeName = typeof mode === 'object' && mode !== null ? (mode as { name?: unknown }).name : mode;
+  return (typeof modeName === 'string' && /^i?python$/i.test(modeName)) || (typeof mimetype === 'string' && /^text\/x-python[23]?$/i.test(mimetype));
+}
+
 export class Notebook {
   private lineIndex?: LineIndex;
 
@@ -343,7 +362,7 @@ export class Notebook {
     if (!cells || cells.type !== 'array') return { notice: 'not a notebook: no "cells" list' };
 
     const kernel = value(['metadata', 'kernelspec', 'language']) ?? value(['metadata', 'language_info', 'name']);
-    if (typeof kernel === 'string' && kernel.toLowerCase() !== 'python') {
+    if (typeof kernel === 'string' && !PYTHON_KERNEL_LANGUAGES.test(kernel) && !editedAsPython(value(['metadata', 'language_info']))) {
       return { notice: `not a Python notebook (kernel language: ${kernel})` };
     }
 

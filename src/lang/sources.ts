@@ -25,8 +25,12 @@ export type SourceKind =
   | 'date-ctor'
   | 'require';
 
-/** Calls whose result is data fetched per request: retrieval, memory, search, user lookups. */
-export const RETRIEVAL_NAME = /(retriev|search|recall|memor|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user|rerank)/i;
+/**
+ * Calls whose result is data fetched per request: retrieval, memory, search, user lookups. Not
+ * "tool search" (`_apply_tool_search(tools)`, `withToolSearch`): the API's tool search feature,
+ * which code turns on by reshaping the tool list it already has, not a search of data.
+ */
+export const RETRIEVAL_NAME = /(retriev|(?<!tools?_?)search|recall|memor|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user|rerank)/i;
 
 /**
  * Code that already cuts history at a user turn or repairs tool_use/tool_result pairs: a role

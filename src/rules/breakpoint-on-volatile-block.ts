@@ -19,7 +19,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'A cache_control marker on a message block whose content changes on every request: it writes a cache entry every call and never reads one.',
     docs: `## What it does
-Finds a \`cache_control\` marker on a message block whose content the next request will not send again: the current time, a random id, retrieved documents, or request data in a request that is built fresh on every call (no history is resent). A marker on the newest message of a conversation whose history is resent on the next turn is the documented pattern and is not reported: the next request repeats those bytes and reads the entry. Markers on \`system\` and \`tools\` are left to \`volatile-system-prompt\`, \`volatile-tools\` and \`dynamic-content-before-breakpoint\`, which report the changing value itself.
+Finds a \`cache_control\` marker on a message block whose content the next request will not send again: the current time, a random id, retrieved documents, or request data in a request that is built fresh on every call (no history is resent). A marker on the newest message of a conversation whose history is resent on the next turn is the documented pattern and is not reported: the next request repeats those bytes and reads the entry. Nor is a value computed once when the module is loaded (a top-level \`STAMP = datetime.now()\`): every call of the process sends the same bytes and reads the entry the first one wrote. Markers on \`system\` and \`tools\` are left to \`volatile-system-prompt\`, \`volatile-tools\` and \`dynamic-content-before-breakpoint\`, which report the changing value itself.
 
 ## Why is this bad?
 A breakpoint writes one cache entry: the hash of everything up to and including the marked block. When that block differs on every call, every request pays the cache write (1.25× the input price, 2× for the 1-hour TTL) and no request ever finds the entry, because the lookup never reaches back to a position where an earlier request wrote one. The stable prefix before it (the system prompt, the reference documents) is never cached either.
@@ -176,7 +176,9 @@ The fix moves the \`cache_control\` entry from the changing block to the last un
 function volatileTaint(m: Marker, call: RequestCall, ctx: RuleContext, isLast: boolean): Taint | undefined {
   const block = m.block!.value;
   const own = block.kind === 'obj' ? block.entries.filter((e) => e.key !== 'cache_control').flatMap((e) => allTaints(e.value)) : allTaints(block);
-  const clock = own.find((t) => t.cls === 'clock' || t.cls === 'random');
+  // A value computed when the module is loaded (`const stamped = \`At ${new Date().toISOString()}: ...\``
+  // at the top level) is the same for every call of the process: the next call reads the entry.
+  const clock = own.find((t) => (t.cls === 'clock' || t.cls === 'random') && !t.once);
   if (clock) return clock;
   const strong = own.find((t) => (t.kind === 'retrieval' || t.kind === 'loop-variable') && perRequestStrength(ctx.view, t, call) === 'certain');
   if (strong || !isLast) return strong;

@@ -166,6 +166,8 @@ export interface FileView {
   valueAt(at: Loc): Value | undefined;
   /** The name, read at `at`, is the error an exception handler around it caught (`except OSError as e`, `catch (err)`). */
   caughtError(at: Loc, name: string): boolean;
+  /** The expression at `at` is inside an exception handler's body (`except ...:`, `catch (...) { }`) of its function. */
+  inHandler(at: Loc): boolean;
   /**
    * The folders from the root of the file's project (the nearest folder above it with a
    * repository or a package manifest) down to the file: `['gptme', 'eval', 'swebench']`. Empty

@@ -54,7 +54,12 @@ function provenance(unit: FileUnit, ev: Evaluator, n: Node, depth: number, out: 
       if (bound) {
         out.push(bound.text);
         follow(bound);
+        return;
       }
+      // `with tempfile.TemporaryDirectory() as d:`: the name is the context's (a scratch folder).
+      const b = ev.findBinding(unit, n, e.name)?.binding;
+      const context = b?.kind === 'opaque' ? unit.frontEnd.facts.contextOf(b.at) : undefined;
+      if (context) out.push(context.text);
       return;
     }
     case 'wrap':

@@ -322,6 +322,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       const b = node && ev.findBinding(unit, node, name)?.binding;
       return !!b && b.kind === 'opaque' && facts.catches(b.at);
     },
+    inHandler(at) {
+      return !!up(at, (n) => facts.handles(n));
+    },
     pathAt(at) {
       const node = nodeAt(at);
       return node ? filePath(unit, ev, node) : undefined;

@@ -160,6 +160,10 @@ export interface FactSyntax {
   leaves(node: Node): boolean;
   /** The declaration of a name (a binding's statement) binds the error an exception handler caught: `except OSError as e`, `catch (err)`. */
   catches(declaration: Node): boolean;
+  /** An exception handler, whose body runs on an error: `except ...:`, `catch (...) { }`. */
+  handles(node: Node): boolean;
+  /** For the declaration of a name bound by a context manager (`with tempfile.TemporaryDirectory() as d`), the context's expression. */
+  contextOf(declaration: Node): Node | undefined;
   /**
    * The node types `assignment`, `filter` and `isPathOperator` can answer for: the walks over a
    * whole file look at these only (test/adapters.test.ts checks the lists).

@@ -106,12 +106,16 @@ const WRITE_ONCE = /^\s*\(?\s*(not\s+[\w.]*(exists|isfile|is_file)\b|!\s*[\w.]*(
 
 /** Callables and modules that build a path from their arguments without adding a name of their own. */
 const PATH_CALLS = new Set(['Path', 'PurePath', 'os', 'path', 'pathlib', 'join', 'resolve', 'abspath', 'expanduser', 'normpath', 'realpath', 'str', 'fspath', 'String', 'await']);
-/** The system's temp folder: `/tmp/...`, `tempfile.gettempdir()`, `os.tmpdir()`, a `mkdtemp` folder. */
-const TEMP_DIR = /(^|["'`\s])\/tmp\/|gettempdir\(|\btmpdir\(|mkdtemp/;
+/**
+ * The system's temp folder: `/tmp/...`, `tempfile.gettempdir()`, `os.tmpdir()`, a `mkdtemp` folder,
+ * a temporary directory made for a block (`with tempfile.TemporaryDirectory() as d`, a project's
+ * own `GitTemporaryDirectory()` around it), removed when the block ends.
+ */
+const TEMP_DIR = /(^|["'`\s])\/tmp\/|gettempdir\(|\btmpdir\(|mkdtemp|TemporaryDirectory\(/;
 /** Files that describe a running process (its PID, its port, its lock): its writer's crash ends what they describe. */
 const PROCESS_FILE_WORDS = new Set(['pid', 'pidfile', 'port', 'lock', 'lockfile']);
-/** A name made new on each write: a uuid (`uuid4()`, `uuidv4()`, `randomUUID()`, `nanoid()`), random bytes, a timestamp. */
-const FRESH_NAME = /\buuid(v?\d)?\(|\buuid\.uuid\d\(|randomUUID\(|\b(nanoid|ulid|cuid2?|createId)\(|randomBytes\(|\btoken_(hex|urlsafe)\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)(\.(strftime|isoformat)|:%)|\btimestamp\b/;
+/** A name made new on each write: a uuid (`uuid4()`, `uuidv4()`, `randomUUID()`, `nanoid()`, the AI SDK's `generateId()`), random bytes, a timestamp. */
+const FRESH_NAME = /\buuid(v?\d)?\(|\buuid\.uuid\d\(|randomUUID\(|\b(nanoid|ulid|cuid2?|createId|generateId)\(|randomBytes\(|\btoken_(hex|urlsafe)\(|\bDate\.now\(\)|\btime\.time\(\)|\.now\(\)(\.(strftime|isoformat)|:%)|\btimestamp\b/;
 /**
  * Data that is only the clock (`str(time.time())`, `String(Date.now())`, `new Date().toISOString()`):
  * a stamp. A torn one fails to parse and reads as no stamp, so the next run writes it again.
@@ -532,8 +536,10 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write;
       // a `return` in a comment there (`# return`) leaves nothing.
-      const exists = new RegExp(`if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?([^\\n]*\\n){0,3}?(?:(?!#|\\/\\/)[^\\n])*\\b(${leave})\\b`);
-      if (exists.test(before)) return true;
+      const test = `if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?`;
+      // The `return` on the `if`'s line or anywhere in its block (the lines indented below it: a
+      // load in a `try`, notes and a fallback before it), not a `return` of a later test.
+      for (const m of before.matchAll(new RegExp(test, 'g'))) if (leavesInBlock(before, m.index!, leave)) return true;
       const cond = view.enclosingCondition(at);
       if (/except\s+\(?\s*FileNotFoundError|ENOENT/.test(cond?.conditionText ?? '')) return true;
       // The blocks around the write, by indentation: an `except FileNotFoundError:` or an
@@ -732,9 +738,15 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       }
       return error;
     };
-    /** `str(exc)`, `repr(err)`, `String(err)`, `err.message`: the text of a caught error, or of a parameter every call of its function in the file fills with one. */
+    /**
+     * `str(exc)`, `repr(err)`, `String(err)`, `err.message`, `err.stack`: the text of a caught error,
+     * or of a parameter every call of its function in the file fills with one; in a handler,
+     * Python's `traceback.format_exc()` (the error being handled, with its trace).
+     */
     const errorText = (at: Loc): boolean => {
-      const m = /^(?:str|repr|String)\(\s*([A-Za-z_$][\w$]*)\s*\)$|^([A-Za-z_$][\w$]*)\??\.message$/.exec(ctx.textOf(at).trim());
+      const text = ctx.textOf(at).trim();
+      if (/^traceback\.format_exc\(\s*\)$/.test(text)) return view.inHandler(at);
+      const m = /^(?:str|repr|String)\(\s*([A-Za-z_$][\w$]*)\s*\)$|^([A-Za-z_$][\w$]*)\??\.(?:message|stack)$/.exec(text);
       const name = m?.[1] ?? m?.[2];
       if (!name) return false;
       if (view.caughtError(at, name)) return true;
@@ -1242,4 +1254,32 @@ function atomicWrite(c: CallSite, ctx: RuleContext): TextEdit[] | undefined {
   const call = found && ctx.edits.replace(found.replace, found.call);
   const helper = call && ctx.edits.ensureHelper(ATOMIC_HELPER.name, ATOMIC_HELPER.code, ATOMIC_HELPER.imports);
   return call && helper ? [...call, ...helper] : undefined;
+}
+
+/**
+ * Whether the block of the `if` at `at` in `text` (the text of a function up to a write) leaves
+ * with `leave` (`return`, `continue`...) outside a comment, and ends before the write: the rest
+ * of the `if`'s line, then the lines indented deeper than it, up to the first that is not (the
+ * write's own line, whose indentation ends `text`, counts). `if path.exists():` followed, a few
+ * statements down, by `return cached`, then the write; not a write inside that block.
+ */
+function leavesInBlock(text: string, at: number, leave: string): boolean {
+  const lineStart = text.lastIndexOf('\n', at) + 1;
+  const indent = /^[ \t]*/.exec(text.slice(lineStart))![0].length;
+  const word = new RegExp(`^(?:(?!#|\\/\\/)[^\\n])*\\b(?:${leave})\\b`);
+  let lineEnd = text.indexOf('\n', at);
+  if (lineEnd === -1) return false;
+  let leaves = word.test(text.slice(at, lineEnd).replace(/^[^:{]*[:{]/, ''));
+  for (let start = lineEnd + 1; start <= text.length; start = lineEnd + 1) {
+    lineEnd = text.indexOf('\n', start);
+    const last = lineEnd === -1;
+    if (last) lineEnd = text.length;
+    const line = text.slice(start, lineEnd);
+    // The write's line: only its indentation is in the text.
+    if (!line.trim() && !last) continue;
+    if (/^[ \t]*/.exec(line)![0].length <= indent) return leaves;
+    if (last) return false;
+    leaves ||= word.test(line);
+  }
+  return false;
 }

@@ -219,6 +219,14 @@ export const pythonFacts: FactSyntax = {
     return n.type === 'as_pattern' && (n.parent?.type === 'except_clause' || n.parent?.type === 'except_group_clause');
   },
 
+  handles(n: Node) {
+    return n.type === 'except_clause' || n.type === 'except_group_clause';
+  },
+
+  contextOf(n: Node) {
+    return n.type === 'as_pattern' && n.parent?.type === 'with_item' ? (n.namedChildren[0] ?? undefined) : undefined;
+  },
+
   leaves(n: Node) {
     if (n.type === 'return_statement' || n.type === 'raise_statement') return true;
     // `sys.exit(1)`, `exit()`, `quit()`, `os._exit(1)` as a statement of its own.

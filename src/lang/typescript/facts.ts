@@ -217,6 +217,14 @@ export const typescriptFacts: FactSyntax = {
     return n.type === 'catch_clause';
   },
 
+  handles(n: Node) {
+    return n.type === 'catch_clause';
+  },
+
+  contextOf() {
+    return undefined;
+  },
+
   leaves(n: Node) {
     if (n.type === 'return_statement' || n.type === 'throw_statement') return true;
     // `process.exit(1)` as a statement of its own.

@@ -41,6 +41,9 @@ const SOURCES: Record<string, SourceKind> = {
   'uuid.v7': 'random',
   'nanoid.nanoid': 'random',
   'ulid.ulid': 'random',
+  // The AI SDK's ids (chats, messages, tool calls): random, as nanoid's.
+  'ai.generateId': 'random',
+  '@ai-sdk/provider-utils.generateId': 'random',
   'os.hostname': 'environment',
   'node:os.hostname': 'environment',
   'fs.readdirSync': 'listing',

@@ -60,6 +60,11 @@ export interface Taint {
    * rather than on each call: it still changes at every restart.
    */
   once?: boolean;
+  /**
+   * A clock value read to the day (`date.today()`, `now.strftime("%Y-%m-%d")`,
+   * `d.toDateString()`): the same all day, so it changes once a day rather than on each call.
+   */
+  daily?: boolean;
 }
 
 /** A cut of a list by count (`messages[-5:]`, `pop(0)`), recorded on the list it produces. */
@@ -324,7 +329,7 @@ export function hasTaints(v: Value): boolean {
 }
 
 function taintKey(t: Taint): string {
-  return `${t.at.file}\u0000${t.at.start}\u0000${t.at.end}\u0000${t.kind}\u0000${t.embed ? t.embed.start : ''}`;
+  return `${t.at.file}\u0000${t.at.start}\u0000${t.at.end}\u0000${t.kind}\u0000${t.embed ? t.embed.start : ''}${t.daily ? '\u0000daily' : ''}`;
 }
 
 /**

@@ -2392,7 +2392,8 @@ export class Evaluator {
       // returns is not known, and only depends on its inputs as far as the body shows, so its
       // name says what it is, as for a call that is not followed. A body that shows more (a
       // constant, a pick among written values, data already retrieved) is taken as it is.
-      if (!isNew && shortName && RETRIEVAL_NAME.test(shortName) && !isComplete(v) && allTaints(v).every((t) => t.kind === 'parameter' || t.kind === 'loop-variable') && !builtFromInputs(v, this.originsOfArgs(unit, args, env))) {
+      let given: Set<string> | undefined;
+      if (!isNew && shortName && RETRIEVAL_NAME.test(shortName) && !isComplete(v) && allTaints(v).every((t) => t.kind === 'parameter' || t.kind === 'loop-variable') && !(args.length === 1 && builtFromInputs(v, () => (given ??= this.originsOfArgs(unit, args, env))))) {
         return { ...v, taints: [this.taint('per-request', 'retrieval', unit, node), ...v.taints] } as Value;
       }
       return v;
@@ -2445,6 +2446,7 @@ export class Evaluator {
         if (name === 'dayjs' || name === 'moment' || name.endsWith('.default')) {
           if (args.length) return unknown(at, name, positional().flatMap((v) => allTaints(v)));
         }
+        if (name === 'datetime.date.today') return unknown(at, `${name}()`, [{ ...this.taint('clock', 'clock-call', unit, node), daily: true }]);
         return unknown(at, `${name}()`, [this.taint('clock', 'clock-call', unit, node)]);
       case 'date-ctor': {
         if (isNew && args.length === 0) return unknown(at, 'new Date()', [this.taint('clock', 'clock-call', unit, node)]);
@@ -2571,6 +2573,19 @@ export class Evaluator {
     }
   }
 
+  /**
+   * Whether a method called on a time reads only its date: `strftime` with a written format that
+   * has no time-of-day directive (`"%A, %B %-d, %Y"`, `"%Y-%m-%d"`), Python's `date()`,
+   * JavaScript's `toDateString()` / `toLocaleDateString()`.
+   */
+  private readsTheDate(unit: FileUnit, prop: string, args: Arg[], env?: Env): boolean {
+    if (prop === 'toDateString' || prop === 'toLocaleDateString') return true;
+    if (prop === 'date') return args.length === 0;
+    if (prop !== 'strftime' || args.length !== 1 || args[0].spread || args[0].name) return false;
+    const format = this.eval(unit, args[0].value, env);
+    return format.kind === 'str' && format.complete && !/%[-_0^#]*[HIMSfpXcTrRskl]/.test(format.text);
+  }
+
   /** Methods of built-in values that keep or combine what their receiver carries. */
   private method(unit: FileUnit, receiver: Value, prop: string, args: Arg[], node: Node, env?: Env): Value | undefined {
     const own = unit.frontEnd.library.method(this, unit, receiver, prop, args, node, env);
@@ -2595,6 +2610,11 @@ export class Evaluator {
       const filled = (prop === 'replace' || prop === 'replaceAll') && args.length >= 2 ? [args[1]] : prop === 'format' ? args : [];
       const taints = filled.flatMap((a) => allTaints(this.markEmbed(this.eval(unit, a.value, env), unit.loc(a.value))));
       if (taints.length) return { kind: 'str', text: HOLE, complete: false, at, taints: [...rtaints, ...taints] };
+    }
+    // The date of a clock value (`now.strftime("%Y-%m-%d")`, `now.date()`, `d.toDateString()`):
+    // the same all day.
+    if (rtaints.some((t) => t.cls === 'clock' && !t.daily) && this.readsTheDate(unit, prop, args, env)) {
+      return unknown(at, `${prop}()`, rtaints.map((t) => (t.cls === 'clock' ? { ...t, daily: true } : t)));
     }
     // Date/str methods on a value keep its taints (`now.isoformat()`, `d.toISOString()`).
     // `store.search(...)`, `memory.recall(...)` on a per-request object: retrieved data.
@@ -2837,16 +2857,19 @@ function resultsHeld(v: Value, out: Set<string>, depth = 0): Set<string> {
 
 /**
  * Whether a function's result, as its body shows it, is a list or object it builds whose unknown
- * parts all came in with its arguments (a parameter, an item of one, a value read from one, the
+ * parts all came in with its argument (a parameter, an item of one, a value read from one, the
  * result of a call the caller made) rather than from a call the function makes and the analysis
  * does not follow: `_apply_tool_search(tools)` returning `[search_tool, *({**t, "defer_loading":
  * True} for t in tools)]` reshapes the tools it is handed and retrieves nothing, whatever its name
- * says. `given` holds the calls whose results the arguments hold (resultsHeld). A text (whose
- * unknown parts are only holes), or an unknown value as a whole, is not known to be so.
+ * says. Asked of calls with one argument: with more, one may pick or order the others (a query
+ * that reranks memories), which is per request. `given` gives the calls whose results the
+ * argument holds (resultsHeld), asked only when a part is such a result (it evaluates the
+ * argument again). A text (whose unknown parts are only holes), or an unknown value as a whole,
+ * is not known to be so.
  */
-function builtFromInputs(v: Value, given: ReadonlySet<string>, depth = 0): boolean {
+function builtFromInputs(v: Value, given: () => ReadonlySet<string>, depth = 0): boolean {
   if (depth > 8) return false;
-  const part = (x: Value): boolean => (x.kind === 'unknown' ? !x.origin || given.has(placeKey(x.origin.call)) : isComplete(x) || builtFromInputs(x, given, depth + 1));
+  const part = (x: Value): boolean => (x.kind === 'unknown' ? !x.origin || given().has(placeKey(x.origin.call)) : isComplete(x) || builtFromInputs(x, given, depth + 1));
   if (v.kind === 'list') return v.items.every(part) && (v.possible ?? []).every(part);
   if (v.kind === 'obj') return v.entries.every((e) => part(e.value));
   return false;

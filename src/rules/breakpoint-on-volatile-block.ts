@@ -156,9 +156,12 @@ The fix moves the \`cache_control\` entry from the changing block to the last un
       if (!t) continue;
       const at = inFile(ctx, m.at);
       if (!at) continue;
-      const why = t.cls === 'clock' || t.cls === 'random' ? 'changes on every call' : 'is different for every request';
+      const why = t.daily ? 'changes every day' : t.cls === 'clock' || t.cls === 'random' ? 'changes on every call' : 'is different for every request';
+      const cost = t.daily
+        ? "each day's first call writes a new cache entry (1.25× input price) for everything up to it, and no request of a later day reads it"
+        : 'every call writes a new cache entry (1.25× input price) and no later request reads it';
       ctx.report({
-        message: `The \`cache_control\` marker on \`${displayPath(call, m.path)}\` sits on a block that ${why} (${describe(t)}): every call writes a new cache entry (1.25× input price) and no later request reads it. Mark the last block that stays the same instead.`,
+        message: `The \`cache_control\` marker on \`${displayPath(call, m.path)}\` sits on a block that ${why} (${describe(t)}): ${cost}. Mark the last block that stays the same instead.`,
         at,
         related: relatedFor(ctx, t, at),
         fix: moveMarker(call, m, ctx),

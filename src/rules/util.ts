@@ -72,7 +72,7 @@ const CLASS_WORDS: Record<string, string> = {
 };
 
 export function describe(t: Taint): string {
-  return `${CLASS_WORDS[t.cls]} (\`${t.text}\`)`;
+  return `${t.cls === 'clock' && t.daily ? 'the current date' : CLASS_WORDS[t.cls]} (\`${t.text}\`)`;
 }
 
 /** Related locations: where the value was produced and each assignment followed to it. */
@@ -93,7 +93,8 @@ export function relatedFor(ctx: RuleContext, t: Taint, reportedAt: Loc): Related
 export function uniqueTaints(taints: Taint[]): Taint[] {
   const seen = new Set<string>();
   return taints.filter((t) => {
-    const k = `${t.at.file}:${t.at.start}:${t.at.end}:${t.kind}`;
+    // The date of a time and the time itself, read from one clock call, are two values.
+    const k = `${t.at.file}:${t.at.start}:${t.at.end}:${t.kind}${t.daily ? ':daily' : ''}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

@@ -106,7 +106,9 @@ A tool list ordered by a set or a directory listing gets \`sorted(...)\` around 
       const at = whereItEnters(ctx, t, paramSite(call, 'tools'));
       if (!at) continue;
       ctx.report({
-        message: `The tool definitions include ${describe(t)}, which changes on every call; tools render first, so the whole cache is invalidated.`,
+        message: t.daily
+          ? `The tool definitions include ${describe(t)}, which changes every day; tools render first, so each day's first call invalidates the whole cache.`
+          : `The tool definitions include ${describe(t)}, which changes on every call; tools render first, so the whole cache is invalidated.`,
         at,
         related: relatedFor(ctx, t, at),
       });

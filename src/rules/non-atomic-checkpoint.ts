@@ -6,7 +6,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import { sameLoc } from '../core/span';
-import { fileText } from './util';
+import { fileText, lineOf } from './util';
 
 /**
  * Files of other programs that code writes on purpose (a browser profile, an editor's rules):
@@ -1117,10 +1117,6 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
 
 function baseName(file: string): string {
   return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
-}
-
-function lineOf(ctx: RuleContext, at: Loc): number {
-  return ctx.textOf({ file: at.file, start: 0, end: at.start }).split('\n').length;
 }
 
 function shorten(text: string): string {

@@ -3,7 +3,7 @@ import { systemRebuilt } from '../core/evidence';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
-import { caches, inFile } from './util';
+import { caches, inFile, lineOf } from './util';
 
 export default defineRule({
   meta: {
@@ -146,6 +146,3 @@ function loopName(ctx: RuleContext, loop: Loc): string {
   return `the \`${short(header, 40)}\` loop at line ${lineOf(ctx, loop)}`;
 }
 
-function lineOf(ctx: RuleContext, at: Loc): number {
-  return ctx.textOf({ file: at.file, start: 0, end: at.start }).split('\n').length;
-}

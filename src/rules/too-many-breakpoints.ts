@@ -4,7 +4,7 @@ import { displayPath, explicitMarkers, keyedMarkers } from '../core/breakpoints'
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
-import { caches, inFile } from './util';
+import { caches, inFile, lineOf } from './util';
 
 const LIMIT = 4;
 
@@ -174,11 +174,6 @@ function summarize(labels: string[]): string {
   const counts = new Map<string, number>();
   for (const l of labels) counts.set(l, (counts.get(l) ?? 0) + 1);
   return [...counts].map(([l, n]) => (n > 1 ? `${l} ×${n}` : l)).join(', ');
-}
-
-function lineOf(ctx: RuleContext, at: Loc): number {
-  const before = ctx.textOf({ file: at.file, start: 0, end: at.start });
-  return before.split('\n').length;
 }
 
 function sources(ctx: RuleContext, fixed: Marker[], keyed: KeyedMarker[], reported?: Loc): Related[] {

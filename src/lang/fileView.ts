@@ -22,7 +22,9 @@ function callbackLoop(unit: FileUnit, ev: Evaluator, node: Node | undefined): Re
   while (fn && !unit.adapter.isFunction(fn)) fn = fn.parent;
   const it = fn ? unit.frontEnd.facts.callbackIteration(fn) : undefined;
   if (!it) return undefined;
-  return { at: unit.loc(it.call), iterText: it.iter.text, iter: lazy(() => ev.eval(unit, it.iter)), targetText: it.target?.text.replace(/\s*:.*$/s, ''), callback: true };
+  // The item and its index (`(step, i) =>`), without their types: the names a pass is told by.
+  const names = [it.target, it.index].flatMap((n) => (n ? [n.text.replace(/\s*:.*$/s, '')] : []));
+  return { at: unit.loc(it.call), iterText: it.iter.text, iter: lazy(() => ev.eval(unit, it.iter)), targetText: names.length ? names.join(', ') : undefined, callback: true };
 }
 
 function lazy(f: () => Value): () => Value {

@@ -147,7 +147,7 @@ export interface FactSyntax {
   /** Decorators, the call a function is passed to, and whether it is exported. */
   functionContext(fn: Node): Pick<FunctionView, 'decorators' | 'passedTo' | 'exported'>;
   /** `items.forEach((item) => ...)`: the call, the iterated receiver and the item, when `fn` is such a callback. */
-  callbackIteration(fn: Node): { call: Node; iter: Node; target?: Node } | undefined;
+  callbackIteration(fn: Node): { call: Node; iter: Node; target?: Node; index?: Node } | undefined;
   /** An assignment statement or declarator with a value: its target and value (only the added part for `+=`). */
   assignment(node: Node): { target: Node; value: Node; augmented?: boolean } | undefined;
   /** A loop (statement or comprehension clause): what it iterates, its item and, for `while`, its condition. */

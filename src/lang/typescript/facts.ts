@@ -183,8 +183,10 @@ export const typescriptFacts: FactSyntax = {
     if (!['forEach', 'map', 'flatMap'].includes(callee.childForFieldName('property')?.text ?? '')) return undefined;
     const iter = callee.childForFieldName('object');
     const params = fn.childForFieldName('parameters');
-    const target = params ? params.namedChildren.find((c) => !!c && c.type !== 'comment') : fn.childForFieldName('parameter');
-    return iter ? { call, iter, target: target ?? undefined } : undefined;
+    const named = params ? params.namedChildren.filter((c) => !!c && c.type !== 'comment') : [];
+    const target = params ? named[0] : fn.childForFieldName('parameter');
+    // The item's index (`(step, i) =>`): it numbers each pass too.
+    return iter ? { call, iter, target: target ?? undefined, index: named[1] ?? undefined } : undefined;
   },
 
   assignment(n: Node) {

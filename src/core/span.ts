@@ -79,3 +79,13 @@ export function contains(outer: { start: number; end: number }, inner: { start: 
 export function sameLoc(a: Loc, b: Loc): boolean {
   return a.file === b.file && a.start === b.start && a.end === b.end;
 }
+
+/** A place as a map key: equal keys for the same place, found along different paths. */
+export function locKey(at: Loc): string {
+  return `${at.file}\u0000${at.start}\u0000${at.end}`;
+}
+
+/** `inner` lies within `outer`, in the same file. */
+export function locWithin(inner: Loc, outer: Loc): boolean {
+  return inner.file === outer.file && outer.start <= inner.start && inner.end <= outer.end;
+}

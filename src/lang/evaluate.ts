@@ -5,6 +5,7 @@
  */
 import type { LanguageId } from '../core/model';
 import type { Loc } from '../core/span';
+import { locKey } from '../core/span';
 import type { ListValue, ObjValue, Origin, Taint, TaintClass, TaintKind, Trim, Value, Entry } from '../core/value';
 import { HOLE, VALUE_LIMITS, allTaints, bounded, concatStrings, defaultOf, getEntry, getEntryRecord, isComplete, itemsSeen, knownHead, listedItems, stabilityOf, unknown, union, withChainStep, withFallback, withoutKeys, withoutUnordered, sliceOf } from '../core/value';
 import type { Node } from './parsers';
@@ -2840,15 +2841,10 @@ function isFunction(ref: Ref | undefined, unit: FileUnit, fn: Node): boolean {
   return ref?.kind === 'function' && ref.unit.file === unit.file && ref.node.startIndex === fn.startIndex && ref.node.endIndex === fn.endIndex;
 }
 
-/** A place's key, to compare places found along different paths. */
-function placeKey(at: Loc): string {
-  return `${at.file}\u0000${at.start}\u0000${at.end}`;
-}
-
-/** The calls (placeKey) whose results a value holds parts of, as far as its lists, objects and alternatives show them. */
+/** The calls (locKey) whose results a value holds parts of, as far as its lists, objects and alternatives show them. */
 function resultsHeld(v: Value, out: Set<string>, depth = 0): Set<string> {
   if (depth > 8) return out;
-  if (v.origin) out.add(placeKey(v.origin.call));
+  if (v.origin) out.add(locKey(v.origin.call));
   if (v.kind === 'list') for (const x of [...v.items, ...(v.possible ?? [])]) resultsHeld(x, out, depth + 1);
   else if (v.kind === 'obj') for (const e of v.entries) resultsHeld(e.value, out, depth + 1);
   else if (v.kind === 'unknown') for (const x of v.alternatives ?? []) resultsHeld(x, out, depth + 1);
@@ -2869,7 +2865,7 @@ function resultsHeld(v: Value, out: Set<string>, depth = 0): Set<string> {
  */
 function builtFromInputs(v: Value, given: () => ReadonlySet<string>, depth = 0): boolean {
   if (depth > 8) return false;
-  const part = (x: Value): boolean => (x.kind === 'unknown' ? !x.origin || given().has(placeKey(x.origin.call)) : isComplete(x) || builtFromInputs(x, given, depth + 1));
+  const part = (x: Value): boolean => (x.kind === 'unknown' ? !x.origin || given().has(locKey(x.origin.call)) : isComplete(x) || builtFromInputs(x, given, depth + 1));
   if (v.kind === 'list') return v.items.every(part) && (v.possible ?? []).every(part);
   if (v.kind === 'obj') return v.entries.every((e) => part(e.value));
   return false;

@@ -4,6 +4,7 @@ import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
+import { locKey, locWithin } from '../core/span';
 import type { Origin, Value } from '../core/value';
 import { getEntry } from '../core/value';
 import { meantName, paramEntry } from './util';
@@ -14,13 +15,7 @@ const APPEND = new Set(['append', 'push', 'insert', 'unshift', 'extend', 'add_me
 /** What is read from a response that keeps only its text: `content[0].text`, `content[].text` (a join), `text` (LangChain). */
 const TEXT_PATH = /^(content(\[[^\]]*\])?\.text|text)(\(\))?(\.\w+\(\))*$/;
 
-function within(inner: Loc, outer: Loc): boolean {
-  return inner.file === outer.file && outer.start <= inner.start && inner.end <= outer.end;
-}
 
-function key(at: Loc): string {
-  return `${at.file}:${at.start}:${at.end}`;
-}
 
 /**
  * Compaction is on: a `compact_20260112` edit, or the compaction beta in `betas` or a header —
@@ -49,11 +44,11 @@ interface Hit {
 
 function findText(v: Value, site: Loc, out: Hit[]): void {
   if (v.origin && TEXT_PATH.test(v.origin.path)) {
-    out.push({ origin: v.origin, at: v.at, site: v.at && within(v.at, site) ? v.at : site });
+    out.push({ origin: v.origin, at: v.at, site: v.at && locWithin(v.at, site) ? v.at : site });
     return;
   }
-  if (v.kind === 'obj') for (const e of v.entries) findText(e.value, e.valueAt && within(e.valueAt, site) ? e.valueAt : site, out);
-  if (v.kind === 'list') for (const i of v.items) findText(i, i.at && within(i.at, site) ? i.at : site, out);
+  if (v.kind === 'obj') for (const e of v.entries) findText(e.value, e.valueAt && locWithin(e.valueAt, site) ? e.valueAt : site, out);
+  if (v.kind === 'list') for (const i of v.items) findText(i, i.at && locWithin(i.at, site) ? i.at : site, out);
 }
 
 export default defineRule({
@@ -156,7 +151,7 @@ The fix replaces the text expression with \`<response>.content\`, so the whole a
 
   checkFile(ctx) {
     const requests = new Map<string, RequestCall>();
-    for (const call of ctx.calls) if (compacts(call, ctx)) requests.set(key(call.at), call);
+    for (const call of ctx.calls) if (compacts(call, ctx)) requests.set(locKey(call.at), call);
     if (!requests.size) return;
     for (const site of ctx.view.calls) {
       if (!APPEND.has(site.method) || !site.receiver) continue;
@@ -166,16 +161,16 @@ The fix replaces the text expression with \`<response>.content\`, so the whole a
         findText(arg.value(), arg.at, hits);
         // Message constructors inside the argument: `AIMessage(content=response.text)`.
         for (const inner of ctx.view.calls) {
-          if (inner === site || !within(inner.at, arg.at)) continue;
+          if (inner === site || !locWithin(inner.at, arg.at)) continue;
           for (const a of inner.args) findText(a.value(), a.at, hits);
         }
-        const outer = hits.filter((h) => !hits.some((o) => o !== h && within(h.site, o.site) && !(o.site.start === h.site.start && o.site.end === h.site.end)));
+        const outer = hits.filter((h) => !hits.some((o) => o !== h && locWithin(h.site, o.site) && !(o.site.start === h.site.start && o.site.end === h.site.end)));
         const seen = new Set<string>();
         for (const hit of outer) {
-          const request = requests.get(key(hit.origin.call));
+          const request = requests.get(locKey(hit.origin.call));
           if (!request || !feeds(request, receiver, ctx)) continue;
-          if (seen.has(key(hit.site))) continue;
-          seen.add(key(hit.site));
+          if (seen.has(locKey(hit.site))) continue;
+          seen.add(locKey(hit.site));
           report(ctx, hit, request, receiver);
         }
       }
@@ -195,7 +190,7 @@ function feeds(request: RequestCall, receiver: string, ctx: RuleContext): boolea
 function report(ctx: RuleContext, hit: Hit, request: RequestCall, receiver: string) {
   const root = hit.origin.root;
   let fix: Fix | undefined;
-  if (hit.at && root && hit.at.file === ctx.file && within(hit.at, hit.site) && within(root, hit.at)) {
+  if (hit.at && root && hit.at.file === ctx.file && locWithin(hit.at, hit.site) && locWithin(root, hit.at)) {
     const response = ctx.edits.shape(root);
     const written = response?.primary ? ctx.textOf(root) : `(${ctx.textOf(root)})`;
     const edits = response ? ctx.edits.replace(hit.at, `${written}.content`) : undefined;

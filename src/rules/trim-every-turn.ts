@@ -3,6 +3,7 @@ import { param } from '../core/model';
 import type { RequestCall } from '../core/model';
 import { defineRule } from '../core/rule';
 import type { Loc } from '../core/span';
+import { locKey, locWithin } from '../core/span';
 import type { Trim, Value } from '../core/value';
 import { caches, paramEntry } from './util';
 
@@ -21,13 +22,7 @@ interface Site {
   requests: RequestCall[];
 }
 
-function within(inner: Loc, outer: Loc): boolean {
-  return inner.file === outer.file && outer.start <= inner.start && inner.end <= outer.end;
-}
 
-function key(at: Loc): string {
-  return `${at.file}:${at.start}:${at.end}`;
-}
 
 function trimsOf(v: Value): Trim[] {
   const out: Trim[] = [...(v.trims ?? [])];
@@ -68,7 +63,7 @@ function everyTurn(view: FileView, at: Loc, requests: RequestCall[]): boolean {
       continue;
     }
     if (!loop) return false;
-    if (requests.some((r) => within(r.at, loop.at))) return true;
+    if (requests.some((r) => locWithin(r.at, loop.at))) return true;
     if (loop.conditionText !== undefined && BUDGET_TEST.test(loop.conditionText)) return false;
     pos = loop.at;
   }
@@ -170,7 +165,7 @@ export async function chat(turns: string[]) {
       names.set(r, listNames(text));
       if (!messages) continue;
       for (const t of trimsOf(messages)) {
-        if (!t.guarded) reported.add(key(t.at));
+        if (!t.guarded) reported.add(locKey(t.at));
         else if (t.at.file === ctx.file) sites.push({ at: t.at, text: t.text, requests: [r] });
       }
     }
@@ -186,7 +181,7 @@ export async function chat(turns: string[]) {
     const byMessages = new Map<string, RequestCall>();
     for (const r of requests) {
       const at = paramEntry(r, 'messages')?.valueAt;
-      const k = at && `${at.file}\u0000${at.start}\u0000${at.end}`;
+      const k = at && locKey(at);
       if (k && !byMessages.has(k)) byMessages.set(k, r);
     }
     for (const a of view.assignments) {
@@ -210,7 +205,7 @@ export async function chat(turns: string[]) {
     }
     const done = new Set<string>();
     for (const s of sites) {
-      const k = key(s.at);
+      const k = locKey(s.at);
       if (reported.has(k) || done.has(k)) continue;
       done.add(k);
       if (!everyTurn(view, s.at, s.requests)) continue;

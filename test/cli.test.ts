@@ -313,6 +313,23 @@ describe('check', () => {
     expect(r.code).toBe(json(after).length ? 1 : 0);
   });
 
+  it("names another place of a notebook by its cell and the cell's line, not by the line of the cells joined", () => {
+    const setup = 'import anthropic\n\nclient = anthropic.Anthropic()\ninterviewer = "You interview candidates for a backend role."\nquestions = ["Tell me about a migration.", "How do you test?"]\n';
+    const loop = [
+      'transcript = []',
+      'for q in questions:',
+      '    transcript.append({"role": "user", "content": q})',
+      '    r = client.messages.create(model="claude-sonnet-4-6", max_tokens=300, system=f"{interviewer} Ask next: {q}", messages=transcript, cache_control={"type": "ephemeral"})',
+      '    transcript.append({"role": "assistant", "content": r.content})',
+      '',
+    ].join('\n');
+    const dir = project({ 'interview.ipynb': notebookOf([setup, loop]) });
+    const [f] = json(run(dir, 'check', '--format', 'json')).filter((x) => x.ruleId === 'system-rebuilt-in-loop');
+    // The loop is the second line of cell index 2; joined after the first code cell it is line 7.
+    expect(f.message).toContain('`for q in questions` loop at cell index 2, line 2 ');
+    expect(f.message).not.toContain('line 7');
+  });
+
   it('reports notebook findings at the raw file line with the cell, and fixes them in place', () => {
     const [imports, call] = BAD_PY.split('\n\n\n');
     const nbText = notebookOf([imports + '\n', '%load_ext autoreload\n' + call]);

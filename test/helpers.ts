@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { Analyzer } from '../src/engine/analyzer';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
-import { openDocument } from '../src/engine/document';
+import { analyzeOptionsFor, openDocument } from '../src/engine/document';
 import type { Tree } from '../src/lang/parsers';
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -33,7 +33,7 @@ export function analyzer(): Promise<Analyzer> {
 export function analyseFixture(a: Analyzer, file: string): { text: string; diagnostics: Diagnostic[] } {
   const doc = openDocument(file, fs.readFileSync(file, 'utf8'));
   if ('notice' in doc) throw new Error(`${file}: ${doc.notice}`);
-  return { text: doc.analysedText, diagnostics: a.analyze(doc.file, doc.analysedText, doc.language).diagnostics };
+  return { text: doc.analysedText, diagnostics: a.analyze(doc.file, doc.analysedText, doc.language, analyzeOptionsFor(doc, {})).diagnostics };
 }
 
 export interface Expectation {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../src/core/diagnostic';
 import { LineIndex } from '../src/core/span';
 import type { Analyzer, FileResult } from '../src/engine/analyzer';
-import { openDocument } from '../src/engine/document';
+import { analyzeOptionsFor, openDocument } from '../src/engine/document';
 import type { SourceDocument } from '../src/engine/document';
 import { fixToFixpoint } from '../src/engine/fixpoint';
 import { allRules } from '../src/rules';
@@ -44,7 +44,8 @@ function open(file: string, raw: string): SourceDocument {
 /** Analysis of a source file or a notebook: diagnostics with offsets into `text` (a notebook's virtual Python text). */
 function analyse(a: Analyzer, file: string, raw: string): { text: string; result: FileResult } {
   const doc = open(file, raw);
-  return { text: doc.analysedText, result: a.analyze(doc.file, doc.analysedText, doc.language) };
+  // As the command line and the editor analyse a document: a notebook's messages name cells' lines.
+  return { text: doc.analysedText, result: a.analyze(doc.file, doc.analysedText, doc.language, analyzeOptionsFor(doc, {})) };
 }
 
 /** The file after its fixes, through the fix loop that `prefixlint check --fix` runs. */

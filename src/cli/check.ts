@@ -6,7 +6,7 @@ import type { Diagnostic } from '../core/diagnostic';
 import type { Fix } from '../core/fix';
 import { LineIndex } from '../core/span';
 import type { AnalysisEngine, AnalyzeOptions } from '../engine/analyzer';
-import { openDocument, plainSourceLanguage } from '../engine/document';
+import { analyzeOptionsFor, openDocument, plainSourceLanguage } from '../engine/document';
 import type { Place, PlacedEdit, SourceDocument } from '../engine/document';
 import { fixToFixpoint, offered } from '../engine/fixpoint';
 import { hasEdits } from '../core/fix';
@@ -125,7 +125,7 @@ export function checkFile(engine: AnalysisEngine, host: DiskHost, file: string, 
       return outcome;
     }
     let doc = opened;
-    let result = engine.analyze(file, doc.analysedText, doc.language, opts.analyze, words);
+    let result = engine.analyze(file, doc.analysedText, doc.language, analyzeOptionsFor(doc, opts.analyze), words);
     if (opts.fix) {
       const fixed = fixToFixpoint(engine, doc, { unsafe: opts.unsafeFixes, analyze: opts.analyze, result });
       // A file that already has syntax errors cannot show that a fix keeps it parsing.

@@ -143,6 +143,12 @@ export interface RuleContext {
   readonly testFile: boolean;
   /** The source text of a location in any analysed file (for messages). */
   textOf(at: Loc): string;
+  /**
+   * How a message names the line of a place it points at (`line 12`): in a notebook, the code
+   * cell and its line (`cell index 3, line 2`, as the report names cells), since the lines of the
+   * analysed text run across cells and match no line the user sees.
+   */
+  lineRef(at: Loc): string;
   report(input: ReportInput): void;
 }
 

@@ -46,6 +46,11 @@ export interface AnalyzeOptions {
   known?: KnownNames;
   /** Severity per rule id over the rules' own (from configuration). */
   severity?: Readonly<Record<string, Severity>>;
+  /**
+   * How messages name the line of an offset of the analysed text, when it is not the text's own
+   * line (a notebook's cell and line: FixableDocument.lineName); `line N` otherwise.
+   */
+  lineName?: (offset: number) => string | undefined;
 }
 
 export interface AnalyzerOptions extends AnalyzeOptions {
@@ -364,6 +369,14 @@ export class Analyzer implements AnalysisEngine {
         const u = at.file === file ? unit : this.workspace.get(at.file);
         return u ? u.text.slice(at.start, at.end) : '';
       };
+      const lineRef = (at: Loc) => {
+        const named = at.file === file ? opts.lineName?.(at.start) : undefined;
+        if (named !== undefined) return named;
+        const t = at.file === file ? unit.text : (this.workspace.get(at.file)?.text ?? '');
+        let line = 1;
+        for (let nl = t.indexOf('\n'); nl !== -1 && nl < at.start; nl = t.indexOf('\n', nl + 1)) line++;
+        return `line ${line}`;
+      };
       for (const rule of active) {
         const ctx: RuleContext = {
           file,
@@ -418,6 +431,7 @@ export class Analyzer implements AnalysisEngine {
           },
           testFile: unit.frontEnd.modules.isTestFile(file),
           textOf,
+          lineRef,
           report: (input: ReportInput) => {
             if (input.at.file !== file) return;
             const key = `${rule.meta.id}:${input.at.start}:${input.at.end}:${input.message}`;

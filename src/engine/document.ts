@@ -36,6 +36,21 @@ export interface FixableDocument<D> {
    * served): the document they make, or why it cannot be read any more.
    */
   applyFixes(fixes: readonly Fix[]): { document: D; applied: number } | { notice: string };
+  /**
+   * How a message names the line of an offset of `analysedText` when that is not the text's own
+   * line: a notebook's code cell and its line (`cell index 3, line 2`). Absent for a plain file.
+   */
+  lineName?(offset: number): string | undefined;
+}
+
+/** The options of an analysis of `doc`: `opts`, with the document's names for lines (FixableDocument.lineName). */
+export function analyzeOptionsFor<O extends object>(doc: { lineName?(offset: number): string | undefined }, opts: O | undefined): (O & { lineName?: (offset: number) => string | undefined }) | undefined {
+  return doc.lineName ? ({ ...opts, lineName: (offset: number) => doc.lineName!(offset) } as O & { lineName: (offset: number) => string | undefined }) : opts;
+}
+
+/** The name messages give a cell's line (as the report's `cell index K, line N`): `cell` is its index in the notebook's cells, `line` 0-based. */
+export function cellLineName(cell: number, line: number): string {
+  return `cell index ${cell}, line ${line + 1}`;
 }
 
 /** A file as the command line reads and writes it. */
@@ -139,6 +154,11 @@ class NotebookDocument implements SourceDocument {
     return cell ? cell.lines.lineText(place.cell!.line) : '';
   }
 
+  lineName(offset: number): string | undefined {
+    const at = this.notebook.virtual.cellPosition(offset);
+    return at && cellLineName(at.cell, at.line);
+  }
+
   /** The one replacement of the .ipynb text that the fix makes (its JSON escapes and layout included). */
   fileEdits(fix: Fix): PlacedEdit[] {
     const next = this.notebook.applyFixes([fix]);
@@ -178,6 +198,11 @@ export class CellsDocument implements FixableDocument<CellsDocument> {
 
   get analysedText(): string {
     return this.virtual.text;
+  }
+
+  lineName(offset: number): string | undefined {
+    const at = this.virtual.cellPosition(offset);
+    return at && cellLineName(at.cell, at.line);
   }
 
   /** The cell an offset of the analysed text is in, and the offset within that cell's text. */

@@ -12,6 +12,7 @@ import type { Fix } from '../core/fix';
 import { fixFiles, hasEdits, isCrossFile } from '../core/fix';
 import type { FileResult } from '../core/result';
 import type { AnalysisEngine, AnalyzeOptions } from './analyzer';
+import { analyzeOptionsFor } from './document';
 import type { FixableDocument } from './document';
 import { isNotebook } from '../lang/notebook';
 
@@ -78,7 +79,7 @@ function fixKey(d: Diagnostic): string {
  * fixed text, or the editor applies it, and that becomes the file's text).
  */
 export function fixToFixpoint<D extends FixableDocument<D>>(engine: AnalysisEngine, document: D, opts: FixpointOptions): FixpointResult<D> {
-  const analyse = (doc: D) => engine.analyze(doc.file, doc.analysedText, doc.language, opts.analyze);
+  const analyse = (doc: D) => engine.analyze(doc.file, doc.analysedText, doc.language, analyzeOptionsFor(doc, opts.analyze));
   const first = opts.result ?? analyse(document);
   let run = { document, result: first, applied: 0 };
   const rejected: Array<RejectedFix<D>> = [];
@@ -164,7 +165,7 @@ export function fixAcrossFiles<D extends FixableDocument<D>>(
   const rejected: Array<RejectedFix<D>> = [];
   const rejectedAcross: CrossFixResult<D>['rejectedAcross'] = [];
   const rejectedKeys = new Set<string>();
-  const analyse = (doc: D) => engine.analyze(doc.file, doc.analysedText, doc.language, opts.analyze);
+  const analyse = (doc: D) => engine.analyze(doc.file, doc.analysedText, doc.language, analyzeOptionsFor(doc, opts.analyze));
   let applied = 0;
   let appliedAcross = 0;
   let result = opts.result;

@@ -6,7 +6,7 @@ import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc, TextEdit } from '../core/span';
 import { sameLoc } from '../core/span';
-import { fileText, lineOf } from './util';
+import { fileText } from './util';
 
 /**
  * Files of other programs that code writes on purpose (a browser profile, an editor's rules):
@@ -995,7 +995,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         if (!seed) return undefined;
         return {
           seeded: true,
-          why: `it is written only when it is missing, then only appended to (\`${shorten(ctx.textOf(seed.append.at))}\`, line ${lineOf(ctx, seed.append.at)}) and read back (\`${shorten(ctx.textOf(seed.read.at))}\`, line ${lineOf(ctx, seed.read.at)})`,
+          why: `it is written only when it is missing, then only appended to (\`${shorten(ctx.textOf(seed.append.at))}\`, ${ctx.lineRef(seed.append.at)}) and read back (\`${shorten(ctx.textOf(seed.read.at))}\`, ${ctx.lineRef(seed.read.at)})`,
           consequence: 'a torn start is never written again: every later read gets it',
           read: seed.read,
         };
@@ -1027,16 +1027,16 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       }
       if (family) {
         // A chained call written over lines (`fs\n  .readdirSync(dir)`) reads as one.
-        const listed = `\`${shorten(ctx.textOf(family.listing.at).replace(/\s*\n\s*(?=\.)/g, ''))}\`, line ${lineOf(ctx, family.listing.at)}`;
+        const listed = `\`${shorten(ctx.textOf(family.listing.at).replace(/\s*\n\s*(?=\.)/g, ''))}\`, ${ctx.lineRef(family.listing.at)}`;
         return {
-          why: `although it is named anew on each save, the program lists the files of that name (${listed}) and loads them back (\`${shorten(ctx.textOf(family.read.at))}\`, line ${lineOf(ctx, family.read.at)})`,
+          why: `although it is named anew on each save, the program lists the files of that name (${listed}) and loads them back (\`${shorten(ctx.textOf(family.read.at))}\`, ${ctx.lineRef(family.read.at)})`,
           consequence: 'the torn newest save is what the loader is offered',
           read: family.read,
         };
       }
-      if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, line ${lineOf(ctx, r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
+      if (r) return { why: `the program reads it back (\`${shorten(ctx.textOf(r.at))}\`, ${ctx.lineRef(r.at)})`, consequence: 'that read then fails or loads half a file', read: r };
       const other = readElsewhere(p);
-      if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, line ${lineOf(ctx, other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
+      if (other) return { why: `the program reads it back (\`${shorten(ctx.textOf(other.at))}\` in ${baseName(other.at.file)}, ${ctx.lineRef(other.at)})`, consequence: 'that read then fails or loads half a file', read: other };
       // A helper that serialises what its caller hands it into the file its caller names: a call
       // of it that passes a file the program reads back. One level of callers: a caller that
       // passes on its own parameters names no file of the program's (an editor tool's target).
@@ -1048,7 +1048,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
           const viaCall = evidence(c.at, c.path, structured, undefined, true);
           if (!viaCall?.read) continue;
           return {
-            why: `a call of it (\`${shorten(ctx.textOf(c.at))}\`, line ${lineOf(ctx, c.at)}) writes a file that the program reads back (\`${shorten(ctx.textOf(viaCall.read.at))}\`, line ${lineOf(ctx, viaCall.read.at)})`,
+            why: `a call of it (\`${shorten(ctx.textOf(c.at))}\`, ${ctx.lineRef(c.at)}) writes a file that the program reads back (\`${shorten(ctx.textOf(viaCall.read.at))}\`, ${ctx.lineRef(viaCall.read.at)})`,
             consequence: viaCall.consequence,
             read: viaCall.read,
           };
@@ -1061,7 +1061,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const firstCall = structured ? namedOnFirstCall(at, built) : undefined;
       if (firstCall) {
         return {
-          why: `it is named on the first call (\`${shorten(ctx.textOf(firstCall.at))}\`, line ${lineOf(ctx, firstCall.at)}) and written again by every later one`,
+          why: `it is named on the first call (\`${shorten(ctx.textOf(firstCall.at))}\`, ${ctx.lineRef(firstCall.at)}) and written again by every later one`,
           consequence: 'what the earlier calls saved is lost',
         };
       }

@@ -3,7 +3,7 @@ import { systemRebuilt } from '../core/evidence';
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
-import { caches, inFile, lineOf } from './util';
+import { caches, inFile } from './util';
 
 export default defineRule({
   meta: {
@@ -143,6 +143,6 @@ function short(text: string, max = 60): string {
 /** `the \`while True\` loop at line 17`: the loop's header as written, and where it is. */
 function loopName(ctx: RuleContext, loop: Loc): string {
   const header = ctx.textOf(loop).split('\n')[0].replace(/\s*[:{]\s*$/, '').trim();
-  return `the \`${short(header, 40)}\` loop at line ${lineOf(ctx, loop)}`;
+  return `the \`${short(header, 40)}\` loop at ${ctx.lineRef(loop)}`;
 }
 

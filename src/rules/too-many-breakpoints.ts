@@ -4,7 +4,7 @@ import { displayPath, explicitMarkers, keyedMarkers } from '../core/breakpoints'
 import { defineRule } from '../core/rule';
 import type { RuleContext } from '../core/rule';
 import type { Loc } from '../core/span';
-import { caches, inFile, lineOf } from './util';
+import { caches, inFile } from './util';
 
 const LIMIT = 4;
 
@@ -134,12 +134,12 @@ export async function review(diff: string, guide: string, glossary: string, exam
       if (!at) continue;
       const others = fixedCount + open.length - 1;
       const room = Math.max(0, LIMIT - others);
-      const line = lineOf(ctx, o.loop);
+      const line = ctx.lineRef(o.loop);
       const found = others + room + 1;
       const message =
         o.how === 'per-item'
-          ? `\`cache_control\` is set on every item of ${o.what} (loop at line ${line}); with ${others} other marker${others === 1 ? '' : 's'} in the request, ${room + 1} or more items (e.g. ${room + 1} parallel tool results) make ${found} markers, and the API answers 400: \`A maximum of 4 blocks with cache_control may be provided. Found ${found}.\``
-          : `A marker is added on every turn of the loop at line ${line} and never taken off, so the history carries one more \`cache_control\` each turn; with ${others} other marker${others === 1 ? '' : 's'}, turn ${room + 1} sends ${found} markers and the API answers 400: \`A maximum of 4 blocks with cache_control may be provided. Found ${found}.\``;
+          ? `\`cache_control\` is set on every item of ${o.what} (loop at ${line}); with ${others} other marker${others === 1 ? '' : 's'} in the request, ${room + 1} or more items (e.g. ${room + 1} parallel tool results) make ${found} markers, and the API answers 400: \`A maximum of 4 blocks with cache_control may be provided. Found ${found}.\``
+          : `A marker is added on every turn of the loop at ${line} and never taken off, so the history carries one more \`cache_control\` each turn; with ${others} other marker${others === 1 ? '' : 's'}, turn ${room + 1} sends ${found} markers and the API answers 400: \`A maximum of 4 blocks with cache_control may be provided. Found ${found}.\``;
       ctx.report({ message, at, related: sources(ctx, fixed, keyedFixed, o.at) });
     }
     if (open.length || fixedCount <= LIMIT) return;

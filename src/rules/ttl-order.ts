@@ -253,12 +253,8 @@ function lowerFirst(s: string): string {
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 
-/** Where a request is written: `line N` in this file, else `file.py:N`. */
+/** Where a request is written: `line N` in this file (a notebook's cell and line), else `file.py:N`. */
 function place(ctx: RuleContext, call: RequestCall): string {
-  const line = lineOf(ctx.textOf({ file: call.file, start: 0, end: call.callee.start }));
-  return call.file === ctx.file ? `line ${line}` : `${basename(call.file)}:${line}`;
-}
-
-function lineOf(textBefore: string): number {
-  return textBefore.split('\n').length;
+  if (call.file === ctx.file) return ctx.lineRef(call.callee);
+  return `${basename(call.file)}:${ctx.textOf({ file: call.file, start: 0, end: call.callee.start }).split('\n').length}`;
 }

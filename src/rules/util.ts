@@ -13,15 +13,6 @@ import type { Loc, TextEdit } from '../core/span';
 import type { Entry, Taint, Value } from '../core/value';
 import { allTaints, getEntryRecord } from '../core/value';
 
-/**
- * The 1-based line of a place in the analysed text, for messages that point at another place
- * (`line 12`). In a notebook that text is its code cells one after another, so the line counts
- * across cells.
- */
-export function lineOf(ctx: RuleContext, at: Loc): number {
-  return ctx.textOf({ file: at.file, start: 0, end: at.start }).split('\n').length;
-}
-
 /** The first location that lies in the analysed file. */
 export function inFile(ctx: RuleContext, ...locs: Array<Loc | undefined>): Loc | undefined {
   return locs.find((l): l is Loc => !!l && l.file === ctx.file);

@@ -40,7 +40,7 @@ import { Analyzer } from '../engine/analyzer';
 import type { FileResult } from '../engine/analyzer';
 import { affectsConfiguration, ConfigError, Configuration } from '../engine/config';
 import type { FileConfig } from '../engine/config';
-import { openDocument, sourceDocument } from '../engine/document';
+import { analyzeOptionsFor, openDocument, sourceDocument } from '../engine/document';
 import { diffMarkdown } from '../engine/diffReport';
 import { rulePage, rulesPage } from '../engine/docs';
 import { initializeResult } from './capabilities';
@@ -271,7 +271,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const t0 = performance.now();
     const fileConfig = configOf(unit.file, settings);
     const result: FileResult = fileConfig
-      ? analyzer.analyze(unit.file, unit.text, unit.language, fileConfig.analyze)
+      ? analyzer.analyze(unit.file, unit.text, unit.language, analyzeOptionsFor(unit, fileConfig.analyze))
       : { file: unit.file, language: unit.language, diagnostics: [], calls: [] };
     const ms = performance.now() - t0;
     if (ms > 500) log(`analysed ${unit.file} in ${ms.toFixed(0)} ms`);
@@ -447,7 +447,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         if ('notice' in doc) continue;
         const fileConfig = configOf(file, settings);
         if (!fileConfig) continue;
-        const result = analyzer.analyze(file, doc.analysedText, doc.language, fileConfig.analyze);
+        const result = analyzer.analyze(file, doc.analysedText, doc.language, analyzeOptionsFor(doc, fileConfig.analyze));
         const unit = new ClosedFileUnit(doc, TextDocument.create(uri, doc.language, 0, read.text));
         const items = toLspDiagnostics(unit, result.diagnostics, texts).get(uri) ?? [];
         files++;

@@ -35,6 +35,8 @@ export interface Unit {
   readonly documents: readonly TextDocument[];
   /** Where an offset of `text` is. */
   position(offset: number): DocPosition | undefined;
+  /** How messages name the line of an offset of `text` (a notebook's cell and line: FixableDocument.lineName). */
+  lineName?(offset: number): string | undefined;
   /** The offset in `text` of a position in one of the unit's documents. */
   offsetAt(uri: string, line: number, character: number): number | undefined;
   /** Engine edits as LSP edits per document URI; undefined when they cannot be written back. */
@@ -128,6 +130,7 @@ export class NotebookUnit implements Unit {
   readonly documents: readonly TextDocument[];
   /** The cells as the engine analyses and fixes them. */
   readonly cells: CellsDocument;
+  readonly lineName: (offset: number) => string | undefined;
   private readonly byIndex: Map<number, TextDocument>;
 
   constructor(
@@ -140,6 +143,7 @@ export class NotebookUnit implements Unit {
       cells.map((c) => ({ index: c.index, source: c.document.getText() })),
     );
     this.text = this.cells.analysedText;
+    this.lineName = (offset) => this.cells.lineName(offset);
     this.documents = cells.map((c) => c.document);
     this.byIndex = new Map(cells.map((c) => [c.index, c.document]));
     this.versions = Object.fromEntries(cells.map((c) => [c.document.uri, c.document.version]));
@@ -185,6 +189,7 @@ export class NotebookUnit implements Unit {
 export class ClosedFileUnit implements Unit {
   readonly uri: string;
   readonly text: string;
+  readonly lineName?: (offset: number) => string | undefined;
   readonly versions: Record<string, number> = {};
   readonly key: string;
   readonly documents: readonly TextDocument[];
@@ -195,6 +200,7 @@ export class ClosedFileUnit implements Unit {
   ) {
     this.uri = fileDocument.uri;
     this.text = doc.analysedText;
+    if (doc.lineName) this.lineName = (offset) => doc.lineName!(offset);
     this.key = `${this.uri}@disk`;
     this.documents = [fileDocument];
   }

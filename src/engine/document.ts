@@ -49,7 +49,7 @@ export function analyzeOptionsFor<O extends object>(doc: { lineName?(offset: num
 }
 
 /** The name messages give a cell's line (as the report's `cell index K, line N`): `cell` is its index in the notebook's cells, `line` 0-based. */
-export function cellLineName(cell: number, line: number): string {
+function cellLineName(cell: number, line: number): string {
   return `cell index ${cell}, line ${line + 1}`;
 }
 

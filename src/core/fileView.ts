@@ -183,10 +183,11 @@ export interface FileView {
   enclosingFunction(at: Loc): FunctionView | undefined;
   /**
    * The innermost loop (for/while/comprehension/forEach callback) around a location, within its
-   * function; `conditionText` for `while`/`do` loops; `callback` for a callback (`items.forEach`),
-   * whose `return` ends one pass, not the loop.
+   * function; `conditionText` for `while`/`do` loops; `stepText` for a counting loop (`i++` of
+   * `for (let i = 0; i < n; i++)`: the names it changes differ on every pass); `callback` for a
+   * callback (`items.forEach`), whose `return` ends one pass, not the loop.
    */
-  enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string; callback?: true } | undefined;
+  enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string; stepText?: string; callback?: true } | undefined;
   /** The innermost `if` / conditional expression around a location, within its function. */
   enclosingCondition(at: Loc): { at: Loc; conditionText: string } | undefined;
   /**

@@ -352,7 +352,14 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       if (!found) return callbackLoop(unit, ev, nodeAt(at));
       const { loop, parts } = found;
       const iter = parts.iter;
-      return { at: unit.loc(loop), iterText: iter?.text, iter: iter ? lazy(() => ev.eval(unit, iter)) : undefined, targetText: parts.target?.text, ...(parts.condition ? { conditionText: parts.condition.text } : {}) };
+      return {
+        at: unit.loc(loop),
+        iterText: iter?.text,
+        iter: iter ? lazy(() => ev.eval(unit, iter)) : undefined,
+        targetText: parts.target?.text,
+        ...(parts.condition ? { conditionText: parts.condition.text } : {}),
+        ...(parts.step ? { stepText: parts.step.text } : {}),
+      };
     },
     enclosingCondition(at) {
       let test: Node | undefined;

@@ -150,8 +150,11 @@ export interface FactSyntax {
   callbackIteration(fn: Node): { call: Node; iter: Node; target?: Node; index?: Node } | undefined;
   /** An assignment statement or declarator with a value: its target and value (only the added part for `+=`). */
   assignment(node: Node): { target: Node; value: Node; augmented?: boolean } | undefined;
-  /** A loop (statement or comprehension clause): what it iterates, its item and, for `while`, its condition. */
-  loop(node: Node): { iter?: Node; target?: Node; condition?: Node } | undefined;
+  /**
+   * A loop (statement or comprehension clause): what it iterates, its item and, for `while`, its
+   * condition; for a counting loop (`for (let i = 0; i < n; i++)`), what each pass ends with (`i++`).
+   */
+  loop(node: Node): { iter?: Node; target?: Node; condition?: Node; step?: Node } | undefined;
   /** `a / b` that joins paths when `a` is one (pathlib's operator). */
   isPathOperator?(node: Node): boolean;
   /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */

@@ -71,6 +71,12 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** The words of the names a counting loop's step changes: `part++`, `i += 2, j--`, `cursor = next(cursor)` (not `next`). */
+function counters(step: string): string[] {
+  const names = [...step.matchAll(/(?:\+\+|--)\s*([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)\s*(?:\+\+|--|[-+*/%]?=(?!=))/g)].map((m) => m[1] ?? m[2]);
+  return names.flatMap(words);
+}
+
 /**
  * Keys under which two paths name the same file: the same expression (or the one a name is bound
  * to), the same known path, the same file name, or the same path-building function of the file.
@@ -394,6 +400,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     const perPass = (p: FilePath, l: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
       const pathWords = words(`${p.arg.text} ${p.origin ?? ''}`);
       if (l.targetText && pathWords.some((w) => words(l.targetText!).includes(w))) return true;
+      // A counting loop's counter (`for (let part = 0; ...; part++)`): a name built from it differs on every pass.
+      if (l.stepText && pathWords.some((w) => counters(l.stepText!).includes(w))) return true;
       return allTaints(p.arg.value()).some((t) => t.kind === 'loop-variable' && t.at.file === l.at.file && t.at.start >= l.at.start && t.at.end <= l.at.end);
     };
     // A path made only of what the caller passes (`path`, `Path(target)`, `join(root, rel)`) is the

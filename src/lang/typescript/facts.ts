@@ -203,8 +203,8 @@ export const typescriptFacts: FactSyntax = {
   },
 
   loop(n: Node) {
-    // `for (;;)`: its parts are not an iteration of a value.
-    if (n.type === 'for_statement') return {};
+    // `for (;;)`: its parts are not an iteration of a value; what a pass ends with changes its counter.
+    if (n.type === 'for_statement') return { step: n.childForFieldName('increment') ?? undefined };
     if (n.type === 'for_in_statement') return { iter: n.childForFieldName('right') ?? undefined, target: n.childForFieldName('left') ?? undefined };
     if (n.type === 'while_statement' || n.type === 'do_statement') return { condition: n.childForFieldName('condition') ?? undefined };
     return undefined;

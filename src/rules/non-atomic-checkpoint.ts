@@ -537,14 +537,16 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       });
     };
     /** The write's function returns early when the file exists (`if path.exists(): return`) or writes it in a `FileNotFoundError` branch. */
-    const createsOnly = (at: Loc, p: FilePath, leave = 'return'): boolean => {
+    const createsOnly = (at: Loc, p: FilePath, leave = 'return|raise|throw'): boolean => {
       const fn = fnOf(at);
       if (!fn) return false;
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
       const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write;
+      // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write,
+      // or one that refuses to overwrite (`raise FileExistsError(...)`, `throw new Error(...)`); the
+      // test must be the whole condition (`if path.exists() and not overwrite:` may go on to write);
       // a `return` in a comment there (`# return`) leaves nothing.
-      const test = `if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*:?\\s*\\{?`;
+      const test = `if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*[):]`;
       // The `return` on the `if`'s line or anywhere in its block (the lines indented below it: a
       // load in a `try`, notes and a fallback before it), not a `return` of a later test.
       for (const m of before.matchAll(new RegExp(test, 'g'))) if (leavesInBlock(before, m.index!, leave)) return true;

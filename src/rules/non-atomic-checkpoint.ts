@@ -17,7 +17,11 @@ const FOREIGN_FILES = new Set(['History', 'Local State', 'Preferences', 'Bookmar
  * Files of a project's source tree that scripts and scaffolders edit (manifests, build and docs
  * configuration): kept in version control, so a torn write is undone with a checkout.
  */
-const PROJECT_FILES = new Set(['package.json', 'manifest.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
+const PROJECT_FILES = new Set(['package.json', 'manifest.json', 'pyproject.toml', 'setup.cfg', 'setup.py', 'mkdocs.yml', 'mkdocs.yaml', 'tsconfig.json', 'Cargo.toml', 'go.mod', 'requirements.txt', 'versions.json', 'README.md', 'CHANGELOG.md', 'HISTORY.md', 'AGENTS.md', 'CLAUDE.md', 'Dockerfile', 'docker-compose.yml', 'docker-compose.yaml', '.env.example']);
+/** Whether a file name is one of PROJECT_FILES, or a TypeScript configuration that extends one (`tsconfig.build.json`). */
+function projectFile(name: string | undefined): boolean {
+  return !!name && (PROJECT_FILES.has(name) || /^tsconfig\.[\w.-]+\.json$/.test(name));
+}
 /**
  * The fixed start and end of a glob pattern (`chat-` and `.json` of `chat-*.json`), when both are
  * known and the end names no folder.
@@ -976,7 +980,10 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       return found;
     };
     const evidenceBeforeRecords = (at: Loc, p: FilePath, structured: boolean, write: Extract<FileOp, { kind: 'write' }> | undefined, throughCaller: boolean): Evidence | undefined => {
-      if (p.name && (FOREIGN_FILES.has(p.name) || PROJECT_FILES.has(p.name))) return undefined;
+      if (p.name && (FOREIGN_FILES.has(p.name) || projectFile(p.name))) return undefined;
+      // A helper's file that every call of it names as a project file (`writeConfig(ROOT_CONFIG, config)`
+      // with `ROOT_CONFIG = 'tsconfig.json'`, `bump_version(Path("pyproject.toml"))`).
+      if (everyCaller(at, p, (_, c) => projectFile(c.name))) return undefined;
       if (repositoryFile(p)) return undefined;
       // An empty marker or a clock stamp: a torn one holds nothing that was not there a moment ago.
       if (nothingToLose(write)) return undefined;

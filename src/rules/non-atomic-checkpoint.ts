@@ -420,7 +420,11 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         // A method builder is qualified by its class (`class@120._target`); the file's functions go by their own names.
         const builderName = p.builder.slice(p.builder.lastIndexOf('.') + 1);
         const fn = view.functions.find((f) => f.name === builderName);
-        const body = (fn?.text ?? '').replace(/("{3}|'{3})[\s\S]*?\1/g, '').replace(/(^|\n)\s*(#|\/\/)[^\n]*/g, '');
+        // Its docstrings, comments and the message of an error it raises name no file.
+        const body = (fn?.text ?? '')
+          .replace(/("{3}|'{3})[\s\S]*?\1/g, '')
+          .replace(/(^|\n)\s*(#|\/\/)[^\n]*/g, '')
+          .replace(/(^|\n)\s*(raise|throw)\b[^\n]*/g, '');
         if (!fn || /["'`][^"'`\n]*[A-Za-z]|\b[A-Z][A-Z0-9_]{2,}\b/.test(body.replace(/^[^\n]*\n/, ''))) return false;
       }
       const v = p.arg.value();

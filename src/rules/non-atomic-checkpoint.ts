@@ -549,7 +549,11 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       const fn = fnOf(at);
       if (!fn) return false;
       const before = fn.text.slice(0, Math.max(0, at.start - fn.at.start));
-      const name = p.arg.text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      // The file, or the folder it is written into (`skill_dir / "SKILL.md"`, `path.join(skillDir,
+      // 'SKILL.md')`): a folder that did not exist holds no file yet.
+      const written = p.arg.text.trim();
+      const folder = /^([\w.]+)\s*\/\s*\S/.exec(written)?.[1] ?? /^(?:os\.)?path\.join\(\s*([\w.]+)\s*,/.exec(written)?.[1];
+      const name = `(?:${[written, ...(folder ? [folder] : [])].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`;
       // `if path.exists(): return ...` (also `try: return load(path)` inside it) before the write,
       // or one that refuses to overwrite (`raise FileExistsError(...)`, `throw new Error(...)`); the
       // test must be the whole condition (`if path.exists() and not overwrite:` may go on to write);

@@ -365,14 +365,12 @@ export class Analyzer implements AnalysisEngine {
       let diagnostics: Diagnostic[] = [];
       const seen = new Set<string>();
       const reached = new Map<string, readonly ReachedRequest[]>();
-      const textOf = (at: Loc) => {
-        const u = at.file === file ? unit : this.workspace.get(at.file);
-        return u ? u.text.slice(at.start, at.end) : '';
-      };
+      const unitOf = (f: string) => (f === file ? unit : this.workspace.get(f));
+      const textOf = (at: Loc) => unitOf(at.file)?.text.slice(at.start, at.end) ?? '';
       const lineRef = (at: Loc) => {
         const named = at.file === file ? opts.lineName?.(at.start) : undefined;
         if (named !== undefined) return named;
-        const t = at.file === file ? unit.text : (this.workspace.get(at.file)?.text ?? '');
+        const t = unitOf(at.file)?.text ?? '';
         let line = 1;
         for (let nl = t.indexOf('\n'); nl !== -1 && nl < at.start; nl = t.indexOf('\n', nl + 1)) line++;
         return `line ${line}`;

@@ -130,7 +130,6 @@ export class NotebookUnit implements Unit {
   readonly documents: readonly TextDocument[];
   /** The cells as the engine analyses and fixes them. */
   readonly cells: CellsDocument;
-  readonly lineName: (offset: number) => string | undefined;
   private readonly byIndex: Map<number, TextDocument>;
 
   constructor(
@@ -143,11 +142,14 @@ export class NotebookUnit implements Unit {
       cells.map((c) => ({ index: c.index, source: c.document.getText() })),
     );
     this.text = this.cells.analysedText;
-    this.lineName = (offset) => this.cells.lineName(offset);
     this.documents = cells.map((c) => c.document);
     this.byIndex = new Map(cells.map((c) => [c.index, c.document]));
     this.versions = Object.fromEntries(cells.map((c) => [c.document.uri, c.document.version]));
     this.key = `${uri}@${cells.map((c) => `${c.index}:${c.document.uri}:${c.document.version}`).join(',')}`;
+  }
+
+  lineName(offset: number): string | undefined {
+    return this.cells.lineName(offset);
   }
 
   get firstDocument(): TextDocument | undefined {

@@ -10,6 +10,7 @@ import type { Node as WasmNode, Tree as WasmTree } from 'web-tree-sitter';
 import type { LanguageId } from '../src/core/model';
 import { languageForPath, Parsers } from '../src/lang/parsers';
 import type { Node } from '../src/lang/parsers';
+import { frontEndFor } from '../src/lang/frontEnds';
 import { readTreesFromMemory, treeReading } from '../src/lang/syntaxTree';
 import { FIXTURES, ROOT } from './helpers';
 import { collectInputs, Rng } from './robustness/fuzz';
@@ -66,10 +67,27 @@ function ours(tree: { rootNode: Node }): Node[] {
   return out;
 }
 
+/**
+ * tree-sitter's parse of the text Parsers.parse reads: the text itself, or, when that parse has
+ * an error, the language's rewrite of it (StatementSyntax.reread) if that parses without one.
+ */
+function rawParse(lang: LanguageId, text: string): WasmTree {
+  const raw = parsers.parser(lang).parse(text)!;
+  const rewritten = raw.rootNode.hasError ? frontEndFor(lang).statements.reread?.(text) : undefined;
+  if (rewritten === undefined) return raw;
+  const again = parsers.parser(lang).parse(rewritten)!;
+  if (again.rootNode.hasError) {
+    again.delete();
+    return raw;
+  }
+  raw.delete();
+  return again;
+}
+
 /** Differences between the two trees of one text, as readable lines (empty when they agree). */
 function compare(lang: LanguageId, text: string, rng: Rng): string[] {
   const problems: string[] = [];
-  const raw = parsers.parser(lang).parse(text)!;
+  const raw = rawParse(lang, text);
   try {
     const mine = parsers.parse(lang, text);
     const r = rawNodes(raw);
@@ -106,10 +124,12 @@ function compare(lang: LanguageId, text: string, rng: Rng): string[] {
       same('nextSibling', k >= 0 && k + 1 < siblings.length ? siblings[k + 1] : -1, indexOfMine(b.nextSibling));
       const namedBefore = siblings.slice(0, Math.max(0, k)).filter((j) => r[j].node.isNamed);
       same('previousNamedSibling', namedBefore.length ? namedBefore[namedBefore.length - 1] : -1, indexOfMine(b.previousNamedSibling));
-      same('text', a.text, b.text);
-      same('textIs(text)', true, mine.textIs(b.index, a.text));
-      same('textIs(text + "x")', false, mine.textIs(b.index, `${a.text}x`));
-      same('textIs(text without its last character)', a.text.length === 0, mine.textIs(b.index, a.text.slice(0, -1)));
+      // The text as written (tree-sitter's is the rewritten one's, when it read a rewrite).
+      const written = text.slice(a.startIndex, a.endIndex);
+      same('text', written, b.text);
+      same('textIs(text)', true, mine.textIs(b.index, written));
+      same('textIs(text + "x")', false, mine.textIs(b.index, `${written}x`));
+      same('textIs(text without its last character)', written.length === 0, mine.textIs(b.index, written.slice(0, -1)));
       const fields = new Set(a.children.map((_, k) => a.fieldNameForChild(k)).filter((f): f is string => !!f));
       fields.add('nonexistent_field');
       for (const f of fields) {
@@ -223,5 +243,67 @@ describe('syntax trees read into JavaScript', () => {
     expect(call.parent?.childForFieldName('right')).toBe(call);
     expect(a.rootNode.id).not.toBe(b.rootNode.id);
     expect(call.startPosition).toEqual({ row: 0, column: 4 });
+  });
+});
+
+/** The first node of a type, in pre-order. */
+function firstOfType(tree: { rootNode: Node }, type: string): Node {
+  let found: Node | undefined;
+  tree.rootNode.forEachDescendant((n) => {
+    found ??= n.type === type ? n : undefined;
+  });
+  if (!found) throw new Error(`no ${type}`);
+  return found;
+}
+
+describe('Python lines joined inside brackets at any indentation', () => {
+  // tree-sitter-python reads a line inside brackets that starts left of its statement as a
+  // dedent when no closing bracket may come next (tree-sitter-python issue 256); Python joins it.
+  const dedented = 'def f(runs):\n    label = ("run-" +\nstr(len(runs)))\n    return label\n';
+
+  it('parses without an error, at the offsets of the text as written', () => {
+    const raw = parsers.parser('python').parse(dedented)!;
+    // The workaround is needed while the grammar reads this with an error.
+    expect(raw.rootNode.hasError).toBe(true);
+    raw.delete();
+    const tree = parsers.parse('python', dedented);
+    expect(tree.rootNode.hasError).toBe(false);
+    const plus = firstOfType(tree, 'binary_operator');
+    expect(plus.text).toBe('"run-" +\nstr(len(runs))');
+    expect(plus.startPosition).toEqual({ row: 1, column: 13 });
+    expect(plus.endPosition).toEqual({ row: 2, column: 14 });
+    expect(firstOfType(tree, 'return_statement').startPosition).toEqual({ row: 3, column: 4 });
+  });
+
+  it('rewrites only line breaks inside brackets before a line left of its statement, one character for one', () => {
+    const reread = frontEndFor('python').statements.reread!;
+    expect(reread(dedented)).toBe('def f(runs):\n    label = ("run-" + str(len(runs)))\n    return label\n');
+    expect(reread(dedented.replace(/\n/g, '\r\n'))).toBe('def f(runs):\r\n    label = ("run-" +  str(len(runs)))\r\n    return label\r\n');
+    // Indented continuation lines, strings, comments and backslashes are left alone.
+    expect(reread('def f():\n    x = (1 +\n        2)\n')).toBeUndefined();
+    expect(reread('def f():\n    s = """(\n"""\n    t = "(\\n"\n')).toBeUndefined();
+    expect(reread('def f():\n    x = (1 +  # one\n2)\n')).toBeUndefined();
+    expect(reread('def f():\n    x = 1 + \\\n2\n')).toBeUndefined();
+    expect(reread('x = [\n1,\n2]\n')).toBeUndefined();
+  });
+
+  it('keeps the parse with its errors when the rewrite does not remove them', () => {
+    const broken = 'def f(runs):\n    label = ("run-" +\nstr(len(runs)))\n    return )\n';
+    expect(parsers.parse('python', broken).rootNode.hasError).toBe(true);
+    // Node for node the parse of the text as written.
+    const raw = parsers.parser('python').parse(broken)!;
+    expect(rawParse('python', broken).rootNode.toString()).toBe(raw.rootNode.toString());
+    expect(compare('python', broken, new Rng(3))).toEqual([]);
+    raw.delete();
+  });
+
+  it('reads an edited buffer the same way, and the next edit parses it again', () => {
+    const first = parsers.parseEdited('python', dedented);
+    expect(first.rootNode.hasError).toBe(false);
+    const edited = dedented.replace('return label', 'return label + "!"');
+    const second = parsers.parseEdited('python', edited, first);
+    expect(second.rootNode.hasError).toBe(false);
+    expect(firstOfType(second, 'return_statement').text).toBe('return label + "!"');
+    second.release();
   });
 });

@@ -191,6 +191,12 @@ export interface StatementSyntax {
    * `shift` is how far the text after the edit moved.
    */
   standsAlone(first: Node, last: Node, source: string, end: number, editStart: number, shift: number): boolean;
+  /**
+   * The text to parse again when the grammar read `source` with an error: the same text with what
+   * the grammar misreads rewritten, one character for one (the tree's offsets are the text's);
+   * undefined when nothing in it needs that. The tree is kept only if it then has no error.
+   */
+  reread?(source: string): string | undefined;
 }
 
 export interface FrontEnd {

@@ -173,11 +173,32 @@ export class Parsers {
     return p;
   }
 
+  /**
+   * The parse of `source` rewritten where the grammar misreads it (StatementSyntax.reread), when
+   * the language has such a rewrite, it changes the text, and its parse has no error; else
+   * undefined. Asked when the parse of `source` has an error; the tree's offsets are `source`'s.
+   */
+  private rewrittenParse(lang: LanguageId, source: string): WasmTree | undefined {
+    const rewritten = frontEndFor(lang).statements.reread?.(source);
+    const again = rewritten === undefined ? null : this.parser(lang).parse(rewritten);
+    if (!again || !again.rootNode.hasError) return again ?? undefined;
+    again.delete();
+    return undefined;
+  }
+
+  /** `wasm`, the parse of `source`, or, when it has an error, rewrittenParse's (the other one freed). */
+  private reread(lang: LanguageId, source: string, wasm: WasmTree | null): WasmTree {
+    if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
+    const rewritten = wasm.rootNode.hasError ? this.rewrittenParse(lang, source) : undefined;
+    if (!rewritten) return wasm;
+    wasm.delete();
+    return rewritten;
+  }
+
   /** Parses text into a tree held in JavaScript; the WASM tree is freed before this returns. */
   parse(lang: LanguageId, text: string): Tree {
     const source = sourceOf(text);
-    const wasm = this.parser(lang).parse(source);
-    if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
+    const wasm = this.reread(lang, source, this.parser(lang).parse(source));
     try {
       return new SyntaxTree(source, this.grammar(lang), wasm);
     } finally {
@@ -219,6 +240,15 @@ export class Parsers {
       }
       wasm = this.parser(lang).parse(source, oldWasm);
       if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
+      const rewritten = wasm.rootNode.hasError ? this.rewrittenParse(lang, source) : undefined;
+      if (rewritten) {
+        // Not kept for the next version: its rows are the rewritten text's, not the buffer's.
+        try {
+          return new SyntaxTree(source, grammar, rewritten);
+        } finally {
+          rewritten.delete();
+        }
+      }
       // Built while the old WASM tree is alive: node ids are only comparable then.
       const tree = new SyntaxTree(source, grammar, wasm, { keepWasm: true, recordNodeIds: !!previous, reuse: base?.reusable ? base : undefined });
       wasm = null;

@@ -28,8 +28,6 @@ function joinDedentedContinuations(source: string): string | undefined {
   let out: string[] | undefined;
   let last = 0;
   let depth = 0;
-  /** Indentation of the line the current statement started on. */
-  let statementIndent = 0;
   let lineHasComment = false;
   const n = source.length;
   let i = 0;
@@ -38,7 +36,8 @@ function joinDedentedContinuations(source: string): string | undefined {
     while (k < n && (source.charCodeAt(k) === 32 || source.charCodeAt(k) === 9)) k++;
     return k - from;
   };
-  statementIndent = indentAt(0);
+  /** Indentation of the line the current statement started on. */
+  let statementIndent = indentAt(0);
   while (i < n) {
     const c = source.charCodeAt(i);
     if (c === 35 /* # */) {

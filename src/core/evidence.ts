@@ -153,7 +153,7 @@ export function systemRebuilt(call: RequestCall, view: FileView, textOf: (at: Lo
   const assignment = simple ? [...view.assignments].reverse().find((a) => a.targetText === argText && a.at.start < call.at.start && view.enclosingFunction(a.at) === fn) : undefined;
   const site = simple ? assignment?.valueAt : entry.valueAt;
   if (!site) return undefined;
-  const inLoop = loop ? rebuiltInLoop(call, view, textOf, { system, taints, own, site, fn, loop: loop.at }) : undefined;
+  const inLoop = loop ? rebuiltInLoop(call, view, textOf, { system, taints, own, site, fn, loop: loop.at, loopTarget: loop.targetText }) : undefined;
   // The loop reassigns what system is built from: the loop is the conversation.
   if (inLoop?.carried) return inLoop.rebuilt;
   // Otherwise the loop around the request may be a retry loop, and the function around both the
@@ -226,6 +226,8 @@ interface LoopFacts {
   site: Loc;
   fn: FunctionView | undefined;
   loop: Loc;
+  /** What the loop assigns on each iteration (`q` of `for q in questions`), if any. */
+  loopTarget?: string;
 }
 
 /** `system` reassigned (or built at the call) inside the loop around the request, from what the loop changes. */
@@ -252,7 +254,28 @@ function rebuiltInLoop(call: RequestCall, view: FileView, textOf: (at: Loc) => s
   const varying = own.filter((t) => t.cls !== 'environment' && !(t.kind === 'parameter' && fn && inside(t.at, fn.at) && !inside(t.at, loop)));
   const hasHoles = system.kind === 'str' ? !system.complete : system.kind === 'list' && system.items.some((b) => b.kind === 'obj' && b.entries.some((e) => e.key === 'text' && e.value.kind === 'str' && !e.value.complete));
   if (!varying.length && !(hasHoles && !taints.length)) return undefined;
+  // Parts not known, but read only from names that keep their value for the whole loop (a
+  // module's `SYSTEM_TEXT` built from a file read once): the same text on every turn.
+  if (!varying.length && fixedForTheLoop([...new Set(readBy.values())].map(textOf), [...readBy.keys()], inLoop, f.loopTarget)) return undefined;
   return { rebuilt: { at: site, how: 'loop', scope: loop, inputs: [...new Set(varying.map((t) => t.text))] }, carried: false };
+}
+
+/**
+ * Whether expressions (the value `system` is written as, and what it reads that the loop assigns
+ * before the request) read nothing that can differ between iterations: no call, attribute or
+ * subscript (an object's state, a function's result), and no name the loop assigns or iterates
+ * over. Their names then hold what they held before the loop.
+ */
+function fixedForTheLoop(texts: string[], names: string[], inLoop: readonly { targetText: string }[], loopTarget: string | undefined): boolean {
+  if (texts.some((t) => /[\w$)\]]\s*[([.]/.test(codeOnly(t)))) return false;
+  const loopNames = new Set(codeNames(loopTarget ?? ''));
+  return names.every((n) => !loopNames.has(n) && !inLoop.some((a) => a.targetText === n));
+}
+
+/** An expression's code: its text with string literals blanked, then the interpolations inside them. */
+function codeOnly(text: string): string {
+  const interpolations = [...text.matchAll(/\$?\{([^{}]*)\}/g)].map((m) => m[1]);
+  return [text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' '), ...interpolations].join(' ; ');
 }
 
 /** Text with a part that is the same on every call (a template's literal text, or a literal block). */
@@ -267,7 +290,8 @@ export function hasFixedText(v: Value | undefined): boolean {
 /** Identifiers an expression reads: its code outside string literals and the interpolations inside them. */
 function codeNames(text: string): string[] {
   const interpolations = [...text.matchAll(/\$?\{([^{}]*)\}/g)].map((m) => m[1]);
-  const code = text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' ');
+  // An object literal's keys (`{ text: BASE }`, `, cache_control: ...`) name no value.
+  const code = text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' ').replace(/([{,]\s*)[A-Za-z_$][\w$]*\s*:(?!:)/g, '$1');
   const names = [code, ...interpolations].join(' ').match(/[A-Za-z_$][\w$]*/g) ?? [];
   return [...new Set(names)];
 }

@@ -80,7 +80,7 @@ export default defineRule({
     triggers: 'requests',
     summary: 'The history is trimmed, cleared or compacted on every turn of the conversation loop, with no token-budget check: the cache never hits.',
     docs: `## What it does
-Finds a history that is cut, summarised or cleared unconditionally on every pass of the loop that sends the requests: \`history = history[-20:]\` at the end of each turn, \`history = summarize_history(history)\` every turn, a turn-boundary trim such as \`trim_to_user_turn(history, 20)\` passed as \`messages\`, \`history.pop(0)\` after each reply. A trim under a size or token check (\`if count_tokens(history) > budget:\`, \`while len(history) > 40:\`) or a helper given a budget (\`trim_messages(history, max_tokens=...)\`) is left alone.
+Finds a history that is cut, summarised or cleared unconditionally on every pass of the loop that sends the requests: \`history = history[-20:]\` at the end of each turn, \`history = summarize_history(history)\` every turn, a turn-boundary trim such as \`trim_to_user_turn(history, 20)\` passed as \`messages\`, \`history.pop(0)\` after each reply. A helper's result kept under another name (\`note = summarize(history)\`, sent after the history) does not change the history. A trim under a size or token check (\`if count_tokens(history) > budget:\`, \`while len(history) > 40:\`) or a helper given a budget (\`trim_messages(history, max_tokens=...)\`) is left alone.
 
 A cut by count that \`unsafe-history-slice\` already reports (\`messages=history[-10:]\`) is not reported again: that rule's fix, a cut at a user turn, still trims every turn, and this rule then reports the fixed code. Only trims inside the loop that sends the requests are checked; a per-request handler whose loop is a web server or a graph runner is not.
 
@@ -189,6 +189,8 @@ export async function chat(turns: string[]) {
       if (!rs.length) continue;
       for (const t of trimsOf(a.value())) if (t.at.file === ctx.file) sites.push({ at: t.at, text: t.text, requests: rs });
     }
+    /** Whether a call is part of a value written to a request's list (`history = summarize(history) + [...]`). */
+    const intoList = (at: Loc) => view.assignments.some((a) => a.valueAt && a.valueAt.file === at.file && a.valueAt.start <= at.start && at.end <= a.valueAt.end && requestsFor(a.targetText).length > 0);
     for (const c of view.calls) {
       // Only a count cut on the list (`pop(0)`, `shift()`, `splice(0, …)`) or a trim helper can be
       // reported: the method's name is read first, so most of a file's calls cost nothing more.
@@ -200,7 +202,10 @@ export async function chat(turns: string[]) {
       const rs = atSite ? [atSite] : onReceiver ? requestsFor(c.receiver?.text) : requestsFor(first?.text);
       if (!rs.length) continue;
       const countCut = onReceiver && ((c.method === 'pop' && first?.text === '0') || c.method === 'shift' || (c.method === 'splice' && first?.text === '0'));
-      const helper = c.method !== 'clear' && TRIM_NAME.test(c.method) && !c.args.some((x) => BUDGET_ARG.test(x.name ?? '') || BUDGET_ARG.test(x.text));
+      // A helper handed the list changes it only in place (a call on its own) or as the request's
+      // `messages`; its result kept under another name (`note = summarize(history)`) or written
+      // into another part of the request leaves the history as it is.
+      const helper = c.method !== 'clear' && TRIM_NAME.test(c.method) && !c.args.some((x) => BUDGET_ARG.test(x.name ?? '') || BUDGET_ARG.test(x.text)) && (atSite !== undefined || onReceiver || intoList(c.at) || isStatement(ctx.textOf({ file: c.at.file, start: 0, end: c.at.start }), ctx.textOf({ file: c.at.file, start: c.at.end, end: c.at.end + 200 })));
       if (countCut || helper) sites.push({ at: c.at, text: shorten(ctx.textOf(c.at)), requests: rs });
     }
     const done = new Set<string>();
@@ -216,3 +221,10 @@ export async function chat(turns: string[]) {
     }
   },
 });
+
+/** Whether a call with this text before and after it on its line is a statement of its own (`trim_history(history)`, `await compact(messages);`). */
+function isStatement(before: string, after: string): boolean {
+  const lineStart = before.slice(before.lastIndexOf('\n') + 1);
+  const lineEnd = after.split('\n')[0];
+  return /^\s*(?:await\s+)?$/.test(lineStart) && /^\s*;?\s*(?:(?:#|\/\/).*)?$/.test(lineEnd);
+}

@@ -40,6 +40,12 @@ export interface FunctionView {
   passedTo?: string;
   /** Exported from its module (`export async function POST`, `export default`). */
   exported?: boolean;
+  /**
+   * The class a method (or a function inside one) belongs to: where it starts, its name and the
+   * names its header derives it from (`class Child(Base)`, `class Child extends Base`). `self.x`
+   * in an unrelated class is another object's `x`.
+   */
+  ofClass?: { start: number; name?: string; bases: string[] };
 }
 
 export interface KeyAssignment {

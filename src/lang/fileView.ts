@@ -141,7 +141,8 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     for (const n of unit.nodesOfTypes(unit.adapter.functionTypes)) {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
-        const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n) };
+        const cls = unit.enclosingClass(n);
+        const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n), ...(cls ? { ofClass: classHeader(cls.startIndex, cls.text) } : {}) };
         functions.push(f);
         fnByNode.set(n.id, f);
       }
@@ -408,4 +409,12 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       return false;
     },
   };
+}
+
+/** A class's name and the names its header derives it from, read from its text up to its body (`class A(B, mixins.C):`, `export class A extends B implements I {`). */
+function classHeader(start: number, text: string): { start: number; name?: string; bases: string[] } {
+  const header = /^[^:{]*/.exec(text)![0];
+  const names: string[] = header.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  const at = names.indexOf('class');
+  return { start, name: at >= 0 ? names[at + 1] : undefined, bases: at >= 0 ? names.slice(at + 2) : [] };
 }

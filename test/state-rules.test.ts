@@ -61,7 +61,7 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
     expect(ids('tools/github/save.ts', TS)).toEqual(['non-atomic-checkpoint']);
   });
 
-  it("leaves a project's evaluation harness alone (its eval/evals folder), but not a project that sits under a folder of that name", () => {
+  it("leaves a project's evaluation harness alone (its eval/evals/evaluation folder), but not a project that sits under a folder of that name", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-evals-'));
     try {
       for (const [file, text] of [
@@ -70,6 +70,8 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
         ['bench/src/evals/session.ts', TS],
         ['evals/agent/pyproject.toml', '[project]\nname = "agent"\n'],
         ['evals/agent/state.py', PY],
+        ['bench/rag/evaluation/vectordb.py', PY],
+        ['bench/src/evaluation/store.ts', TS],
       ]) {
         fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
         fs.writeFileSync(path.join(root, file), text);
@@ -78,6 +80,9 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
       expect(found('bench/evals/state.py', PY)).toEqual([]);
       expect(found('bench/src/evals/session.ts', TS)).toEqual([]);
       expect(found('evals/agent/state.py', PY)).toEqual(['non-atomic-checkpoint']);
+      // Named in full, a harness folder; a package's own \`src/evaluation\` module is its code.
+      expect(found('bench/rag/evaluation/vectordb.py', PY)).toEqual([]);
+      expect(found('bench/src/evaluation/store.ts', TS)).toEqual(['non-atomic-checkpoint']);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -19,7 +19,7 @@ export default defineRule({
     fix: 'sometimes',
     summary: 'A cache_control marker on a message block whose content changes on every request: it writes a cache entry every call and never reads one.',
     docs: `## What it does
-Finds a \`cache_control\` marker on a message block whose content the next request will not send again: the current time, a random id, retrieved documents, or request data in a request that is built fresh on every call (no history is resent). A marker on the newest message of a conversation whose history is resent on the next turn is the documented pattern and is not reported: the next request repeats those bytes and reads the entry. Nor is a value computed once when the module is loaded (a top-level \`STAMP = datetime.now()\`): every call of the process sends the same bytes and reads the entry the first one wrote. Markers on \`system\` and \`tools\` are left to \`volatile-system-prompt\`, \`volatile-tools\` and \`dynamic-content-before-breakpoint\`, which report the changing value itself.
+Finds a \`cache_control\` marker on a message block whose content the next request will not send again: the current time, a random id, retrieved documents, or request data in a request that is built fresh on every call (no history is resent). A marker on the newest message of a conversation whose history is resent on the next turn is the documented pattern and is not reported: the next request repeats those bytes and reads the entry. Nor is a value computed once when the module is loaded (a top-level \`STAMP = datetime.now()\`): every call of the process sends the same bytes and reads the entry the first one wrote. Nor is a block that another request of the same function call sends again (speculative caching: a warm-up request with \`max_tokens=1\`, then a copy of the message with the question appended): that request reads the entry. Markers on \`system\` and \`tools\` are left to \`volatile-system-prompt\`, \`volatile-tools\` and \`dynamic-content-before-breakpoint\`, which report the changing value itself.
 
 ## Why is this bad?
 A breakpoint writes one cache entry: the hash of everything up to and including the marked block. When that block differs on every call, every request pays the cache write (1.25× the input price, 2× for the 1-hour TTL) and no request ever finds the entry, because the lookup never reaches back to a position where an earlier request wrote one. The stable prefix before it (the system prompt, the reference documents) is never cached either.
@@ -154,6 +154,9 @@ The fix moves the \`cache_control\` entry from the changing block to the last un
       const isLast = fresh && blocks[blocks.length - 1]?.path === m.path;
       const t = volatileTaint(m, call, ctx, isLast);
       if (!t) continue;
+      // The same marked block sent again by another request of the same function call (a warm-up
+      // request, then the real one with the question appended to a copy): that one reads the entry.
+      if (sentAgainInCall(call, m, ctx, callFn)) continue;
       const at = inFile(ctx, m.at);
       if (!at) continue;
       const why = t.daily ? 'changes every day' : t.cls === 'clock' || t.cls === 'random' ? 'changes on every call' : 'is different for every request';
@@ -169,6 +172,18 @@ The fix moves the \`cache_control\` entry from the changing block to the last un
     }
   },
 });
+
+/** Another request of the function around `call` marks the block `m` marks (the same block as written: a copy of the message counts). */
+function sentAgainInCall(call: RequestCall, m: Marker, ctx: RuleContext, fn: ReturnType<RuleContext['view']['enclosingFunction']>): boolean {
+  const at = m.block?.value.at;
+  if (!fn || !at) return false;
+  return ctx.calls.some(
+    (other) =>
+      other !== call &&
+      ctx.view.enclosingFunction(other.at) === fn &&
+      explicitMarkers(other).some((o) => o.section === 'messages' && o.block?.value.at && o.block.value.at.file === at.file && o.block.value.at.start === at.start && o.block.value.at.end === at.end),
+  );
+}
 
 /**
  * What makes the marked block differ on the next call: the clock or a random value, data

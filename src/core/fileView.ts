@@ -81,6 +81,8 @@ export interface FilterView {
   dropsSometimes: string[];
   /** Items that hold a block of one of these types are dropped (`not any(b["type"] == "tool_result" for b in m["content"])`). */
   dropsHolding: string[];
+  /** Only items whose `type` is one of these are kept (`b.type === "tool_result"`). */
+  keepsOnly: string[];
   /**
    * Where the result goes: `key` for a dict/object entry, keyword argument or keyed/attribute
    * assignment (`content`, `messages`), `name` for an assignment to a name, `return`, or `other`

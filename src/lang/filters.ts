@@ -193,6 +193,7 @@ export function findFilters(unit: FileUnit): FilterView[] {
       dropsTypes: s.k === 'not' ? [...s.types] : [],
       dropsSometimes: s.k === 'not' ? [...(s.sometimes ?? [])] : [],
       dropsHolding: s.k === 'nothas' ? [...s.types] : [],
+      keepsOnly: s.k === 'is' ? [...s.types] : [],
       usedAs: facts.usedAs(n),
     });
   });

@@ -47,7 +47,7 @@ export default defineRule({
     },
     summary: 'Filtering `tool_result` blocks out of the history leaves their `tool_use` unanswered: a 400.',
     docs: `## What it does
-Finds filters that drop \`tool_result\` blocks from message content — \`[b for b in msg["content"] if b["type"] != "tool_result"]\`, \`content.filter((b) => b.type !== 'tool_result')\`, \`filter(lambda b: ..., content)\` — or drop whole messages that hold one (\`not any(b["type"] == "tool_result" for b in m["content"])\`, LangChain's \`not isinstance(m, ToolMessage)\`), when the result is kept: assigned to a variable, attribute or key (\`message["content"] = ...\`), written as a dict/object entry, or returned. A filter that drops \`tool_use\` blocks together with their results is left alone, and so is one whose result is only printed, counted, or assigned to a name that says it is for display (\`text\`, \`lines\`, \`preview\`, \`shown\`).
+Finds filters that drop \`tool_result\` blocks from message content — \`[b for b in msg["content"] if b["type"] != "tool_result"]\`, \`content.filter((b) => b.type !== 'tool_result')\`, \`filter(lambda b: ..., content)\` — or drop whole messages that hold one (\`not any(b["type"] == "tool_result" for b in m["content"])\`, LangChain's \`not isinstance(m, ToolMessage)\`), when the result is kept: assigned to a variable, attribute or key (\`message["content"] = ...\`), written as a dict/object entry, or returned. A filter that drops \`tool_use\` blocks together with their results is left alone, and so is one half of a partition: the same function also keeps the \`tool_result\` blocks of that content (\`results = content.filter((b) => b.type === 'tool_result')\`, to send them in a message of their own or first), and so is one whose result is only printed, counted, or assigned to a name that says it is for display (\`text\`, \`lines\`, \`preview\`, \`shown\`).
 
 A file that sends its history to another provider — it imports that provider's SDK (OpenAI, Ollama, Gemini, Mistral, …), builds no Messages API request and imports nothing that reaches Claude — is left alone: the pairing is the Messages API's rule, not theirs.
 
@@ -117,6 +117,9 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
       const blocks = (always || some) && keepsToolUse;
       const messages = f.dropsHolding.includes('tool_result') && !f.dropsHolding.includes('tool_use');
       if (!blocks && !messages) continue;
+      // A partition: the same function also takes the `tool_result` blocks of that content
+      // (`results = content.filter((b) => b.type === "tool_result")`) to send on their own.
+      if (blocks && !some && resultsTakenApart(ctx, f)) continue;
       const edits = blocks ? keepWithPlaceholder(ctx, f.at) : undefined;
       ctx.report({
         message: some
@@ -130,6 +133,19 @@ The fix turns the filter into a map that keeps each \`tool_result\` block (with 
     }
   },
 });
+
+/**
+ * The function around a filter also takes the `tool_result` blocks of the same content and keeps
+ * them (`results = content.filter((b) => b.type === "tool_result")`, not only counted): the
+ * filter is one half of a partition, and the results go on in the other half (moved to a message
+ * of their own, or in front of the rest).
+ */
+function resultsTakenApart(ctx: RuleContext, f: FilterView): boolean {
+  const fn = ctx.view.enclosingFunction(f.at);
+  if (!fn) return false;
+  const iter = f.iterText.replace(/\s+/g, '');
+  return ctx.view.filters.some((g) => g !== f && g.keepsOnly.includes('tool_result') && g.iterText.replace(/\s+/g, '') === iter && g.usedAs.kind !== 'other' && ctx.view.enclosingFunction(g.at) === fn);
+}
 
 /** The SDKs of other model providers, whose chat APIs do not pair `tool_use` with `tool_result` blocks. */
 const OTHER_PROVIDERS = /^(?:openai|ollama|google\.generativeai|google\.genai|mistralai|cohere|groq|together|fireworks|@google\/generative-ai|@google\/genai|@mistralai\/mistralai|cohere-ai|groq-sdk|together-ai)(?:[./]|$)/;

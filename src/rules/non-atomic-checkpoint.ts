@@ -146,6 +146,9 @@ function elseOfExists(lines: readonly string[], i: number, indent: number, name:
 /** The test of a write that only creates a missing file: `if not path.exists():`, `if (!fs.existsSync(file))`. */
 const WRITE_ONCE = /^\s*\(?\s*(not\s+[\w.]*(exists|isfile|is_file)\b|!\s*[\w.]*(existsSync|exists)\b)/;
 
+/** Words of a loop over a collection's items that name none of them (`for (const [k, v] of Object.entries(x))`, `enumerate(x)`). */
+const ITERATION_HELPERS = new Set(['const', 'let', 'var', 'of', 'in', 'Object', 'entries', 'keys', 'values', 'items', 'enumerate', 'zip', 'sorted', 'list', 'reversed']);
+
 /** Callables and modules that build a path from their arguments without adding a name of their own. */
 const PATH_CALLS = new Set(['Path', 'PurePath', 'os', 'path', 'pathlib', 'join', 'resolve', 'abspath', 'expanduser', 'normpath', 'realpath', 'str', 'fspath', 'String', 'await']);
 /**
@@ -443,6 +446,16 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     // A path made only of what the caller passes (`path`, `Path(target)`, `join(root, rel)`) is the
     // caller's file: a tool's or an API's output, the file an editor edits. A read elsewhere of a
     // path made the same way links to it only as a saver/loader pair.
+    /** The names the loop around `at` sets on each pass, when it iterates over parameters of its function only (`for rel in rels`, `Object.entries(edits)`, `edits.items()`). */
+    const loopOverParameters = (at: Loc): string[] => {
+      const loop = view.enclosingLoop(at);
+      const params = fnOf(at)?.params ?? [];
+      if (!loop?.targetText || !loop.iterText) return [];
+      const names = (t: string) => [...t.matchAll(/(?<![.\w$])([A-Za-z_$][\w$]*)/g)].map((m) => m[1]);
+      const iterNames = names(loop.iterText.replace(/\.\s*(items|keys|values|entries)\s*\(\s*\)/g, '')).filter((n) => !ITERATION_HELPERS.has(n));
+      if (!iterNames.length || !iterNames.every((n) => params.includes(n))) return [];
+      return names(loop.targetText).filter((n) => !ITERATION_HELPERS.has(n));
+    };
     const callerChosen = (at: Loc, p: FilePath): boolean => {
       if (p.name) return false;
       // A path-building function of the file that adds a name of its own (a folder constant, an
@@ -452,19 +465,20 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
         // A method builder is qualified by its class (`class@120._target`); the file's functions go by their own names.
         const builderName = p.builder.slice(p.builder.lastIndexOf('.') + 1);
         const fn = view.functions.find((f) => f.name === builderName);
-        // Its docstrings, comments and the message of an error it raises name no file.
+        // Its docstrings, comments and the message of an error it raises (also after an `if` on the same line) name no file.
         const body = (fn?.text ?? '')
           .replace(/("{3}|'{3})[\s\S]*?\1/g, '')
           .replace(/(^|\n)\s*(#|\/\/)[^\n]*/g, '')
-          .replace(/(^|\n)\s*(raise|throw)\b[^\n]*/g, '');
+          .replace(/\b(raise|throw)\b[^\n]*/g, '');
         if (!fn || /["'`][^"'`\n]*[A-Za-z]|\b[A-Z][A-Z0-9_]{2,}\b/.test(body.replace(/^[^\n]*\n/, ''))) return false;
       }
       const v = p.arg.value();
       if (v.kind === 'str' && /[A-Za-z]/.test(v.text.split(HOLE).join(''))) return false;
       const taints = allTaints(v);
       if (taints.length > 0 && taints.every((t) => t.kind === 'parameter')) return true;
-      // By the text: every name the path is built from is a parameter (`Path(params["path"])`).
-      const params = fnOf(at)?.params ?? [];
+      // By the text: every name the path is built from is a parameter (`Path(params["path"])`), or
+      // the variable of a loop over a parameter (`for (const [rel, text] of Object.entries(edits))`).
+      const params = [...(fnOf(at)?.params ?? []), ...loopOverParameters(at)];
       const text = (p.origin ?? p.arg.text).replace(/\[[^\]]*\]/g, '');
       if (/["'`][^"'`]*[A-Za-z]/.test(text)) return false;
       // The names a path is built from, not the functions that build it (`resolve_path(path)`).

@@ -81,8 +81,9 @@ export function typescriptFileOps(unit: FileUnit, ev: Evaluator): FileOp[] {
     }
     const fn = name.slice(name.lastIndexOf('.') + 1);
     if ((fn === 'writeFileSync' || fn === 'writeFile') && args[0]) {
+      // The options: an object with a `flag`, or a string, which is the encoding (`'utf8'`), not a flag.
       const opts = args[2]?.value();
-      const flag = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flag')?.value : opts;
+      const flag = opts?.kind === 'obj' ? opts.entries.find((x) => x.key === 'flag')?.value : undefined;
       const f = flag?.kind === 'str' && flag.complete ? flag.text : undefined;
       ops.push({ kind: 'write', at, path: fp(0), truncates: truncatingFlag(f), data: args[1] ? [args[1]] : [], ...(f && /^a/.test(f) ? { appends: true } : {}) });
     } else if ((fn === 'appendFileSync' || fn === 'appendFile') && args[0]) {

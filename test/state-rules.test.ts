@@ -88,6 +88,36 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
     }
   });
 
+  it("leaves the tests' helpers and doubles in a test folder below the project's root alone, not a script kept there nor a project under a folder of that name", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'prefixlint-tests-'));
+    try {
+      for (const [file, text] of [
+        ['app/package.json', '{ "name": "app" }\n'],
+        ['app/src/test/core-stub.ts', TS],
+        ['app/e2e/tests/session.skip.ts', `import { test } from '@playwright/test';\n${TS}`],
+        ['app/src/session.ts', TS],
+        ['svc/pyproject.toml', '[project]\nname = "svc"\n'],
+        ['svc/tests/helpers.py', PY],
+        ['svc/tests/load_benchmark.py', PY],
+        ['tests/tool/pyproject.toml', '[project]\nname = "tool"\n'],
+        ['tests/tool/state.py', PY],
+      ]) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      }
+      const found = (file: string, text: string) => a.analyze(path.join(root, file), text).diagnostics.map((d) => d.ruleId);
+      expect(found('app/src/test/core-stub.ts', TS)).toEqual([]);
+      expect(found('app/e2e/tests/session.skip.ts', `import { test } from '@playwright/test';\n${TS}`)).toEqual([]);
+      expect(found('svc/tests/helpers.py', PY)).toEqual([]);
+      // A script kept among the tests (a benchmark run by hand) is the program's.
+      expect(found('svc/tests/load_benchmark.py', PY)).toEqual(['non-atomic-checkpoint']);
+      expect(found('app/src/session.ts', TS)).toEqual(['non-atomic-checkpoint']);
+      expect(found('tests/tool/state.py', PY)).toEqual(['non-atomic-checkpoint']);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('goes by the names test runners collect, not by folder: a project under /home/me/tests is not all tests', () => {
     expect(a.analyze('/home/me/tests/project/agent/state.py', PY).diagnostics.length).toBe(1);
     expect(a.analyze('/home/me/tests/project/src/session.ts', TS).diagnostics.length).toBe(1);

@@ -97,7 +97,8 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
         ['app/e2e/tests/session.skip.ts', `import { test } from '@playwright/test';\n${TS}`],
         ['app/src/session.ts', TS],
         ['svc/pyproject.toml', '[project]\nname = "svc"\n'],
-        ['svc/tests/helpers.py', PY],
+        ['svc/tests/helpers.py', `import pytest\n${PY}`],
+        ['svc/tests/mock_store.py', PY],
         ['svc/tests/load_benchmark.py', PY],
         ['tests/tool/pyproject.toml', '[project]\nname = "tool"\n'],
         ['tests/tool/state.py', PY],
@@ -108,7 +109,8 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
       const found = (file: string, text: string) => a.analyze(path.join(root, file), text).diagnostics.map((d) => d.ruleId);
       expect(found('app/src/test/core-stub.ts', TS)).toEqual([]);
       expect(found('app/e2e/tests/session.skip.ts', `import { test } from '@playwright/test';\n${TS}`)).toEqual([]);
-      expect(found('svc/tests/helpers.py', PY)).toEqual([]);
+      expect(found('svc/tests/helpers.py', `import pytest\n${PY}`)).toEqual([]);
+      expect(found('svc/tests/mock_store.py', PY)).toEqual([]);
       // A script kept among the tests (a benchmark run by hand) is the program's.
       expect(found('svc/tests/load_benchmark.py', PY)).toEqual(['non-atomic-checkpoint']);
       expect(found('app/src/session.ts', TS)).toEqual(['non-atomic-checkpoint']);

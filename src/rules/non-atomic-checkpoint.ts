@@ -447,7 +447,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
     };
     /** A path that changes on each pass of a loop: by the loop's target name, or by a value of it. */
     const perPass = (p: FilePath, l: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
-      const pathWords = words(`${p.arg.text} ${p.origin ?? ''}`);
+      // Also through the names its parts are bound to (a `stubName` built from the loop's item, then `path.join(outDir, stubName)`).
+      const pathWords = words(`${p.arg.text} ${p.origin ?? ''} ${p.provenance ?? ''}`);
       if (l.targetText && pathWords.some((w) => words(l.targetText!).includes(w))) return true;
       // A counting loop's counter (`for (let part = 0; ...; part++)`): a name built from it differs on every pass.
       if (l.stepText && pathWords.some((w) => counters(l.stepText!).includes(w))) return true;

@@ -291,10 +291,17 @@ function replacesClient(unit: FileUnit, node: Node | null): boolean {
   return false;
 }
 
-/** Guards against other libraries' `messages.create` (Twilio's takes `to`, `from_`, `body`). */
+/** Parameters only the Messages API takes: a request of its own even when the rest comes in an unknown `**request`. */
+const MESSAGES_ONLY_PARAMS = new Set(['betas', 'thinking', 'tool_choice', 'cache_control', 'context_management', 'mcp_servers', 'stop_sequences', 'output_config']);
+
+/**
+ * Guards against other libraries' `messages.create` (Twilio's takes `to`, `from_`, `body`): the
+ * parameters a Messages API request is known by, or an unknown body (`**request`) with nothing
+ * but parameters only the Messages API takes (`**request_data, betas=betas`).
+ */
 function looksLikeMessagesParams(params: ObjValue): boolean {
   const keys = new Set(params.entries.map((e) => e.key));
   if (keys.has('messages') || keys.has('model') || keys.has('max_tokens') || keys.has('system')) return true;
-  return !params.complete && params.entries.length === 0;
+  return !params.complete && [...keys].every((k) => MESSAGES_ONLY_PARAMS.has(k));
 }
 

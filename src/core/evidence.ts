@@ -274,8 +274,14 @@ function fixedForTheLoop(texts: string[], names: string[], inLoop: readonly { ta
 
 /** An expression's code: its text with string literals blanked, then the interpolations inside them. */
 function codeOnly(text: string): string {
+  const { code, interpolations } = codeParts(text);
+  return [code, ...interpolations].join(' ; ');
+}
+
+/** An expression's text with its string literals blanked, and the interpolations inside those literals. */
+function codeParts(text: string): { code: string; interpolations: string[] } {
   const interpolations = [...text.matchAll(/\$?\{([^{}]*)\}/g)].map((m) => m[1]);
-  return [text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' '), ...interpolations].join(' ; ');
+  return { code: text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' '), interpolations };
 }
 
 /** Text with a part that is the same on every call (a template's literal text, or a literal block). */
@@ -289,9 +295,10 @@ export function hasFixedText(v: Value | undefined): boolean {
 
 /** Identifiers an expression reads: its code outside string literals and the interpolations inside them. */
 function codeNames(text: string): string[] {
-  const interpolations = [...text.matchAll(/\$?\{([^{}]*)\}/g)].map((m) => m[1]);
+  const parts = codeParts(text);
+  const interpolations = parts.interpolations;
   // An object literal's keys (`{ text: BASE }`, `, cache_control: ...`) name no value.
-  const code = text.replace(/[rbuf]*("([^"\\\n]|\\.)*"|'([^'\\\n]|\\.)*'|`([^`\\]|\\.)*`)/gi, ' ').replace(/([{,]\s*)[A-Za-z_$][\w$]*\s*:(?!:)/g, '$1');
+  const code = parts.code.replace(/([{,]\s*)[A-Za-z_$][\w$]*\s*:(?!:)/g, '$1');
   const names = [code, ...interpolations].join(' ').match(/[A-Za-z_$][\w$]*/g) ?? [];
   return [...new Set(names)];
 }

@@ -142,7 +142,9 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
       if (unit.adapter.isFunction(n)) {
         const name = facts.functionName(n);
         const cls = unit.enclosingClass(n);
-        const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n), ...(cls ? { ofClass: classHeader(cls.startIndex, cls.text) } : {}) };
+        const header = cls && unit.adapter.classHeader(cls);
+        const ofClass = cls && header ? { start: cls.startIndex, name: header.name, bases: header.bases.match(/[A-Za-z_$][\w$]*/g) ?? [] } : undefined;
+        const f: FunctionView = { at: unit.loc(n), name, params: unit.params(n).map((b) => b.name), text: n.text, ...facts.functionContext(n), ...(ofClass ? { ofClass } : {}) };
         functions.push(f);
         fnByNode.set(n.id, f);
       }
@@ -411,10 +413,3 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
   };
 }
 
-/** A class's name and the names its header derives it from, read from its text up to its body (`class A(B, mixins.C):`, `export class A extends B implements I {`). */
-function classHeader(start: number, text: string): { start: number; name?: string; bases: string[] } {
-  const header = /^[^:{]*/.exec(text)![0];
-  const names: string[] = header.match(/[A-Za-z_$][\w$]*/g) ?? [];
-  const at = names.indexOf('class');
-  return { start, name: at >= 0 ? names[at + 1] : undefined, bases: at >= 0 ? names.slice(at + 2) : [] };
-}

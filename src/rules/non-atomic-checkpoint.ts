@@ -133,12 +133,17 @@ function pathKeysUncached(p: FilePath): string[] {
   return keys;
 }
 
+/** A pattern for a test that a file (a text matching the pattern `name`) exists: `os.path.exists(name)`, `os.path.isfile(name)`, `name.exists()`, `name.is_file()`, `fs.existsSync(name)`. */
+function existenceCall(name: string): string {
+  return `(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))`;
+}
+
 /**
  * The `if` (or `elif`) that the `else` on line `i` (at `indent`) belongs to tests that the file
  * (a text matching `name`) exists: the `else` runs only when it does not.
  */
 function elseOfExists(lines: readonly string[], i: number, indent: number, name: string): boolean {
-  const exists = new RegExp(`^\\s*(\\}\\s*)?(el)?(if|else if)\\s*\\(?\\s*(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*\\)?\\s*[:{]`);
+  const exists = new RegExp(`^\\s*(\\}\\s*)?(el)?(if|else if)\\s*\\(?\\s*${existenceCall(name)}\\s*\\)?\\s*[:{]`);
   for (let j = i - 1; j >= 0; j--) {
     const line = lines[j];
     if (!line.trim()) continue;
@@ -618,7 +623,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       // or one that refuses to overwrite (`raise FileExistsError(...)`, `throw new Error(...)`); the
       // test must be the whole condition (`if path.exists() and not overwrite:` may go on to write);
       // a `return` in a comment there (`# return`) leaves nothing.
-      const test = `if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?(os\\.path\\.(exists|isfile)\\(\\s*${name}\\s*\\)|${name}\\.(exists|is_file)\\(\\)|(fs\\.)?existsSync\\(\\s*${name}\\s*\\))\\s*[):]`;
+      const test = `if\\s*\\(?\\s*([\\w.]+\\s*(and|&&)\\s*)?${existenceCall(name)}\\s*[):]`;
       // The `return` on the `if`'s line or anywhere in its block (the lines indented below it: a
       // load in a `try`, notes and a fallback before it), not a `return` of a later test.
       for (const m of before.matchAll(new RegExp(test, 'g'))) if (leavesInBlock(before, m.index!, 'return|raise|throw')) return true;

@@ -205,7 +205,7 @@ export async function chat(turns: string[]) {
       // A helper handed the list changes it only in place (a call on its own) or as the request's
       // `messages`; its result kept under another name (`note = summarize(history)`) or written
       // into another part of the request leaves the history as it is.
-      const helper = c.method !== 'clear' && TRIM_NAME.test(c.method) && !c.args.some((x) => BUDGET_ARG.test(x.name ?? '') || BUDGET_ARG.test(x.text)) && (atSite !== undefined || onReceiver || intoList(c.at) || isStatement(ctx.textOf({ file: c.at.file, start: 0, end: c.at.start }), ctx.textOf({ file: c.at.file, start: c.at.end, end: c.at.end + 200 })));
+      const helper = c.method !== 'clear' && TRIM_NAME.test(c.method) && !c.args.some((x) => BUDGET_ARG.test(x.name ?? '') || BUDGET_ARG.test(x.text)) && (atSite !== undefined || onReceiver || intoList(c.at) || isStatement(ctx.textOf({ file: c.at.file, start: Math.max(0, c.at.start - LINE_WINDOW), end: c.at.start }), ctx.textOf({ file: c.at.file, start: c.at.end, end: c.at.end + LINE_WINDOW })));
       if (countCut || helper) sites.push({ at: c.at, text: shorten(ctx.textOf(c.at)), requests: rs });
     }
     const done = new Set<string>();
@@ -221,6 +221,9 @@ export async function chat(turns: string[]) {
     }
   },
 });
+
+/** Characters read on each side of a call to see the rest of its line (isStatement). */
+const LINE_WINDOW = 200;
 
 /** Whether a call with this text before and after it on its line is a statement of its own (`trim_history(history)`, `await compact(messages);`). */
 function isStatement(before: string, after: string): boolean {

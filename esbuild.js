@@ -27,8 +27,6 @@ const dist = path.join(root, 'dist');
  * @property {string[]} [forbidden] modules that must never reach this bundle
  * @property {Record<string, string>} [elsewhere] imports (as written) that are another bundle
  *   of dist/, loaded at run time: `{ './core': './server-core.js' }`
- * @property {boolean} [stockParser] web-tree-sitter as published, without fastInputCopy (the
- *   benchmark's floor: the parse any linter built on it pays)
  */
 
 /** @type {Bundle[]} */
@@ -51,8 +49,12 @@ const BUNDLES = [
   { name: 'extension', entry: 'src/client/extension.ts', outfile: 'dist/extension.js', external: ['vscode'] },
 ];
 
-/** [package-relative source in node_modules, name in dist/] */
+/**
+ * [package-relative source in node_modules, name in dist/]: the parser's runtime (its script is
+ * run once per runtime, src/lang/treeSitterRuntime.ts, so it is not bundled) and the grammars.
+ */
 const WASM_FILES = [
+  ['web-tree-sitter', 'web-tree-sitter.cjs'],
   ['web-tree-sitter/web-tree-sitter.wasm', 'web-tree-sitter.wasm'],
   ['tree-sitter-python/tree-sitter-python.wasm', 'tree-sitter-python.wasm'],
   ['tree-sitter-typescript/tree-sitter-typescript.wasm', 'tree-sitter-typescript.wasm'],
@@ -101,47 +103,6 @@ function otherBundles(elsewhere) {
   };
 }
 
-/**
- * web-tree-sitter copies the text it parses into WASM memory 5,119 characters at a time, one
- * character per call of a DataView setter (Emscripten's code for big-endian hosts too); on the
- * real-code corpus that loop took ~0.6 s of ~28 s of one thread's CPU. Buffer's UTF-16LE write
- * copies the same code units into the same bytes natively (WASM memory is little-endian on every
- * host). The loop is replaced when the build finds it exactly; a web-tree-sitter that no longer
- * has it fails the build, so that the replacement is looked at again.
- * @returns {import('esbuild').Plugin}
- */
-function fastInputCopy() {
-  const loop = [
-    '    for (var i2 = 0; i2 < numCharsToWrite; ++i2) {',
-    '      var codeUnit = str.charCodeAt(i2);',
-    '      LE_HEAP_STORE_I16((outPtr >> 1) * 2, codeUnit);',
-    '      outPtr += 2;',
-    '    }',
-    '    LE_HEAP_STORE_I16((outPtr >> 1) * 2, 0);',
-  ];
-  const needle = loop.join('\n');
-  // The same count of code units as the loop (it runs while i < numCharsToWrite), a terminating 0 after them.
-  const copy = [
-    '    var units = Math.ceil(numCharsToWrite);',
-    "    Buffer.from(HEAPU8.buffer, outPtr, units * 2).write(units === str.length ? str : str.slice(0, units), 0, 'utf16le');",
-    '    outPtr += units * 2;',
-    '    LE_HEAP_STORE_I16((outPtr >> 1) * 2, 0);',
-  ];
-  return {
-    name: 'fast-input-copy',
-    setup(build) {
-      build.onLoad({ filter: /[\\/]web-tree-sitter[\\/]web-tree-sitter\.js$/ }, (args) => {
-        const source = fs.readFileSync(args.path, 'utf8');
-        const at = source.indexOf(needle);
-        if (at < 0 || source.indexOf(needle, at + 1) >= 0) {
-          return { errors: [{ text: `fast-input-copy: the input copy loop of ${path.relative(root, args.path)} is not found once; look at the replacement again` }] };
-        }
-        return { contents: source.slice(0, at) + copy.join('\n') + source.slice(at + needle.length), loader: 'js' };
-      });
-    },
-  };
-}
-
 const IMPORT_META_SHIM = 'prefixlint:import-meta-url';
 
 /**
@@ -180,11 +141,11 @@ function buildOptions(b) {
     external: b.external ?? [],
     banner: b.banner ? { js: b.banner } : undefined,
     footer: b.footer ? { js: b.footer } : undefined,
-    // ESM dependencies (web-tree-sitter) ask `import.meta.url` where they are; in the CJS
+    // ESM dependencies may ask `import.meta.url` where they are; in the CJS
     // bundle that is the bundle file itself.
     define: { 'import.meta.url': 'import_meta_url' },
     inject: [IMPORT_META_SHIM],
-    plugins: [importMetaShim(), ...(b.stockParser ? [] : [fastInputCopy()]), ...(b.elsewhere ? [otherBundles(b.elsewhere)] : []), ...(b.forbidden?.length ? [forbidImports(b.name, b.forbidden)] : [])],
+    plugins: [importMetaShim(), ...(b.elsewhere ? [otherBundles(b.elsewhere)] : []), ...(b.forbidden?.length ? [forbidImports(b.name, b.forbidden)] : [])],
     logLevel: 'warning',
   };
 }

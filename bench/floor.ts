@@ -58,7 +58,8 @@ async function main(): Promise<void> {
   const [wasmDir, listFile] = process.argv.slice(2);
   if (!wasmDir || !listFile) throw new Error('usage: node floor.cjs <wasmDir> <file list>');
   const t0 = performance.now();
-  const parsers = await Parsers.load(wasmDir);
+  // web-tree-sitter as published: its own copy of the text into memory (see treeSitterRuntime.ts).
+  const parsers = await Parsers.load(wasmDir, undefined, { inputCopy: 'as-published' });
   const files = fs.readFileSync(listFile, 'utf8').split('\n').filter(Boolean);
   const t1 = performance.now();
   const result = parseAll(parsers, files);

@@ -23,8 +23,7 @@ fs.writeFileSync(path.join(work, '.gitignore'), '*\n');
 execFileSync(process.execPath, [path.join(root, 'esbuild.js')], { cwd: root, stdio: 'inherit' });
 for (const name of ['main', 'floor', 'editor-server']) {
   await esbuild.build({
-    // The floor parses with web-tree-sitter as published (see fastInputCopy in esbuild.js).
-    ...buildOptions({ name: `bench-${name}`, entry: `bench/${name}.ts`, outfile: `bench/.work/build/${name}.cjs`, stockParser: name === 'floor' }),
+    ...buildOptions({ name: `bench-${name}`, entry: `bench/${name}.ts`, outfile: `bench/.work/build/${name}.cjs` }),
     sourcemap: 'inline',
   });
 }

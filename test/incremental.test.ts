@@ -262,7 +262,7 @@ describe('incremental parsing', () => {
     for (const [lang, before, after] of cases) {
       const parser = parsers.parser(lang);
       const old = parser.parse(before)!;
-      old.edit(textChange(before, after)!);
+      old.edit(parsers.edit(textChange(before, after)!));
       const incremental = parser.parse(after, old)!;
       const scratch = parser.parse(after)!;
       try {

@@ -97,6 +97,7 @@ describe('the npm package', () => {
       'dist/tree-sitter-python.wasm',
       'dist/tree-sitter-tsx.wasm',
       'dist/tree-sitter-typescript.wasm',
+      'dist/web-tree-sitter.cjs',
       'dist/web-tree-sitter.wasm',
       'package.json',
     ]);

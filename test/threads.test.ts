@@ -254,8 +254,9 @@ describe('threads', () => {
     expect(got.map((r) => r.outcome.findings.length).reduce((a, b) => a + b)).toBeGreaterThan(0);
   }, 60_000);
 
-  // A broken install: the bundle without its WASM grammars beside it. The workers walk, then cannot
-  // load their engine; every file fails with the reason, none hangs, and the run exits 2.
+  // A broken install: the bundle without the parser's runtime and grammars beside it. The workers
+  // walk, then cannot load their engine; every file fails with the reason (the runtime's script,
+  // the first file looked for), none hangs, and the run exits 2.
   it('a bundle without its grammars fails every file with the reason, with workers', () => {
     const bin = project({ 'cli.js': fs.readFileSync(CLI) });
     const sources: Record<string, string> = {};
@@ -264,7 +265,7 @@ describe('threads', () => {
     const r = spawnSync(process.execPath, [path.join(bin, 'cli.js'), 'check', '--format', 'json', '.'], { cwd: where, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual([]);
-    const failed = r.stderr.split('\n').filter((l) => l.includes('internal error: cannot find web-tree-sitter.wasm'));
+    const failed = r.stderr.split('\n').filter((l) => l.includes('internal error: cannot find web-tree-sitter.cjs'));
     expect(failed.map((l) => l.split(':')[0]).sort()).toEqual(Object.keys(sources).sort());
   }, 60_000);
 

@@ -80,7 +80,7 @@ export class FileLinter {
   static async create(job: LintJob, host = new DiskHost(), config = new Configuration(host)): Promise<FileLinter> {
     host.useProject(job.project);
     // A run that fixes nothing reads every file as it is on disk for the whole run.
-    const analyzer = await Analyzer.create({ host, grammars: job.grammars, prefilter: job.prefilter, textsFromHost: job.textsFromHost, textsStay: job.textsFromHost && !job.fix });
+    const analyzer = await Analyzer.create({ host, grammars: job.grammars, prefilter: job.prefilter, textsFromHost: job.textsFromHost, textsStay: job.textsFromHost && !job.fix, renewParserRuntime: true });
     config.useParsers(analyzer.parsers);
     return new FileLinter(job, host, config, analyzer);
   }

@@ -58,6 +58,11 @@ export interface AnalyzerOptions extends AnalyzeOptions {
   wasmDir?: string;
   /** The runtime and grammars compiled already (Parsers.compile): a lint worker shares the main thread's. */
   grammars?: CompiledGrammars;
+  /**
+   * Make the parser's runtime again after a long text, dropping its memory (Parsers.load's
+   * `renew`): for a run that keeps no WASM tree between files (a command-line run).
+   */
+  renewParserRuntime?: boolean;
   host?: SourceHost;
   /** Bounds on one file's analysis (the defaults keep every file well under a second). */
   limits?: EvalLimits;
@@ -235,7 +240,7 @@ export class Analyzer implements AnalysisEngine {
   }
 
   static async create(opts: AnalyzerOptions = {}): Promise<Analyzer> {
-    return new Analyzer(await Parsers.load(opts.wasmDir, opts.grammars), opts);
+    return new Analyzer(await Parsers.load(opts.wasmDir, opts.grammars, { renew: opts.renewParserRuntime }), opts);
   }
 
   /** Drops what is cached for a file (its text changed on disk or in an editor). */

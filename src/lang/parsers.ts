@@ -1,18 +1,20 @@
 /**
- * The only module that imports web-tree-sitter. Loads the runtime and the grammar WASM
- * files once, from the folder next to the bundle (dist/) or from node_modules in development.
+ * The only module that uses web-tree-sitter (made by treeSitterRuntime.ts, a runtime per
+ * Parsers). Loads the runtime and the grammar WASM files from the folder next to the bundle
+ * (dist/) or from node_modules in development.
  */
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { Edit, Language, Parser } from 'web-tree-sitter';
-import type { Point, Tree as WasmTree } from 'web-tree-sitter';
+import type { Edit, Language, Parser, Point, Tree as WasmTree } from 'web-tree-sitter';
 import type { SdkHost, SdkLocation } from '../core/knownNames';
 import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
 import { frontEndFor, sdkReaderFor } from './frontEnds';
 import type { GrammarTables } from './syntaxTree';
-import { SyntaxNode, SyntaxTree, useCursorBinding } from './syntaxTree';
+import { keptWasmTreeCount, SyntaxNode, SyntaxTree, useCursorBinding } from './syntaxTree';
+import { INITIAL_PAGES, newTreeSitterModule, RUNTIME_SCRIPT, withInitialPages } from './treeSitterRuntime';
+import type { InputCopy, TreeSitterModule } from './treeSitterRuntime';
 
 /** The analysis works on trees read into JavaScript (see syntaxTree.ts), never on WASM nodes. */
 export type Node = SyntaxNode;
@@ -47,7 +49,8 @@ function packageDir(pkg: string): string | undefined {
   return undefined;
 }
 
-function findWasm(pkg: string, file: string, wasmDir?: string): string {
+/** A file of a package: in `wasmDir`, next to the bundle (the build copies them to dist/), or in the package. */
+function findFile(pkg: string, file: string, wasmDir?: string): string {
   const candidates: string[] = [];
   if (wasmDir) candidates.push(path.join(wasmDir, file));
   if (typeof __dirname !== 'undefined') candidates.push(path.join(__dirname, file));
@@ -58,7 +61,7 @@ function findWasm(pkg: string, file: string, wasmDir?: string): string {
 }
 
 /** A compiled WebAssembly module, as web-tree-sitter takes one. */
-type WasmModule = Parameters<typeof Language.loadSync>[0];
+type WasmModule = Parameters<TreeSitterModule['Language']['loadSync']>[0];
 
 /** The part of the WebAssembly API used here (TypeScript declares it only in the DOM's library). */
 const Wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule>; Instance: new (module: WasmModule, imports: object) => { exports: object } } }).WebAssembly;
@@ -67,43 +70,149 @@ const Wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Arra
 export interface CompiledGrammars {
   runtime: WasmModule;
   grammars: Record<LanguageId, WasmModule>;
+  /** The memory the runtime starts with, in pages, when its module was made to take less than it asks for (withInitialPages). */
+  initialPages?: number;
+}
+
+/** The size of a WebAssembly memory page. */
+const WASM_PAGE = 65536;
+
+/** Where a Parsers makes its runtimes from: web-tree-sitter's script, the compiled modules, and how the text is copied in. */
+interface RuntimeSource {
+  script: string;
+  compiled: CompiledGrammars;
+  inputCopy: InputCopy;
 }
 
 /**
- * The thread's parser runtime, started once however many Parsers load at the same time.
- * web-tree-sitter keeps one runtime per thread, but it looks for it before it awaits making one
- * (`Module ??= await ...`): Parser.init calls in flight together each made a runtime, with
- * memory of its own, and the last to finish became the one every later call goes to. The
- * grammars a load had read into an earlier one's memory were then handed, by address, to parsers
- * made in the last one; they parsed only while both runtimes happened to hold the same grammars
- * at the same addresses. A language server loading from the grammar files while a command-line
- * run in the same thread loaded from the compiled modules (as the unit suite runs them) failed
- * on every file: "Incompatible language version", "memory access out of bounds".
+ * One instance of web-tree-sitter (treeSitterRuntime.ts), with its memory, and the grammars
+ * loaded into it so far (each when first asked for: a runtime made again after a large file
+ * mostly parses one language).
  */
-let runtimeStarted: Promise<void> | undefined;
+class Runtime {
+  private readonly languages = new Map<LanguageId, Language>();
+  private readonly parsers = new Map<LanguageId, Parser>();
+  /** The size of its memory once its grammars were loaded (their data is in it). */
+  private grammarBytes = 0;
 
-function startRuntime(module: Record<string, unknown>): Promise<void> {
-  runtimeStarted ??= Parser.init(module).then(
-    () => useCursorBinding(module),
-    (err: unknown) => {
-      // A start that failed (a missing file) may be tried again.
-      runtimeStarted = undefined;
-      throw err;
-    },
-  );
-  return runtimeStarted;
+  private constructor(
+    private readonly api: TreeSitterModule,
+    /** The options object given to `Parser.init`, which Emscripten makes its module (see useCursorBinding). */
+    readonly emscripten: Record<string, unknown>,
+    private readonly grammars: Record<LanguageId, WasmModule>,
+    readonly inputCopy: InputCopy,
+  ) {}
+
+  static async start(source: RuntimeSource): Promise<Runtime> {
+    const { module: api, inputCopy } = newTreeSitterModule(source.script, source.inputCopy);
+    const runtime = source.compiled.runtime;
+    const emscripten: Record<string, unknown> = {
+      // Emscripten's hook for a module compiled elsewhere: it is handed the instance made here.
+      instantiateWasm(imports: object, receive: (instance: { exports: object }, module: WasmModule) => void) {
+        const instance = new Wasm.Instance(runtime, imports);
+        receive(instance, runtime);
+        return instance.exports;
+      },
+    };
+    if (source.compiled.initialPages) emscripten.INITIAL_MEMORY = source.compiled.initialPages * WASM_PAGE;
+    await api.Parser.init(emscripten);
+    return new Runtime(api, emscripten, source.compiled.grammars, inputCopy);
+  }
+
+  language(lang: LanguageId): Language {
+    let l = this.languages.get(lang);
+    if (!l) {
+      this.languages.set(lang, (l = this.api.Language.loadSync(this.grammars[lang])));
+      this.grammarBytes = this.memoryBytes();
+    }
+    return l;
+  }
+
+  parser(lang: LanguageId): Parser {
+    let p = this.parsers.get(lang);
+    if (!p) {
+      p = new this.api.Parser();
+      p.setLanguage(this.language(lang));
+      this.parsers.set(lang, p);
+    }
+    useCursorBinding(this.emscripten);
+    return p;
+  }
+
+  /** The edit of a tree of this runtime (its own class; `Tree.edit` reads only the fields). */
+  edit(change: TextEdit): Edit {
+    return new this.api.Edit(change);
+  }
+
+  /** The size of its memory: what the parser has used at most, and a fifth more (Emscripten grows it by that). */
+  memoryBytes(): number {
+    return (this.emscripten.HEAP8 as Int8Array | undefined)?.length ?? 0;
+  }
+
+  /** How much its memory grew beyond what its grammars take: what its parses made it keep. */
+  grownByParses(): number {
+    return this.memoryBytes() - this.grammarBytes;
+  }
+
+  /** Frees its parsers (the memory itself goes when nothing holds the runtime). */
+  dispose(): void {
+    for (const p of this.parsers.values()) p.delete();
+    this.parsers.clear();
+    this.languages.clear();
+  }
 }
 
-export class Parsers {
-  private readonly parsers = new Map<LanguageId, Parser>();
-  private readonly tables = new Map<LanguageId, GrammarTables>();
+/**
+ * A runtime whose memory its parses have grown by this much is renewed, when the Parsers renews
+ * them (a command-line run). Tree-sitter's memory is about 16 bytes per character of the text at
+ * its highest (Python files of 380 and 690 KB: 6.4 and 11.1 MB resident), and it keeps what it
+ * grew to: this renews after a text of ~250 K characters or more. Measured on the real-code
+ * corpus (2 threads, 6 alternating runs each against no renewal): with 4 MB, 5 renewals a run,
+ * peak RSS 260–267 MB against 269–280, wall time within 1%; with 2 MB, 22 renewals, much the
+ * same peak, and 2.5–3.6% more time (a new runtime faults its memory in again, and its first
+ * long parse took 30–50 ms more).
+ */
+const RENEW_AFTER_BYTES = 4 * 1024 * 1024;
+/** Texts shorter than this are parsed with the new runtime once one is wanted; longer ones, with the grown one (see current). */
+const RENEW_BEFORE_CHARS = 32 * 1024;
 
-  private constructor(private readonly languages: Map<LanguageId, Language>) {}
+export class Parsers {
+  private readonly tables = new Map<LanguageId, GrammarTables>();
+  /**
+   * The runtime to take the current one's place (renewal), made ahead: Emscripten starts one
+   * asynchronously, and a lint worker lints the files it has been given without letting the
+   * event loop run, so one made when it is wanted took up to 2 s to be ready.
+   */
+  private standby?: Runtime;
+  private makingStandby = false;
+  /** The current runtime's parses grew its memory by RENEW_AFTER_BYTES: it is to be renewed as soon as it can. */
+  private renewalWanted = false;
+  /** Runtimes made again so far. */
+  renewals = 0;
+
+  private constructor(
+    private readonly source: RuntimeSource,
+    private runtime: Runtime,
+    /** Whether a runtime whose parses grew its memory is dropped for a new one (see renew). */
+    private renews: boolean,
+  ) {
+    this.prepareStandby();
+  }
+
+  /** The size of the current runtime's memory (see Runtime.memoryBytes). */
+  get memoryBytes(): number {
+    return this.runtime.memoryBytes();
+  }
+
+  /** How the runtime copies the text into its memory ('as-published' when web-tree-sitter's loop was not found: another version). */
+  get inputCopy(): InputCopy {
+    return this.runtime.inputCopy;
+  }
 
   private grammar(lang: LanguageId): GrammarTables {
     let t = this.tables.get(lang);
     if (!t) {
-      const language = this.languages.get(lang)!;
+      const language = this.runtime.language(lang);
       const types = language.types;
       const named = new Uint8Array(types.length);
       for (let id = 0; id < types.length; id++) named[id] = language.nodeTypeIsNamed(id) ? 1 : 0;
@@ -126,31 +235,71 @@ export class Parsers {
    * off the run's CPU time and 2.6% off its wall time; the peak RSS stayed within the noise (the
    * one copy now sits in the main thread).
    */
-  static async compile(wasmDir?: string): Promise<CompiledGrammars> {
-    const compile = (pkg: string, file: string) => Wasm.compile(fs.readFileSync(findWasm(pkg, file, wasmDir)));
-    const [runtime, ...grammars] = await Promise.all([compile('web-tree-sitter', 'web-tree-sitter.wasm'), ...GRAMMARS.map(([, g]) => compile(g.pkg, g.file))]);
-    return { runtime, grammars: Object.fromEntries(GRAMMARS.map(([id], i) => [id, grammars[i]])) as Record<LanguageId, WasmModule> };
+  static async compile(wasmDir?: string, asPublished = false): Promise<CompiledGrammars> {
+    const read = (pkg: string, file: string) => fs.readFileSync(findFile(pkg, file, wasmDir));
+    const published = read('web-tree-sitter', 'web-tree-sitter.wasm');
+    const smaller = asPublished ? undefined : withInitialPages(published, INITIAL_PAGES);
+    const [runtime, ...grammars] = await Promise.all([Wasm.compile(smaller ?? published), ...GRAMMARS.map(([, g]) => Wasm.compile(read(g.pkg, g.file)))]);
+    return { runtime, grammars: Object.fromEntries(GRAMMARS.map(([id], i) => [id, grammars[i]])) as Record<LanguageId, WasmModule>, ...(smaller ? { initialPages: INITIAL_PAGES } : {}) };
   }
 
-  /** Loads the runtime and the grammars: from `compiled` when given (Parsers.compile, in any thread), else from their files. */
-  static async load(wasmDir?: string, compiled?: CompiledGrammars): Promise<Parsers> {
-    const runtime = compiled ? undefined : findWasm('web-tree-sitter', 'web-tree-sitter.wasm', wasmDir);
-    // The options object becomes web-tree-sitter's module (see useCursorBinding); the thread's first load's only (startRuntime).
-    const module: Record<string, unknown> = compiled
-      ? {
-          // Emscripten's hook for a module compiled elsewhere: it is handed the instance made here.
-          instantiateWasm(imports: object, receive: (instance: { exports: object }, module: WasmModule) => void) {
-            const runtime = compiled.runtime;
-            const instance = new Wasm.Instance(runtime, imports);
-            receive(instance, runtime);
-            return instance.exports;
-          },
-        }
-      : { locateFile: () => runtime };
-    await startRuntime(module);
-    // From their files, the grammars compile side by side (WebAssembly compiles off the main thread).
-    const loaded = compiled ? GRAMMARS.map(([id]) => Language.loadSync(compiled.grammars[id])) : await Promise.all(GRAMMARS.map(([, g]) => Language.load(findWasm(g.pkg, g.file, wasmDir))));
-    return new Parsers(new Map(GRAMMARS.map(([id], i) => [id, loaded[i]])));
+  /**
+   * Loads the runtime and the grammars: from `compiled` when given (Parsers.compile, in any
+   * thread), else compiled here from their files. Each Parsers has a runtime of its own.
+   * `options.renew`: see renew; `options.inputCopy`: 'as-published' for
+   * web-tree-sitter's own copy of the text (the benchmark's floor).
+   */
+  static async load(wasmDir?: string, compiled?: CompiledGrammars, options: { renew?: boolean; inputCopy?: InputCopy } = {}): Promise<Parsers> {
+    const source: RuntimeSource = {
+      script: findFile('web-tree-sitter', RUNTIME_SCRIPT, wasmDir),
+      compiled: compiled ?? (await Parsers.compile(wasmDir, options.inputCopy === 'as-published')),
+      inputCopy: options.inputCopy ?? 'native',
+    };
+    return new Parsers(source, await Runtime.start(source), options.renew ?? false);
+  }
+
+  private prepareStandby(): void {
+    if (!this.renews || this.standby || this.makingStandby) return;
+    this.makingStandby = true;
+    Runtime.start(this.source).then(
+      (made) => {
+        this.makingStandby = false;
+        this.standby = made;
+      },
+      () => {
+        // A runtime that could not be made: the current one goes on, with its memory.
+        this.makingStandby = false;
+        this.renews = false;
+      },
+    );
+  }
+
+  /**
+   * A command-line run's renewal of the runtime: once its parses have grown its memory by
+   * RENEW_AFTER_BYTES, a parse uses the standby runtime (see current), the old one and its memory
+   * being dropped, and another standby is made. Only while no tree keeps its WASM tree (the
+   * editor's incremental parses do; a command-line run keeps none).
+   */
+  private renew(): void {
+    const next = this.standby;
+    if (!this.renewalWanted || !next || keptWasmTreeCount() !== 0) return;
+    this.runtime.dispose();
+    this.runtime = next;
+    this.standby = undefined;
+    this.renewalWanted = false;
+    this.renewals++;
+    this.prepareStandby();
+  }
+
+  /**
+   * The runtime to parse a text of `length` characters with: renewed first when that is wanted,
+   * it can be, and the text is short. A long text is parsed with the runtime whose memory is
+   * already grown: a new one would grow its memory again (its pages faulted in again), and long
+   * files come in groups (a project's generated or central modules).
+   */
+  private current(length = 0): Runtime {
+    if (this.renewalWanted && length < RENEW_BEFORE_CHARS) this.renew();
+    return this.runtime;
   }
 
   /** The version of the SDK installed at a location (config/projectSdk.ts finds them). */
@@ -163,14 +312,14 @@ export class Parsers {
     return sdkReaderFor(at.language).names(host, (l, t) => this.parse(l, t), at.dir, version);
   }
 
+  /** A tree-sitter Edit of the current runtime, for `Tree.edit` of a tree parsed with `parser()`. */
+  edit(change: TextEdit): Edit {
+    return this.runtime.edit(change);
+  }
+
+  /** The parser of a language, in the current runtime (the benchmark's floor parses with it directly). */
   parser(lang: LanguageId): Parser {
-    let p = this.parsers.get(lang);
-    if (!p) {
-      p = new Parser();
-      p.setLanguage(this.languages.get(lang)!);
-      this.parsers.set(lang, p);
-    }
-    return p;
+    return this.current().parser(lang);
   }
 
   /**
@@ -178,18 +327,18 @@ export class Parsers {
    * the language has such a rewrite, it changes the text, and its parse has no error; else
    * undefined. Asked when the parse of `source` has an error; the tree's offsets are `source`'s.
    */
-  private rewrittenParse(lang: LanguageId, source: string): WasmTree | undefined {
+  private rewrittenParse(runtime: Runtime, lang: LanguageId, source: string): WasmTree | undefined {
     const rewritten = frontEndFor(lang).statements.reread?.(source);
-    const again = rewritten === undefined ? null : this.parser(lang).parse(rewritten);
+    const again = rewritten === undefined ? null : runtime.parser(lang).parse(rewritten);
     if (!again || !again.rootNode.hasError) return again ?? undefined;
     again.delete();
     return undefined;
   }
 
   /** `wasm`, the parse of `source`, or, when it has an error, rewrittenParse's (the other one freed). */
-  private reread(lang: LanguageId, source: string, wasm: WasmTree | null): WasmTree {
+  private reread(runtime: Runtime, lang: LanguageId, source: string, wasm: WasmTree | null): WasmTree {
     if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
-    const rewritten = wasm.rootNode.hasError ? this.rewrittenParse(lang, source) : undefined;
+    const rewritten = wasm.rootNode.hasError ? this.rewrittenParse(runtime, lang, source) : undefined;
     if (!rewritten) return wasm;
     wasm.delete();
     return rewritten;
@@ -198,11 +347,14 @@ export class Parsers {
   /** Parses text into a tree held in JavaScript; the WASM tree is freed before this returns. */
   parse(lang: LanguageId, text: string): Tree {
     const source = sourceOf(text);
-    const wasm = this.reread(lang, source, this.parser(lang).parse(source));
+    const runtime = this.current(source.length);
+    const wasm = this.reread(runtime, lang, source, runtime.parser(lang).parse(source));
     try {
       return new SyntaxTree(source, this.grammar(lang), wasm);
     } finally {
       wasm.delete();
+      // Renewed before the next short text (see current).
+      if (this.renews && this.runtime.grownByParses() >= RENEW_AFTER_BYTES) this.renewalWanted = true;
     }
   }
 
@@ -232,15 +384,16 @@ export class Parsers {
       if (oldWasm) {
         const change = textChange(base!.source, source);
         if (change) {
-          oldWasm.edit(change);
+          oldWasm.edit(this.runtime.edit(change));
           // Takes over the WASM tree of `previous` (then released below with nothing to free).
           const spliced = this.spliceStatement(lang, base!, source, change);
           if (spliced) return spliced;
         }
       }
-      wasm = this.parser(lang).parse(source, oldWasm);
+      const runtime = this.current();
+      wasm = runtime.parser(lang).parse(source, oldWasm);
       if (!wasm) throw new Error(`the ${lang} parser gave no tree`);
-      const rewritten = wasm.rootNode.hasError ? this.rewrittenParse(lang, source) : undefined;
+      const rewritten = wasm.rootNode.hasError ? this.rewrittenParse(runtime, lang, source) : undefined;
       if (rewritten) {
         // Not kept for the next version: its rows are the rewritten text's, not the buffer's.
         try {
@@ -274,7 +427,7 @@ export class Parsers {
    * pieces (a function's body as statements of their own), and where a piece cannot be parsed
    * from its start (Python's indented lines), the run starts at the piece before that can.
    */
-  private spliceStatement(lang: LanguageId, previous: Tree, source: string, change: Edit): Tree | undefined {
+  private spliceStatement(lang: LanguageId, previous: Tree, source: string, change: TextEdit): Tree | undefined {
     // A text tree-sitter could not read as a module at all (an error for its root) has no statements.
     if (previous.rootNode.isError) return undefined;
     // An error of the text that no statement holds (a hidden MISSING token between two, see
@@ -332,6 +485,9 @@ function sourceOf(text: string): string {
   return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
+/** What a tree-sitter `Edit` says (Tree.edit reads these fields). */
+export type TextEdit = Pick<Edit, 'startIndex' | 'oldEndIndex' | 'newEndIndex' | 'startPosition' | 'oldEndPosition' | 'newEndPosition'>;
+
 /**
  * The edit that turns `before` into `after`, for `Tree.edit`: the longest common prefix, then
  * the longest common suffix of the rest. undefined when the texts are equal.
@@ -341,7 +497,7 @@ function sourceOf(text: string): string {
  * strings are the indexes and columns count code units since the last '\n' (tree-sitter
  * starts a row only at '\n'; sourceOf has already made each lone '\r' one).
  */
-export function textChange(before: string, after: string): Edit | undefined {
+export function textChange(before: string, after: string): TextEdit | undefined {
   if (before === after) return undefined;
   let start = commonPrefix(before, after);
   // Never split a surrogate pair: both sides of the change must be whole characters.
@@ -351,14 +507,14 @@ export function textChange(before: string, after: string): Edit | undefined {
   const oldEnd = before.length - common;
   const newEnd = after.length - common;
   const startPosition = pointAt(before, 0, { row: 0, column: 0 }, start);
-  return new Edit({
+  return {
     startIndex: start,
     oldEndIndex: oldEnd,
     newEndIndex: newEnd,
     startPosition,
     oldEndPosition: pointAt(before, start, startPosition, oldEnd),
     newEndPosition: pointAt(after, start, startPosition, newEnd),
-  });
+  };
 }
 
 /**

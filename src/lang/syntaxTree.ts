@@ -85,11 +85,25 @@ export interface CursorBinding {
   parent(tree: number): number;
 }
 
+/** The binding of the module parsed with last (useCursorBinding), and each module's. */
 let binding: CursorBinding | undefined;
+let boundModule: Record<string, unknown> | undefined;
+const bindings = new WeakMap<Record<string, unknown>, CursorBinding | null>();
 
-/** The direct cursor functions of the module web-tree-sitter was initialised with (the options object given to `Parser.init`). */
+/**
+ * The direct cursor functions of the module web-tree-sitter was initialised with (the options
+ * object given to `Parser.init`), used from now on: each Parsers has a runtime of its own, and
+ * calls this before it parses (a tree's walk checks that the binding is its module's: walkOf).
+ */
 export function useCursorBinding(module: Record<string, unknown>): void {
-  if (binding) return;
+  if (boundModule === module) return;
+  let found = bindings.get(module);
+  if (found === undefined) bindings.set(module, (found = cursorBinding(module) ?? null));
+  binding = found ?? undefined;
+  boundModule = module;
+}
+
+function cursorBinding(module: Record<string, unknown>): CursorBinding | undefined {
   const fn = (name: string) => (typeof module[name] === 'function' ? (module[name] as (tree: number) => number) : undefined);
   const names = {
     startIndex: '_ts_tree_cursor_start_index_wasm',
@@ -104,7 +118,7 @@ export function useCursorBinding(module: Record<string, unknown>): void {
   } as const;
   const init = typeof module._ts_init === 'function' ? (module._ts_init as () => number) : undefined;
   const found = Object.fromEntries(Object.entries(names).map(([k, n]) => [k, fn(n)]));
-  if (!init || !(module.HEAP32 instanceof Int32Array) || Object.values(found).some((f) => !f)) return;
+  if (!init || !(module.HEAP32 instanceof Int32Array) || Object.values(found).some((f) => !f)) return undefined;
   // _ts_init returns the address of the static transfer buffer (and writes the ABI versions into it, as at start-up).
   const transfer = init() >> 2;
   let views: TreeMemory | undefined;
@@ -113,7 +127,7 @@ export function useCursorBinding(module: Record<string, unknown>): void {
     if (views?.i32 !== i32) views = { i32, u16: new Uint16Array(i32.buffer), u8: new Uint8Array(i32.buffer) };
     return views;
   };
-  binding = { transfer, heap: () => module.HEAP32 as Int32Array, memory, ...(found as Omit<CursorBinding, 'transfer' | 'heap' | 'memory'>) };
+  return { transfer, heap: () => module.HEAP32 as Int32Array, memory, ...(found as Omit<CursorBinding, 'transfer' | 'heap' | 'memory'>) };
 }
 
 /**

@@ -32,8 +32,8 @@ if (skip) log(`SKIPPED: ${skip}`);
 
 const VSIX = path.join(E2E_DIR, 'prefixlint.vsix');
 /** What the .vsix may contain (paths inside its `extension/` folder), and nothing else. */
-const ALLOWED = [/^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE\.txt$/, /^dist\/(extension|server|server-core|anthropic-sdk)\.js$/, /^dist\/[\w-]+\.wasm$/, /^media\/icon\.png$/, /^syntaxes\/[\w.-]+\.json$/];
-const REQUIRED = ['package.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/server.js', 'dist/server-core.js', 'dist/anthropic-sdk.js', 'dist/web-tree-sitter.wasm', 'dist/tree-sitter-python.wasm', 'dist/tree-sitter-typescript.wasm', 'dist/tree-sitter-tsx.wasm', 'dist/tree-sitter-javascript.wasm', 'media/icon.png'];
+const ALLOWED = [/^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE\.txt$/, /^dist\/(extension|server|server-core|anthropic-sdk)\.js$/, /^dist\/[\w-]+\.wasm$/, /^dist\/web-tree-sitter\.cjs$/, /^media\/icon\.png$/, /^syntaxes\/[\w.-]+\.json$/];
+const REQUIRED = ['package.json', 'readme.md', 'changelog.md', 'LICENSE.txt', 'dist/extension.js', 'dist/server.js', 'dist/server-core.js', 'dist/anthropic-sdk.js', 'dist/web-tree-sitter.cjs', 'dist/web-tree-sitter.wasm', 'dist/tree-sitter-python.wasm', 'dist/tree-sitter-typescript.wasm', 'dist/tree-sitter-tsx.wasm', 'dist/tree-sitter-javascript.wasm', 'media/icon.png'];
 
 let server: CodeServer | undefined;
 let browser: Browser | undefined;

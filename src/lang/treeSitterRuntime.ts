@@ -51,6 +51,8 @@ type ModuleFunction = (exports: object, require: NodeJS.Require, module: { expor
 
 interface CompiledScript {
   run: ModuleFunction;
+  /** The `require` its code is given (it asks for `fs` only), resolving from the script's folder. */
+  require: NodeJS.Require;
   inputCopy: InputCopy;
 }
 
@@ -64,7 +66,7 @@ function compiledScript(file: string, wanted: InputCopy): CompiledScript {
     const published = fs.readFileSync(file, 'utf8');
     const native = wanted === 'native' ? withNativeInputCopy(published) : undefined;
     const run = vm.compileFunction(native ?? published, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file }) as ModuleFunction;
-    compiled = { run, inputCopy: native === undefined ? 'as-published' : 'native' };
+    compiled = { run, require: createRequire(file), inputCopy: native === undefined ? 'as-published' : 'native' };
     compiledScripts.set(key, compiled);
   }
   return compiled;
@@ -74,7 +76,7 @@ function compiledScript(file: string, wanted: InputCopy): CompiledScript {
 export function newTreeSitterModule(file: string, inputCopy: InputCopy = 'native'): { module: TreeSitterModule; inputCopy: InputCopy } {
   const script = compiledScript(file, inputCopy);
   const holder = { exports: {} };
-  script.run.call(holder.exports, holder.exports, createRequire(file), holder, file, path.dirname(file));
+  script.run.call(holder.exports, holder.exports, script.require, holder, file, path.dirname(file));
   return { module: holder.exports as TreeSitterModule, inputCopy: script.inputCopy };
 }
 

@@ -124,6 +124,9 @@ function rootName(text: string): string {
 /** Code that takes old markers off again (`block.pop("cache_control", None)`, `delete b.cache_control`). */
 export const MARKER_REMOVAL = /\b(pop|del)\b[^\n]*cache_control|delete\s+[^\n;]*cache_control|cache_control["']?\s*[:=]\s*(undefined|None|null)\b|\{\s*(?:["']?cache_control["']?\s*:\s*\w+\s*,\s*)?\.\.\.\w+\s*\}\s*=|["']cache_control["']\s*(?:!=|not in|!==)|\bk\s*!=\s*["']cache_control["']/;
 
+/** A `break` or `return` as the next statement (the text after a statement, up to the end of its loop). */
+const LEAVES_LOOP = /^[ \t]*(?:;[ \t]*)?(?:(?:#|\/\/)[^\n]*)?(?:\r?\n[ \t]*(?:(?:#|\/\/)[^\n]*)?)*[ \t]*(?:;[ \t]*)?(?:break|return)\b/;
+
 export interface KeyedMarker {
   /** The assignment `x["cache_control"] = ...` / `x.cache_control = ...`. */
   at: Loc;
@@ -178,7 +181,10 @@ function readKeyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) =
     const root = rootName(a.objectText);
     // `if i == len(blocks) - 1: block["cache_control"] = ...` marks one item, not each.
     const cond = loop ? view.enclosingCondition(a.at) : undefined;
-    const oneItem = !!cond && !!loop && inside(cond.at, loop.at) && /len\(|\.length\b|\blast\b|is_last|isLast|-\s*1\b|\bbreak\b/.test(cond.conditionText);
+    const oneItem =
+      (!!cond && !!loop && inside(cond.at, loop.at) && /len\(|\.length\b|\blast\b|is_last|isLast|-\s*1\b|\bbreak\b/.test(cond.conditionText)) ||
+      // The statement after the marker leaves the loop (`tool["cache_control"] = ...` then `break`): it marks the first item it reaches.
+      (!!loop && LEAVES_LOOP.test(textOf({ file: a.at.file, start: a.at.end, end: loop.at.end })));
     if (loop && targets.includes(root) && !oneItem) {
       const iter = loop.iter?.();
       const count = iter?.kind === 'list' && iter.complete ? iter.items.length : undefined;

@@ -196,8 +196,12 @@ export interface FileView {
    * callback (`items.forEach`), whose `return` ends one pass, not the loop.
    */
   enclosingLoop(at: Loc): { at: Loc; iterText?: string; iter?: () => Value; targetText?: string; conditionText?: string; stepText?: string; callback?: true } | undefined;
-  /** The innermost `if` / conditional expression around a location, within its function. */
-  enclosingCondition(at: Loc): { at: Loc; conditionText: string } | undefined;
+  /**
+   * The innermost `if` / conditional expression around a location, within its function; `holds`:
+   * whether the location is in the part run when the test holds (true), in the other part (false),
+   * or in the test itself (undefined).
+   */
+  enclosingCondition(at: Loc): { at: Loc; conditionText: string; holds?: boolean } | undefined;
   /**
    * Two places of one function that one call of it never runs both of: they sit in different
    * arms of one conditional (`if` / `elif` / `else`), or the earlier one sits in a block that

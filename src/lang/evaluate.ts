@@ -2435,6 +2435,11 @@ export class Evaluator {
     return t;
   }
 
+  /** The dict `dict(a=1, **rest)` makes: its keywords, and the entries of the dicts spread into it. */
+  private keywordDict(unit: FileUnit, args: readonly Arg[], at: Loc, env: Env | undefined): Value {
+    return this.dict(unit, args.map((a) => (a.name ? { key: a.name, keyNode: a.nameNode, value: a.value } : { value: a.value, spread: true })), at, env);
+  }
+
   private source(unit: FileUnit, kind: SourceKind, name: string, node: Node, args: Arg[], env: Env | undefined, isNew: boolean): Value {
     const at = unit.loc(node);
     const positional = () => this.argValues(unit, args, env);
@@ -2493,11 +2498,11 @@ export class Evaluator {
           const named = args.filter((a) => a.name).map((a) => ({ key: a.name!, keyAt: unit.loc(a.nameNode ?? a.value), valueAt: unit.loc(a.value), value: this.eval(unit, a.value, env) }));
           return { ...copied, entries: [...copied.entries, ...named], at };
         }
-        if (name === 'builtins.dict' && args.every((a) => a.name || a.spread === 'dict')) {
-          return this.dict(unit, args.map((a) => (a.name ? { key: a.name, keyNode: a.nameNode, value: a.value } : { value: a.value, spread: true })), at, env);
-        }
+        if (name === 'builtins.dict' && args.every((a) => a.name || a.spread === 'dict')) return this.keywordDict(unit, args, at, env);
         return unknown(at, name, vals.flatMap((v) => allTaints(v)));
       }
+      case 'record':
+        return args.every((a) => a.name || a.spread === 'dict') ? this.keywordDict(unit, args, at, env) : unknown(at, name, positional().flatMap((v) => allTaints(v)));
       case 'clone': {
         const arg = args.find((a) => !a.name && !a.spread);
         return arg ? { ...this.eval(unit, arg.value, env), at } : unknown(at, name);

@@ -366,13 +366,16 @@ export function buildFileView(unit: FileUnit, ev: Evaluator): FileView {
     },
     enclosingCondition(at) {
       let test: Node | undefined;
+      let then: Node | undefined;
       const cond = up(at, (n) => {
         const c = facts.conditional(n);
-        if (c) test = c.test;
+        if (c) [test, then] = [c.test, c.then];
         return !!c;
       });
       if (!cond) return undefined;
-      return { at: unit.loc(cond), conditionText: test?.text ?? '' };
+      const within = (n: Node | undefined) => !!n && n.startIndex <= at.start && at.end <= n.endIndex;
+      const holds = within(test) ? undefined : then ? within(then) : undefined;
+      return { at: unit.loc(cond), conditionText: test?.text ?? '', ...(holds === undefined ? {} : { holds }) };
     },
     apart(a, b) {
       const first = nodeAt(a.start <= b.start ? a : b);

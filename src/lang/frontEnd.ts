@@ -157,8 +157,8 @@ export interface FactSyntax {
   loop(node: Node): { iter?: Node; target?: Node; condition?: Node; step?: Node } | undefined;
   /** `a / b` that joins paths when `a` is one (pathlib's operator). */
   isPathOperator?(node: Node): boolean;
-  /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test. */
-  conditional(node: Node): { test?: Node } | undefined;
+  /** A conditional (`if`, `elif`, `a if c else b`, `c ? a : b`): its test, and the part run when it holds. */
+  conditional(node: Node): { test?: Node; then?: Node } | undefined;
   /** A statement after which its function does not go on: `return`, `raise` / `throw`, `sys.exit()`, `process.exit()`. */
   leaves(node: Node): boolean;
   /** The declaration of a name (a binding's statement) binds the error an exception handler caught: `except OSError as e`, `catch (err)`. */

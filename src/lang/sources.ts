@@ -23,14 +23,18 @@ export type SourceKind =
   | 'object-entries'
   | 'object-from-entries'
   | 'date-ctor'
+  /** A TypedDict's constructor (the SDK's request types, `ToolParam(name=..., ...)`): the dict of its keyword arguments. */
+  | 'record'
   | 'require';
 
 /**
  * Calls whose result is data fetched per request: retrieval, memory, search, user lookups. Not
  * "tool search" (`_apply_tool_search(tools)`, `withToolSearch`): the API's tool search feature,
- * which code turns on by reshaping the tool list it already has, not a search of data.
+ * which code turns on by reshaping the tool list it already has, not a search of data. Nor a name
+ * that ends with the tool it makes (`_map_web_search_tool(tool)`, `memoryTool()`,
+ * `BetaMemoryTool20250818Param`): the definition of the API's web search or memory tool.
  */
-export const RETRIEVAL_NAME = /(retriev|(?<!tools?_?)search|recall|memor|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user|rerank)/i;
+export const RETRIEVAL_NAME = /(retriev|(?<!tools?_?)search(?!_?tool(?:s|_?param|\d|$))|recall|memor(?!y_?tool(?:s|_?param|\d|$))|lookup|similar|vector|rag_|knowledge|fetch_?context|get_?context|user_?profile|get_?profile|get_?user|load_?user|rerank)/i;
 
 /**
  * Code that already cuts history at a user turn or repairs tool_use/tool_result pairs: a role

@@ -126,7 +126,7 @@ The fix switches the call to \`client.beta.messages\` and, for \`mcp_servers\`, 
     const found = [...BETA_ONLY_PARAMS]
       .filter(([, spec]) => betaOnlyHere(spec, call, ctx))
       .map(([k]) => paramEntry(call, k))
-      .filter((e) => !!e?.keyAt && e.keyAt.file === ctx.file && !choosesBeta(call, e, ctx));
+      .filter((e) => !!e?.keyAt && e.keyAt.file === ctx.file && !choosesBeta(call, e, ctx) && !writtenForOtherArm(call, e, ctx));
     if (!found.length) return;
     const fix = switchFix(call, ctx);
     const method = call.calleeText.replace(/^.*\bmessages\./, 'messages.');
@@ -160,6 +160,26 @@ function choosesBeta(call: RequestCall, entry: Entry, ctx: RuleContext): boolean
     const there = paramEntry(other, entry.key)?.keyAt;
     return !!there && there.file === at.file && there.start === at.start;
   });
+}
+
+/**
+ * A key written only when a test holds, for a request sent only when the same test does not
+ * (`if betas: kw["betas"] = betas` … `client.beta.messages.stream(**kw) if betas else
+ * client.messages.stream(**kw)`): the key never reaches this request. The test is a name or an
+ * attribute that nothing writes between the two.
+ */
+function writtenForOtherArm(call: RequestCall, entry: Entry, ctx: RuleContext): boolean {
+  const keyAt = entry.keyAt;
+  if (!keyAt || keyAt.file !== ctx.file || call.at.file !== ctx.file || keyAt.end > call.at.start) return false;
+  const written = ctx.view.enclosingCondition(keyAt);
+  const sent = ctx.view.enclosingCondition(call.at);
+  if (written?.holds !== true || sent?.holds !== false) return false;
+  const test = written.conditionText.trim();
+  if (test !== sent.conditionText.trim() || !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(test)) return false;
+  if (ctx.view.enclosingFunction(written.at) !== ctx.view.enclosingFunction(sent.at)) return false;
+  const between = ctx.textOf({ file: ctx.file, start: written.at.end, end: sent.at.start });
+  const name = test.replace(/[.$]/g, (c) => `\\${c}`);
+  return !new RegExp(`(?<![\\w.$])${name}\\s*(?:[-+*/|&]?=(?!=)|\\.(?:append|extend|insert|push|add|clear|pop|remove|splice|update)\\s*\\()`).test(between);
 }
 
 /** `client.messages.X` -> `client.beta.messages.X`, plus the betas the beta-only parameters need. */

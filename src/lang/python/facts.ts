@@ -209,9 +209,9 @@ export const pythonFacts: FactSyntax = {
   isPathOperator: (n) => n.type === 'binary_operator' && n.childForFieldName('operator')?.text === '/',
 
   conditional(n: Node) {
-    if (n.type === 'if_statement' || n.type === 'elif_clause') return { test: n.childForFieldName('condition') ?? undefined };
+    if (n.type === 'if_statement' || n.type === 'elif_clause') return { test: n.childForFieldName('condition') ?? undefined, then: n.childForFieldName('consequence') ?? undefined };
     // `a if test else b`: the test is the middle part.
-    if (n.type === 'conditional_expression') return { test: n.namedChildren[1] ?? undefined };
+    if (n.type === 'conditional_expression') return { test: n.namedChildren[1] ?? undefined, then: n.namedChildren[0] ?? undefined };
     return undefined;
   },
 

@@ -64,6 +64,14 @@ const SOURCES: Record<string, SourceKind> = {
   'copy.deepcopy': 'clone',
 };
 
+/**
+ * The SDK's request types (`anthropic.types.ToolParam`, `anthropic.types.beta.BetaMemoryTool20250818Param`):
+ * TypedDicts, so a call of one makes the dict of its keywords. Read as what they build, their names
+ * say nothing of where the data comes from (`...MemoryTool...Param` is a constant tool, not a
+ * memory retrieved per request).
+ */
+const SDK_REQUEST_TYPE = /^anthropic\.types\.(?:\w+\.)*[A-Z]\w*Param$/;
+
 /** Whole modules whose every function is random. */
 const RANDOM_MODULES = ['random.', 'secrets.', 'numpy.random.'];
 
@@ -122,6 +130,7 @@ export const pythonLibrary: Library = {
     const hit = SOURCES[name];
     if (hit) return hit;
     if (RANDOM_MODULES.some((m) => name.startsWith(m))) return 'random';
+    if (SDK_REQUEST_TYPE.test(name)) return 'record';
     if (name.startsWith('os.environ')) return 'environment';
     return undefined;
   },

@@ -211,7 +211,7 @@ export const typescriptFacts: FactSyntax = {
   },
 
   conditional(n: Node) {
-    if (n.type === 'if_statement' || n.type === 'ternary_expression') return { test: n.childForFieldName('condition') ?? undefined };
+    if (n.type === 'if_statement' || n.type === 'ternary_expression') return { test: n.childForFieldName('condition') ?? undefined, then: n.childForFieldName('consequence') ?? undefined };
     return undefined;
   },
 

@@ -184,7 +184,8 @@ function readKeyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) =
     const oneItem =
       (!!cond && !!loop && inside(cond.at, loop.at) && /len\(|\.length\b|\blast\b|is_last|isLast|-\s*1\b|\bbreak\b/.test(cond.conditionText)) ||
       // The statement after the marker leaves the loop (`tool["cache_control"] = ...` then `break`): it marks the first item it reaches.
-      (!!loop && LEAVES_LOOP.test(textOf({ file: a.at.file, start: a.at.end, end: loop.at.end })));
+      // (Not in a callback: its `return` ends one pass.)
+      (!!loop && !loop.callback && LEAVES_LOOP.test(textOf({ file: a.at.file, start: a.at.end, end: loop.at.end })));
     if (loop && targets.includes(root) && !oneItem) {
       const iter = loop.iter?.();
       const count = iter?.kind === 'list' && iter.complete ? iter.items.length : undefined;

@@ -99,6 +99,7 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
         ['svc/pyproject.toml', '[project]\nname = "svc"\n'],
         ['svc/tests/helpers.py', `import pytest\n${PY}`],
         ['svc/tests/mock_store.py', PY],
+        ['svc/tests/models/cassettes.py', `from ..conftest import try_import\n${PY}`],
         ['svc/tests/load_benchmark.py', PY],
         ['tests/tool/pyproject.toml', '[project]\nname = "tool"\n'],
         ['tests/tool/state.py', PY],
@@ -111,6 +112,8 @@ describe('non-atomic-checkpoint, test files and CI scripts', () => {
       expect(found('app/e2e/tests/session.skip.ts', `import { test } from '@playwright/test';\n${TS}`)).toEqual([]);
       expect(found('svc/tests/helpers.py', `import pytest\n${PY}`)).toEqual([]);
       expect(found('svc/tests/mock_store.py', PY)).toEqual([]);
+      // A helper that imports the tests' pytest fixtures (a cassette writer).
+      expect(found('svc/tests/models/cassettes.py', `from ..conftest import try_import\n${PY}`)).toEqual([]);
       // A script kept among the tests (a benchmark run by hand) is the program's.
       expect(found('svc/tests/load_benchmark.py', PY)).toEqual(['non-atomic-checkpoint']);
       expect(found('app/src/session.ts', TS)).toEqual(['non-atomic-checkpoint']);

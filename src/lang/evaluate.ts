@@ -257,6 +257,8 @@ export function readsModuleScope(unit: FileUnit, use: Node, name: string): boole
 
 /** List changes that only add items at the end: the items before stay the first ones. */
 const ADDS_AT_END: ReadonlySet<string> = new Set(['append', 'extend', 'push']);
+/** The changes of a set (`s.add(x)`, `s.update(xs)`), applied to a value only when it is one. */
+const SET_CHANGES: ReadonlySet<string> = new Set(['add', 'update']);
 
 export class Evaluator {
   private readonly memo = new Map<string, Value>();
@@ -2095,6 +2097,11 @@ export class Evaluator {
   }
 
   private applyChanges(unit: FileUnit, scopeNode: Node, base: Value, mutations: Mutation[], env?: Env, maybe?: ReadonlySet<Mutation>): Value {
+    // `add` / `update` change a set; called on anything else (`session.add(row)`), they say nothing of the value.
+    if (!(base.kind === 'list' && base.isSet) && mutations.some((m) => SET_CHANGES.has(m.method))) {
+      mutations = mutations.filter((m) => !SET_CHANGES.has(m.method));
+      if (!mutations.length) return base;
+    }
     if (base.kind === 'obj') return this.applyKeyWrites(unit, scopeNode, base, mutations, env, maybe);
     const v: ListValue = base.kind === 'list' ? { ...base, items: [...base.items], taints: [...base.taints], trims: [...(base.trims ?? [])] } : { kind: 'list', items: [], complete: false, at: base.at, taints: [...base.taints], trims: [] };
     // Whether every item the list may hold stays among its listed items (ListValue.covered).
@@ -2109,6 +2116,7 @@ export class Evaluator {
       else if (m.method !== 'append' && m.method !== 'push' && m.method !== 'extend' && m.method !== 'set-key') head = 0;
       switch (m.method) {
         case 'append':
+        case 'add':
         case 'push':
         case 'insert':
         case 'unshift': {
@@ -2141,7 +2149,8 @@ export class Evaluator {
           }
           break;
         }
-        case 'extend': {
+        case 'extend':
+        case 'update': {
           const arg = m.args[0];
           if (!arg) break;
           const o = this.ordered(unit, this.eval(unit, arg, env), arg);

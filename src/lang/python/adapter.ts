@@ -599,8 +599,8 @@ export const pythonAdapter: Adapter = withKeptExprs({
 
 /** Keys read on the way to a key written below a named value, at most (`a[1][2][3][4]["k"] = v`). */
 const MAX_WRITE_PATH = 4;
-/** The methods of a list that change it in place (Adapter.mutation). */
-const LIST_CHANGES: readonly string[] = ['append', 'extend', 'insert', 'pop', 'clear', 'remove'];
+/** The methods of a list (and of a set: `add`, `update`) that change it in place (Adapter.mutation). */
+const LIST_CHANGES: readonly string[] = ['append', 'extend', 'insert', 'pop', 'clear', 'remove', 'add', 'update'];
 /** Node types of the walks below. */
 const ASSIGNMENT: ReadonlySet<string> = new Set(['assignment']);
 const IDENTIFIER: ReadonlySet<string> = new Set(['identifier']);

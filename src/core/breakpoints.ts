@@ -4,6 +4,7 @@
  * one per loop iteration (a marked comprehension element, a `.map` result, an append in a loop).
  */
 import type { CallSite, FileView } from './fileView';
+import { leavesLoopAfter } from './fileView';
 import type { PrefixBlock, RequestCall, Section } from './model';
 import { param, prefixBlocks } from './model';
 import type { Loc } from './span';
@@ -124,9 +125,6 @@ function rootName(text: string): string {
 /** Code that takes old markers off again (`block.pop("cache_control", None)`, `delete b.cache_control`). */
 export const MARKER_REMOVAL = /\b(pop|del)\b[^\n]*cache_control|delete\s+[^\n;]*cache_control|cache_control["']?\s*[:=]\s*(undefined|None|null)\b|\{\s*(?:["']?cache_control["']?\s*:\s*\w+\s*,\s*)?\.\.\.\w+\s*\}\s*=|["']cache_control["']\s*(?:!=|not in|!==)|\bk\s*!=\s*["']cache_control["']/;
 
-/** A `break` or `return` as the next statement (the text after a statement, up to the end of its loop). */
-const LEAVES_LOOP = /^[ \t]*(?:;[ \t]*)?(?:(?:#|\/\/)[^\n]*)?(?:\r?\n[ \t]*(?:(?:#|\/\/)[^\n]*)?)*[ \t]*(?:;[ \t]*)?(?:break|return)\b/;
-
 export interface KeyedMarker {
   /** The assignment `x["cache_control"] = ...` / `x.cache_control = ...`. */
   at: Loc;
@@ -183,9 +181,8 @@ function readKeyedMarkers(call: RequestCall, view: FileView, textOf: (at: Loc) =
     const cond = loop ? view.enclosingCondition(a.at) : undefined;
     const oneItem =
       (!!cond && !!loop && inside(cond.at, loop.at) && /len\(|\.length\b|\blast\b|is_last|isLast|-\s*1\b|\bbreak\b/.test(cond.conditionText)) ||
-      // The statement after the marker leaves the loop (`tool["cache_control"] = ...` then `break`): it marks the first item it reaches.
-      // (Not in a callback: its `return` ends one pass.)
-      (!!loop && !loop.callback && LEAVES_LOOP.test(textOf({ file: a.at.file, start: a.at.end, end: loop.at.end })));
+      // The marker's block leaves the loop after it (`tool["cache_control"] = ...` then `break`): it marks the first item it reaches.
+      (!!loop && leavesLoopAfter(textOf, a.at, loop));
     if (loop && targets.includes(root) && !oneItem) {
       const iter = loop.iter?.();
       const count = iter?.kind === 'list' && iter.complete ? iter.items.length : undefined;

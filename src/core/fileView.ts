@@ -247,3 +247,29 @@ export interface TurnHook {
    */
   cachedBy(): readonly Loc[];
 }
+
+/**
+ * Whether the block of the statement at `at` leaves `loop` after it: a later line of that block (or
+ * of a block around it, still in the loop's body) is a `break` or `return` (a retry loop's write, a
+ * marker put on the first item found). A callback's `return` ends one pass only. Read by the lines'
+ * indentation, so a `break` under a test of its own (`if used > budget: break`) is not one.
+ */
+export function leavesLoopAfter(textOf: (at: Loc) => string, at: Loc, loop: { at: Loc; callback?: true }): boolean {
+  if (loop.callback) return false;
+  const whole = textOf({ file: at.file, start: 0, end: loop.at.end });
+  const lineStart = whole.lastIndexOf('\n', at.start - 1) + 1;
+  const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;
+  const loopLine = whole.slice(whole.lastIndexOf('\n', loop.at.start - 1) + 1, loop.at.start);
+  const loopIndent = indent(loopLine);
+  let level = indent(whole.slice(lineStart, at.start));
+  const after = whole.slice(at.end).split('\n').slice(1);
+  for (const line of after) {
+    if (!line.trim() || /^\s*(#|\/\/)/.test(line)) continue;
+    const i = indent(line);
+    if (i <= loopIndent) return false;
+    // Out of the statement's block to one around it, still in the loop's body.
+    if (i < level) level = i;
+    if (i === level && /^\s*(return|break)\b/.test(line)) return true;
+  }
+  return false;
+}

@@ -1,5 +1,6 @@
 import type { ShapeArg } from '../core/edits';
 import type { ArgView, Assignment, CallSite, FileOp, FilePath, FunctionView } from '../core/fileView';
+import { leavesLoopAfter } from '../core/fileView';
 import { param } from '../core/model';
 import { HOLE, allTaints } from '../core/value';
 import { defineRule } from '../core/rule';
@@ -888,25 +889,7 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
      * not run (an `except` or `else` after it, deeper than the way out) does not count, nor a
      * callback's `return` (`items.forEach((item) => { ...; return; })`), which ends one pass only.
      */
-    const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => {
-      if (loop.callback) return false;
-      const whole = ctx.textOf({ file: at.file, start: 0, end: loop.at.end });
-      const lineStart = whole.lastIndexOf('\n', at.start - 1) + 1;
-      const indent = (line: string) => /^[ \t]*/.exec(line)![0].length;
-      const loopLine = whole.slice(whole.lastIndexOf('\n', loop.at.start - 1) + 1, loop.at.start);
-      const loopIndent = indent(loopLine);
-      let level = indent(whole.slice(lineStart, at.start));
-      const after = whole.slice(at.end).split('\n').slice(1);
-      for (const line of after) {
-        if (!line.trim() || /^\s*(#|\/\/)/.test(line)) continue;
-        const i = indent(line);
-        if (i <= loopIndent) return false;
-        // Out of the write's block to one around it, still in the loop's body.
-        if (i < level) level = i;
-        if (i === level && /^\s*(return|break)\b/.test(line)) return true;
-      }
-      return false;
-    };
+    const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => leavesLoopAfter(ctx.textOf, at, loop);
     /**
      * The program lists the files of the name family a fresh-named write belongs to and loads them
      * back: a glob whose fixed parts the written name has (`glob(f"{BASE}*.json")` for

@@ -31,14 +31,16 @@ const dist = path.join(root, 'dist');
 
 /** @type {Bundle[]} */
 const BUNDLES = [
+  // The command (dist/cli.js) is a loader of the CLI's bundle (src/cli/bin.ts says why).
   {
-    name: 'cli',
-    entry: 'src/cli/main.ts',
+    name: 'bin',
+    entry: 'src/cli/bin.ts',
     outfile: 'dist/cli.js',
     banner: '#!/usr/bin/env node',
     executable: true,
     forbidden: ['vscode'],
   },
+  { name: 'cli', entry: 'src/cli/main.ts', outfile: 'dist/cli-main.js', forbidden: ['vscode'] },
   // The server is three bundles: the LSP connection (which answers `initialize` at once), the
   // server proper (which it loads then, src/server/main.ts), and the Anthropic SDK (which exact
   // token counts load).

@@ -90,6 +90,7 @@ describe('the npm package', () => {
       'LICENSE',
       'README.md',
       'dist/anthropic-sdk.js',
+      'dist/cli-main.js',
       'dist/cli.js',
       'dist/server-core.js',
       'dist/server.js',

@@ -258,7 +258,7 @@ describe('threads', () => {
   // walk, then cannot load their engine; every file fails with the reason (the runtime's script,
   // the first file looked for), none hangs, and the run exits 2.
   it('a bundle without its grammars fails every file with the reason, with workers', () => {
-    const bin = project({ 'cli.js': fs.readFileSync(CLI) });
+    const bin = project({ 'cli.js': fs.readFileSync(CLI), 'cli-main.js': fs.readFileSync(path.join(path.dirname(CLI), 'cli-main.js')) });
     const sources: Record<string, string> = {};
     for (let i = 0; i < 60; i++) sources[`pkg/m${i}.py`] = `import json\n\n\ndef f${i}():\n    return json.dumps({})\n`;
     const where = project(sources);

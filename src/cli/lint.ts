@@ -313,8 +313,40 @@ export function workerCount(files: number, requested: number | undefined, cores 
 
 /** Files to lint, in this order. */
 type ToWorker = { kind: 'lint'; files: Array<{ id: number; file: string }> };
-/** What was walked (LintJob.project), known only after the worker started: its first message, or the one after its share of the walk (WalkMessage). */
-type ProjectMessage = { kind: 'project'; project: WalkedFiles | undefined };
+/**
+ * What was walked (LintJob.project), known only after the worker started: its first message, or
+ * the one after its share of the walk (WalkMessage). Its files come before it in parts
+ * (ProjectFilesMessage) when there are many: see postProject.
+ */
+export type ProjectMessage = { kind: 'project'; project: WalkedFiles | undefined; inParts?: true };
+/** Some of the walked files, in order: the project message that follows has the rest of what was walked. */
+export type ProjectFilesMessage = { kind: 'project-files'; files: string[] };
+
+/**
+ * Walked files per message. Why in parts: a message is copied through one buffer of its size
+ * from malloc, and freeing a large one keeps memory from the process (pageBacked.ts): the files
+ * of the real-code corpus made a 2 MB message, ~100 characters a path. 2,000 paths are ~200 KB.
+ */
+export const PROJECT_FILES_PER_MESSAGE = 2000;
+
+/** The messages that tell a worker what was walked: the project message, after its files in parts when there are many. */
+export function projectMessages(project: WalkedFiles | undefined): Array<ProjectMessage | ProjectFilesMessage> {
+  const files = project?.files;
+  if (!project || !files || files.length <= PROJECT_FILES_PER_MESSAGE) return [{ kind: 'project', project }];
+  const out: Array<ProjectMessage | ProjectFilesMessage> = [];
+  for (let i = 0; i < files.length; i += PROJECT_FILES_PER_MESSAGE) out.push({ kind: 'project-files', files: files.slice(i, i + PROJECT_FILES_PER_MESSAGE) });
+  out.push({ kind: 'project', project: { ...project, files: undefined }, inParts: true });
+  return out;
+}
+
+/** What was walked, from its project message and the files that came in parts before it (projectMessages). */
+export function walkedProject(message: ProjectMessage, parts: readonly string[]): WalkedFiles | undefined {
+  return message.project && message.inParts ? { ...message.project, files: parts } : message.project;
+}
+
+function postProject(worker: Worker, project: WalkedFiles | undefined): void {
+  for (const m of projectMessages(project)) worker.postMessage(m);
+}
 /** The run's walk, or this worker's share of it (walkInLintWorkers): asked before the project, answered with a WalkedMessage. */
 type WalkMessage = { kind: 'walk'; job: DiscoveryJob };
 type WalkedMessage = { kind: 'walked'; discovery: Discovery };
@@ -503,7 +535,7 @@ export async function runLintWorker(port: import('node:worker_threads').MessageP
     void creating.then(leave, leave);
   };
   if (lost === 'loaded') return leaveWhenLoaded(1);
-  const next = () => new Promise<WalkMessage | ProjectMessage | StopMessage>((resolve) => port.once('message', resolve));
+  const next = () => new Promise<WalkMessage | ProjectMessage | ProjectFilesMessage | StopMessage>((resolve) => port.once('message', resolve));
   // A worker started during the walk first takes its share of it (walkInLintWorkers); then comes
   // what was walked, or that it is not needed.
   let first = await next();
@@ -512,10 +544,16 @@ export async function runLintWorker(port: import('node:worker_threads').MessageP
     port.postMessage({ kind: 'walked', discovery: walkShare(first.job) } satisfies WalkedMessage);
     first = await next();
   }
+  // The walked files sent in parts (postProject), then the project message.
+  const walkedFiles: string[] = [];
+  while (first.kind === 'project-files') {
+    for (const f of first.files) walkedFiles.push(f);
+    first = await next();
+  }
   // Once the grammars are compiled (see stopLintWorkers); a failure to load is the same.
   if (first.kind === 'stop') return leaveWhenLoaded(0);
   const linter = await creating;
-  linter.useProject(first.kind === 'project' ? first.project : undefined);
+  linter.useProject(first.kind === 'project' ? walkedProject(first, walkedFiles) : undefined);
   const onFile = progress ? new Int32Array(progress, 0, 1) : undefined;
   const startedAt = progress ? new Float64Array(progress, 8, 1) : undefined;
   const lintOne = (m: { id: number; file: string }): Reply => {
@@ -852,7 +890,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
         void worker.terminate();
         settle(index, result);
       };
-      worker.postMessage({ kind: 'project', project: job.project } satisfies ProjectMessage);
+      postProject(worker, job.project);
       worker.on('message', (m: FromWorker) => {
         if (m.kind === 'ready') {
           worker.postMessage({ kind: 'lint', files: [{ id: index, file }] } satisfies ToWorker);
@@ -882,7 +920,7 @@ export function lintInWorkers(script: string, files: readonly string[], job: Lin
       const { worker, progress } = taken ?? newLintWorker(script, job, threads);
       const onFile = new Int32Array(progress, 0, 1);
       const startedAt = new Float64Array(progress, 8, 1);
-      worker.postMessage({ kind: 'project', project: job.project } satisfies ProjectMessage);
+      postProject(worker, job.project);
       /** The files given to it and not answered for, in the order it lints them. */
       const given: number[] = [];
       /** The deadline of the file it is on. */

@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { byteBuffer } from '../core/pageBacked';
 import { FolderListings } from './files';
 import { ProjectScope } from './project';
 import type { WalkedFiles } from './project';
@@ -91,7 +92,7 @@ function readOpen(fd: number, size: number, reuse: boolean): Buffer {
   if (reuse && size <= REUSED_BUFFER_BYTES) {
     if (!reusedBuffer || reusedBuffer.length < size) reusedBuffer = Buffer.allocUnsafeSlow(Math.min(REUSED_BUFFER_BYTES, Math.max(size, 64 * 1024, (reusedBuffer?.length ?? 0) * 2)));
     buffer = reusedBuffer;
-  } else buffer = Buffer.allocUnsafe(size);
+  } else buffer = byteBuffer(size);
   let read = 0;
   while (read < size) {
     const n = fs.readSync(fd, buffer, read, size - read, null);

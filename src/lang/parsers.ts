@@ -10,6 +10,7 @@ import type { Edit, Language, Parser, Point, Tree as WasmTree } from 'web-tree-s
 import type { SdkHost, SdkLocation } from '../core/knownNames';
 import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
+import { byteBuffer } from '../core/pageBacked';
 import { frontEndFor, sdkReaderFor } from './frontEnds';
 import type { GrammarTables } from './syntaxTree';
 import { keptWasmTreeCount, SyntaxNode, SyntaxTree, useCursorBinding } from './syntaxTree';
@@ -82,6 +83,27 @@ interface RuntimeSource {
   script: string;
   compiled: CompiledGrammars;
   inputCopy: InputCopy;
+}
+
+/**
+ * A WASM file's bytes. A grammar's file is over 1 MB: read into a buffer malloc does not serve
+ * (see pageBacked.ts), as fs.readFileSync's would be.
+ */
+function readWasm(file: string): Uint8Array {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const bytes = byteBuffer(size);
+    let read = 0;
+    while (read < size) {
+      const n = fs.readSync(fd, bytes, read, size - read, null);
+      if (n === 0) break;
+      read += n;
+    }
+    return read < size ? bytes.subarray(0, read) : bytes;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**
@@ -236,7 +258,7 @@ export class Parsers {
    * one copy now sits in the main thread).
    */
   static async compile(wasmDir?: string, asPublished = false): Promise<CompiledGrammars> {
-    const read = (pkg: string, file: string) => fs.readFileSync(findFile(pkg, file, wasmDir));
+    const read = (pkg: string, file: string) => readWasm(findFile(pkg, file, wasmDir));
     const published = read('web-tree-sitter', 'web-tree-sitter.wasm');
     const smaller = asPublished ? undefined : withInitialPages(published, INITIAL_PAGES);
     const [runtime, ...grammars] = await Promise.all([Wasm.compile(smaller ?? published), ...GRAMMARS.map(([, g]) => Wasm.compile(read(g.pkg, g.file)))]);

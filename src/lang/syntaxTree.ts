@@ -22,6 +22,7 @@
 import type { Tree as WasmTree } from 'web-tree-sitter';
 import type { FieldTable, TreeMemory } from './treeMemory';
 import { readTreeMemory } from './treeMemory';
+import { zeroedBuffer } from '../core/pageBacked';
 
 /** Type and field names of one grammar, read once per language. */
 export interface GrammarTables {
@@ -1091,7 +1092,8 @@ const COLUMN_BYTES = 5 * 4 + 2 * 2 + 1;
  * a buffer per column, ~1,880–1,940 ms with one; the corpus run's peak RSS did not change.
  */
 function columnsOf(capacity: number): Columns {
-  const buffer = new ArrayBuffer(capacity * COLUMN_BYTES);
+  // A large tree's columns are not taken from malloc (see pageBacked.ts).
+  const buffer = zeroedBuffer(capacity * COLUMN_BYTES);
   const int32 = (k: number) => new Int32Array(buffer, k * 4 * capacity, capacity);
   return {
     start: int32(0),

@@ -13,7 +13,7 @@ import { Parsers } from '../src/lang/parsers';
 import { python } from '../src/lang/python';
 import { pythonModules } from '../src/lang/python/modules';
 import { textMayReach } from '../src/lang/textReach';
-import { AnswersByPlace, calledNames, moduleBaseName, Workspace } from '../src/lang/workspace';
+import { AnswersByPlace, calledNames, digestHas, moduleBaseName, nameDigest, nameKey, Workspace } from '../src/lang/workspace';
 
 
 /** A module whose `send(task)` puts its argument in a cached system prompt. */
@@ -548,6 +548,21 @@ describe('the names a text calls', () => {
     expect(calledNames('from .llm import ask\nask(q)\ndef ask(q): pass\nif (x) {}')).toBe('\n:ask\n');
     expect(calledNames('')).toBe('');
     expect(calledNames('(.(a(.b(')).toBe('\n:a\nb\n');
+  });
+
+  it('keeps the names as a digest of 4 bytes a name, in which each name and only those is found', () => {
+    const names = calledNames('client.messages.create(x); f(y); this.#send(z); run(w)');
+    const digest = nameDigest(names);
+    expect(digest.length).toBe(2 * (names.split('\n').length - 2));
+    for (const name of ['create', ':f', 'send', ':run']) expect(digestHas(digest, nameKey(name))).toBe(true);
+    for (const name of ['f', ':create', 'messages', 'client', 'run', 'sen', 'sendx', '']) expect(digestHas(digest, nameKey(name))).toBe(false);
+    expect(nameDigest('')).toBe('');
+    expect(digestHas('', nameKey('create'))).toBe(false);
+    // A key found across two hashes (at an odd offset) is not a name of the file.
+    expect(digestHas('ABCD', 'BC')).toBe(false);
+    expect(digestHas('ABCD', 'CD')).toBe(true);
+    expect(digestHas('ABCBC', 'BC')).toBe(false);
+    expect(digestHas('ABBCBC', 'BC')).toBe(true);
   });
 
   it('records a name imported under another one, and a default import by its module', () => {

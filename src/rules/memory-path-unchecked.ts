@@ -1,4 +1,5 @@
 import type { ArgView, FunctionView } from '../core/fileView';
+import type { Loc } from '../core/span';
 import { defineRule } from '../core/rule';
 import type { TextTest } from '../core/rule';
 import { pythonFunctionSpans } from '../core/pythonFunctionSpans';
@@ -85,10 +86,24 @@ function memoryHandler(f: FunctionView): boolean {
   return new Set([...f.text.matchAll(MEMORY_COMMANDS)].map((m) => m[1])).size >= 2;
 }
 
-/** A part the model chose: not a literal, and named like a path (or built from a parameter that is). */
-function fromModel(p: ArgView): boolean {
+/**
+ * The name a browser suggests for a download (Playwright's \`download.suggested_filename\`,
+ * \`download.suggestedFilename()\`): the browser reduces it to a bare file name before a page's
+ * script or the model sees it, so it names no folder outside the one it is joined to. Only the
+ * name itself, read off a name or attribute chain: \`args.get("name") or download.suggested_filename\`
+ * is the model's when it gives one.
+ */
+const BROWSER_DOWNLOAD_NAME = /^[\w$.]+\.(?:suggested_filename|suggestedFilename\(\s*\))$/;
+
+/**
+ * A part the model chose: not a literal, and named like a path (or built from a parameter that
+ * is); not a browser's download name, written in the join or read from the name it was assigned
+ * to (\`file_name = download.suggested_filename\`).
+ */
+function fromModel(p: ArgView, textOf: (at: Loc) => string): boolean {
   const v = p.value();
   if (v.kind === 'str' && v.complete) return false;
+  if (BROWSER_DOWNLOAD_NAME.test(p.text.trim()) || (v.at && BROWSER_DOWNLOAD_NAME.test(textOf(v.at).trim()))) return false;
   return PATH_PART.test(p.text) || v.taints.some((t) => t.kind === 'parameter' && PATH_PART.test(t.text));
 }
 
@@ -121,7 +136,7 @@ export default defineRule({
     skips: { tests: true },
     summary: 'A memory-tool (or other tool) handler joins a model-supplied path to its root without resolving it and checking containment.',
     docs: `## What it does
-Finds handlers of the memory tool (functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\` in a file that is the memory tool's: it declares \`memory_20250818\` or keeps its files under \`/memories\`; and every method of a \`BetaAbstractMemoryTool\` subclass or \`betaMemoryTool({...})\` handler, given the model's \`command.path\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root. A name made safe first — a sanitiser (\`sanitize_filename(name)\`, \`secure_filename\`), \`basename\`, a full-match allow-list without separators or dots (\`re.fullmatch(r"[\\w-]+", name)\`) — is not reported. Test files (what the test runners collect: \`test_*.py\`, \`conftest.py\`, \`*.test.ts\`, \`__tests__/\`) are not checked: a handler there is a test's double, which no model drives in production.
+Finds handlers of the memory tool (functions that dispatch \`view\`, \`create\`, \`str_replace\`, \`insert\`, \`delete\`, \`rename\` in a file that is the memory tool's: it declares \`memory_20250818\` or keeps its files under \`/memories\`; and every method of a \`BetaAbstractMemoryTool\` subclass or \`betaMemoryTool({...})\` handler, given the model's \`command.path\`), and other tool handlers that read a path from the tool input, which join that path to a root — \`os.path.join(root, path)\`, \`root / path\`, \`Path(root, path)\`, \`path.join(root, p)\`, \`path.resolve(root, p)\` — in a function that never resolves the result and checks that it is still inside the root. A name made safe first — a sanitiser (\`sanitize_filename(name)\`, \`secure_filename\`), \`basename\`, a full-match allow-list without separators or dots (\`re.fullmatch(r"[\\w-]+", name)\`) — is not reported, nor the name a browser suggests for a download (Playwright's \`download.suggested_filename\`, \`download.suggestedFilename()\`), which the browser reduces to a bare file name. Test files (what the test runners collect: \`test_*.py\`, \`conftest.py\`, \`*.test.ts\`, \`__tests__/\`) are not checked: a handler there is a test's double, which no model drives in production.
 
 ## Why is this bad?
 The path comes from the model, and the model can be steered by anything it reads: a document, a web page, a tool result. \`../../.ssh/authorized_keys\` or an absolute path (which makes \`os.path.join\` and \`path.resolve\` drop the root entirely) walks out of the memory directory, and the handler then reads, overwrites or deletes any file the process can reach. Stripping a leading \`/\` or rejecting \`..\` by string match is not enough: symlinks inside the root escape as well. The memory tool documentation asks handlers to validate every path.
@@ -209,7 +224,7 @@ export function handleMemory(command: string, input: { path: string; file_text?:
       // in other files, and most joins are in functions that handle no tool call.
       if (!handles(memoryModule, fn, ctx.calls.length > 0)) continue;
       if ((RESOLVES.test(fn.text) && CONTAINS.test(fn.text)) || GUARD_HELPER.test(fn.text) || SANITISED.test(fn.text)) continue;
-      const part = join.parts.slice(1).find(fromModel);
+      const part = join.parts.slice(1).find((p) => fromModel(p, (at) => ctx.textOf(at)));
       if (!part) continue;
       ctx.report({
         message: `\`${shorten(ctx.textOf(join.at))}\` joins \`${shorten(part.text)}\`, a path the model chose, to a root, and nothing checks that the resolved result stays inside it: \`../\` or an absolute path reaches any file the process can. Resolve the joined path and check it is inside the resolved root.`,

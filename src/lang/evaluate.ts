@@ -18,6 +18,9 @@ import type { FileUnit, Scope } from './workspace';
 import { moduleBaseName } from './workspace';
 import { importedNamesOf } from './frontEnds';
 
+/** An AI SDK provider package's factory of providers (`createAnthropic` of `@ai-sdk/anthropic`). */
+const PROVIDER_FACTORY = /^@ai-sdk\/[\w-]+\.create[A-Z]\w*$/;
+
 /**
  * What a name refers to when it is not plain data: a function, a class, a module, a library
  * object. A value holds only the number of its Ref (`Value.ref`); the evaluator that made it
@@ -26,7 +29,8 @@ import { importedNamesOf } from './frontEnds';
 export type Ref =
   | { kind: 'external'; name: string }
   /** `env`: the parameters bound where the call was evaluated (a call inside an inlined function). */
-  | { kind: 'external-instance'; name: string; unit: FileUnit; call: Node; args: Arg[]; env?: Env }
+  /** `factory`: the call that made the provider this one was made by calling (`createAnthropic({ baseURL })` for `claude("…")`). */
+  | { kind: 'external-instance'; name: string; unit: FileUnit; call: Node; args: Arg[]; env?: Env; factory?: { unit: FileUnit; args: Arg[]; env?: Env } }
   | { kind: 'module'; unit: FileUnit }
   | { kind: 'function'; unit: FileUnit; node: Node; self?: Ref }
   | { kind: 'class'; unit: FileUnit; node: Node }
@@ -2409,6 +2413,12 @@ export class Evaluator {
       return v;
     }
     if (ref?.kind === 'class') return this.withRef({ kind: 'instance', unit: ref.unit, cls: ref.node, made: { unit, call: node, args, env } }, at);
+    // A provider that an AI SDK factory made (`const myAnthropic = createAnthropic({ apiKey })`) is
+    // called as the package's own (`anthropic('claude-…')`): the result is the package's, made with
+    // these arguments (the model id).
+    if (ref?.kind === 'external-instance' && PROVIDER_FACTORY.test(ref.name)) {
+      return this.withRef({ kind: 'external-instance', name: `${ref.name}()`, unit, call: node, args, ...(env ? { env } : {}), factory: { unit: ref.unit, args: ref.args, ...(ref.env ? { env: ref.env } : {}) } }, at);
+    }
     if (shortName && RETRIEVAL_NAME.test(shortName)) {
       return unknown(at, `result of ${shortName}()`, [this.taint('per-request', 'retrieval', unit, node)]);
     }

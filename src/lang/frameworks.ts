@@ -446,6 +446,7 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
   const ref = ev.refOf(model);
   if (ref?.kind !== 'external-instance' || !/^@ai-sdk\/anthropic(\.|$)/.test(ref.name)) return undefined;
   const modelId = ref.args[0] ? ev.eval(ref.unit, ref.args[0].value) : undefined;
+  const platform = providerEndpoint(ev, ref);
   const entries: Entry[] = [];
   if (modelId) entries.push({ key: 'model', value: modelId });
   let messages: Entry | undefined;
@@ -488,8 +489,26 @@ function vercelCall(unit: FileUnit, ev: Evaluator, node: Node, callee: Node, arg
       entries.push({ ...messages, value: split.messages });
     } else entries.push(messages);
   }
-  const call = request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
+  const made = request(unit, node, callee, 'vercel-ai', entries, opts.complete, argsAt);
+  const call = platform ? { ...made, client: `${ref.name} with ${platform} endpoint` } : made;
   return stepHooks.length ? { ...call, stepHooks } : call;
+}
+
+/**
+ * The platform other than the Claude API that a provider made by `createAnthropic({ baseURL })`
+ * sends to, named as platformOfClient reads a client (Microsoft Foundry serves Claude under
+ * `https://<resource>.services.ai.azure.com/anthropic/`); undefined for the Claude API, a proxy or
+ * an address not known.
+ */
+function providerEndpoint(ev: Evaluator, ref: Extract<Ref, { kind: 'external-instance' }>): string | undefined {
+  const options = ref.factory?.args[0];
+  if (!ref.factory || !options || options.name) return undefined;
+  const baseUrl = getEntry(ev.eval(ref.factory.unit, options.value, ref.factory.env), 'baseURL');
+  if (baseUrl?.kind !== 'str') return undefined;
+  if (/\.azure\.com\b/.test(baseUrl.text)) return 'a Microsoft Foundry';
+  if (/\.amazonaws\.com\b/.test(baseUrl.text)) return 'an Amazon Bedrock';
+  if (/\.googleapis\.com\b/.test(baseUrl.text)) return 'a Google Cloud Vertex AI';
+  return undefined;
 }
 
 /** The AI SDK's per-step hook of `generateText` / `streamText` (named `experimental_prepareStep` before AI SDK 5). */

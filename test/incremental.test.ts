@@ -444,6 +444,14 @@ describe('incremental parsing', () => {
     expect(typed('python', py, py.replace('open(path)', 'open(paths)'))).toEqual({ spliced: 'clean', same: true });
     // A comment typed at the end of a statement takes in the rest of the line, comment and all.
     expect(typed('python', py, py.replace('x = 1  #', 'x = 1#  #'))).toEqual({ spliced: 'clean', same: true });
+    // A line break typed into a quoted string: alone, Python's scanner reads one string; in the
+    // whole text, an error. The whole is parsed (as is a string that already runs over lines).
+    const call = `import os\n\n\ndef send(client):\n    return client.create(cache={"type": "ephemeral"}, tag='a')\n\n\nx = 1\n${others('#')}`;
+    expect(typed('python', call, call.replace('"epheme', '"epheme\n'))).toEqual({ spliced: undefined, same: true });
+    expect(typed('python', call.replace('"epheme', '"epheme\n'), call.replace('"epheme', '"epheme\nx'))).toEqual({ spliced: undefined, same: true });
+    // Triple quotes may run over lines: the statement alone reads as the whole text does.
+    const doc = `import os\n\n\ndef send(client):\n    return client.create(system="""Be brief.""")\n\n\nx = 1\n${others('#')}`;
+    expect(typed('python', doc, doc.replace('Be brief.', 'Be\nbrief.'))).toEqual({ spliced: 'clean', same: true });
     const ts = `const a = b;\n(run)();\nconst c = d;\nfoo();\n${others('//')}`;
     // Without the semicolon the next line's `(` calls `b`: not the statement alone.
     expect(typed('typescript', ts, ts.replace('b;', 'b'))).toEqual({ spliced: undefined, same: true });

@@ -482,6 +482,9 @@ export class Parsers {
     // An edit at the statement's end could join it to what follows (`a;b` typed into): only with a space after.
     if (end === previous.end[last] && statementEnd < source.length && !/\s/.test(source.charAt(statementEnd))) return undefined;
     const part = this.parse(lang, source.slice(from, to));
+    // A quoted string that a line break runs through is read as one string in the statement
+    // alone, and as an error in the whole text (Python's scanner): the whole is parsed then.
+    if (!part.rootNode.hasError && hasLineBrokenString(part)) return undefined;
     if (!part.rootNode.hasError) {
       let errorsAround = false;
       for (let c = previous.firstChild(0); c >= 0 && !errorsAround; c = previous.nextSibling(c)) errorsAround = (c < first || c > last) && previous.hasError(c);
@@ -490,6 +493,27 @@ export class Parsers {
     }
     return new SyntaxTree(source, this.grammar(lang), { previous, first, last, part, at: from });
   }
+}
+
+/** The node types of a quoted string (in both grammars: Python's also has its prefix and its quotes as children). */
+const STRING_TYPES: ReadonlySet<string> = new Set(['string']);
+
+/**
+ * Whether a string in quotes (not triple quotes, not a template) holds a line break that no
+ * backslash continues: invalid in Python and JavaScript alike, and tree-sitter's Python grammar
+ * reads one differently in a statement parsed alone (one string) and in the whole text (an
+ * error that its recovery takes further). An f-string whose braces run over lines is valid
+ * Python and is taken here too: its statement is then parsed with the rest of the text.
+ */
+function hasLineBrokenString(tree: Tree): boolean {
+  const mask = tree.typeMask(STRING_TYPES);
+  for (let i = 0; i < tree.length; i++) {
+    if (!mask[tree.typeId[i]]) continue;
+    const text = tree.source.slice(tree.start[i], tree.end[i]);
+    const quote = /^[A-Za-z]*("""|'''|["'])/.exec(text);
+    if (quote && quote[1].length === 1 && /(^|[^\\])\n/.test(text)) return true;
+  }
+  return false;
 }
 
 /** Whether a child of node `i` has an error (its own flag may come from a hidden token). */

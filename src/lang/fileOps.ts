@@ -41,7 +41,8 @@ export function filePath(unit: FileUnit, ev: Evaluator, n: Node): FilePath {
 
 /**
  * The texts a path is built from, through the names its parts are bound to (`join(run_dir,
- * "out.log")` with `run_dir = tempfile.mkdtemp()` -> `tempfile.mkdtemp()`), a few steps deep:
+ * "out.log")` with `run_dir = tempfile.mkdtemp()` -> `tempfile.mkdtemp()`), also of the object
+ * a part is a field of (`cfg.output_file` -> what `cfg` is bound to), a few steps deep:
  * where a folder comes from tells a scratch or fresh folder from the program's own.
  */
 function provenance(unit: FileUnit, ev: Evaluator, n: Node, depth: number, out: string[]): void {
@@ -74,6 +75,10 @@ function provenance(unit: FileUnit, ev: Evaluator, n: Node, depth: number, out: 
     case 'template':
       for (const part of e.parts) if ('expr' in part) follow(part.expr);
       return;
+    // A field of a value bound to a name (`cfg.outputFile` with `cfg = config_for(kind)`): what that name is bound to.
+    case 'member':
+    case 'index':
+      return follow(e.object);
     default:
       return;
   }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROJECT_FILES_PER_MESSAGE, projectMessages, walkedProject } from '../src/cli/lint';
 import type { ProjectFilesMessage, ProjectMessage } from '../src/cli/lint';
-import { byteBuffer, PAGE_BACKED_MIN_BYTES, zeroedBuffer } from '../src/core/pageBacked';
+import { byteBuffer, PAGE_BACKED_MIN_BYTES, readFully, zeroedBuffer } from '../src/core/pageBacked';
 import { Parsers } from '../src/lang/parsers';
 
 /** Whether a transfer detaches the buffer (malloc's ArrayBuffers) or leaves it whole (a WebAssembly memory's). */
@@ -40,6 +40,26 @@ describe('page-backed buffers', () => {
     expect(detachable(large.buffer as ArrayBuffer)).toBe(false);
     const small = byteBuffer(100_000);
     expect(small.length).toBe(100_000);
+  });
+
+  it('reads in as many pieces as the source gives, up to the size or to its end, into a given buffer or its own', () => {
+    const source = Buffer.from('abcdefghij');
+    let at = 0;
+    // Three bytes at a time, as a pipe or a slow disk may give them.
+    const readAt = (b: Buffer, offset: number, length: number) => {
+      const n = source.copy(b, offset, at, Math.min(at + Math.min(length, 3), source.length));
+      at += n;
+      return n;
+    };
+    expect(readFully(10, readAt).toString()).toBe('abcdefghij');
+    at = 0;
+    // The file shrank after its size was asked: the part read.
+    expect(readFully(16, readAt).toString()).toBe('abcdefghij');
+    at = 0;
+    const given = Buffer.alloc(32);
+    const filled = readFully(4, readAt, given);
+    expect(filled.toString()).toBe('abcd');
+    expect(filled.buffer).toBe(given.buffer);
   });
 
   it("a large file's syntax tree keeps its columns on pages of their own, a small one's in an ordinary buffer", async () => {

@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { byteBuffer } from '../core/pageBacked';
+import { readFully } from '../core/pageBacked';
 
 /** The CLI's bundle, beside this file. */
 export const CLI_BUNDLE = 'cli-main.js';
@@ -21,15 +21,7 @@ export const CLI_BUNDLE = 'cli-main.js';
 function readAll(file: string): Uint8Array {
   const fd = fs.openSync(file, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    const bytes = byteBuffer(size);
-    let read = 0;
-    while (read < size) {
-      const n = fs.readSync(fd, bytes, read, size - read, null);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read);
+    return readFully(fs.fstatSync(fd).size, (b, at, length) => fs.readSync(fd, b, at, length, null));
   } finally {
     fs.closeSync(fd);
   }

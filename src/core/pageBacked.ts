@@ -47,3 +47,18 @@ export function zeroedBuffer(bytes: number): ArrayBuffer {
 export function byteBuffer(bytes: number): Buffer {
   return bytes >= PAGE_BACKED_MIN_BYTES ? Buffer.from(zeroedBuffer(bytes), 0, bytes) : Buffer.allocUnsafe(bytes);
 }
+
+/**
+ * Fills `buffer` (byteBuffer's for `size` bytes when none is given) with up to `size` bytes from
+ * `readAt` (fs.readSync on an open file: the bytes read at an offset of the buffer, 0 at the end),
+ * and returns the part filled.
+ */
+export function readFully(size: number, readAt: (buffer: Buffer, offset: number, length: number) => number, buffer: Buffer = byteBuffer(size)): Buffer {
+  let read = 0;
+  while (read < size) {
+    const n = readAt(buffer, read, size - read);
+    if (n === 0) break;
+    read += n;
+  }
+  return read < buffer.length ? buffer.subarray(0, read) : buffer;
+}

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { byteBuffer } from '../core/pageBacked';
+import { byteBuffer, readFully } from '../core/pageBacked';
 import { FolderListings } from './files';
 import { ProjectScope } from './project';
 import type { WalkedFiles } from './project';
@@ -93,13 +93,7 @@ function readOpen(fd: number, size: number, reuse: boolean): Buffer {
     if (!reusedBuffer || reusedBuffer.length < size) reusedBuffer = Buffer.allocUnsafeSlow(Math.min(REUSED_BUFFER_BYTES, Math.max(size, 64 * 1024, (reusedBuffer?.length ?? 0) * 2)));
     buffer = reusedBuffer;
   } else buffer = byteBuffer(size);
-  let read = 0;
-  while (read < size) {
-    const n = fs.readSync(fd, buffer, read, size - read, null);
-    if (n === 0) break;
-    read += n;
-  }
-  return read < buffer.length ? buffer.subarray(0, read) : buffer;
+  return readFully(size, (b, at, length) => fs.readSync(fd, b, at, length, null), buffer);
 }
 
 /** Why file content is no text to decode (too large, binary), or undefined. */

@@ -10,7 +10,7 @@ import type { Edit, Language, Parser, Point, Tree as WasmTree } from 'web-tree-s
 import type { SdkHost, SdkLocation } from '../core/knownNames';
 import type { ProjectSdkNames } from '../core/knownNames';
 import type { LanguageId } from '../core/model';
-import { byteBuffer } from '../core/pageBacked';
+import { readFully } from '../core/pageBacked';
 import { frontEndFor, sdkReaderFor } from './frontEnds';
 import type { GrammarTables } from './syntaxTree';
 import { keptWasmTreeCount, SyntaxNode, SyntaxTree, useCursorBinding } from './syntaxTree';
@@ -92,15 +92,7 @@ interface RuntimeSource {
 function readWasm(file: string): Uint8Array {
   const fd = fs.openSync(file, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    const bytes = byteBuffer(size);
-    let read = 0;
-    while (read < size) {
-      const n = fs.readSync(fd, bytes, read, size - read, null);
-      if (n === 0) break;
-      read += n;
-    }
-    return read < size ? bytes.subarray(0, read) : bytes;
+    return readFully(fs.fstatSync(fd).size, (b, at, length) => fs.readSync(fd, b, at, length, null));
   } finally {
     fs.closeSync(fd);
   }

@@ -551,7 +551,7 @@ export function calledNames(text: string): string {
  * A file's called names (calledNames) as the index keeps them: each name's 32-bit hash (FNV-1a
  * of its code units) as two UTF-16 code units, at an even offset. A name is 4 bytes instead of
  * ~12 characters plus its newline: the index holds the names of every file of the projects
- * searched (on the real-code corpus 3.6 MB a worker while it was in skyvern, against ~1.2 MB so).
+ * searched (on the real-code corpus 3.6 MB a worker while it was in skyvern, under 1.1 MB so).
  * Two names with one hash make a file a candidate that it is not; the parser confirms every
  * candidate (filesCalling), so that costs a parse, with 1 chance in ~40 million per name and file.
  */

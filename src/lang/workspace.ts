@@ -557,13 +557,9 @@ export function calledNames(text: string): string {
  */
 export function nameDigest(names: string): string {
   const out: number[] = [];
-  let hash = FNV_OFFSET;
-  for (let i = 1; i < names.length; i++) {
-    const c = names.charCodeAt(i);
-    if (c === 0x0a) {
-      out.push(hash >>> 16, hash & 0xffff);
-      hash = FNV_OFFSET;
-    } else hash = Math.imul(hash ^ c, FNV_PRIME) >>> 0;
+  for (let start = 1, end = names.indexOf('\n', 1); end !== -1; start = end + 1, end = names.indexOf('\n', start)) {
+    const hash = fnv1a(names, start, end);
+    out.push(hash >>> 16, hash & 0xffff);
   }
   let digest = '';
   // In slices: String.fromCharCode takes its code units as arguments.
@@ -571,13 +567,16 @@ export function nameDigest(names: string): string {
   return digest;
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+/** The 32-bit FNV-1a hash of the code units of `text` from `start` to `end`. */
+function fnv1a(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
 
 /** A name's hash as nameDigest writes it (two code units). */
 export function nameKey(name: string): string {
-  let hash = FNV_OFFSET;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), FNV_PRIME) >>> 0;
+  const hash = fnv1a(name, 0, name.length);
   return String.fromCharCode(hash >>> 16, hash & 0xffff);
 }
 

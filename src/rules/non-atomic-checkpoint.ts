@@ -881,16 +881,6 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       });
     };
     /**
-     * The pass that writes leaves the loop (`with open(p, "wb") as f: ...` then `return p` in a
-     * retry loop): the file is written once, not again on every pass. Read from the lines after the
-     * write inside the loop: a `return` or `break` in the write's own block, or in a block around
-     * it, on the way out to the loop's body (the `break` after the `try`/`except` of a retry loop
-     * whose failures `continue`), before the loop ends. One in a block that the write's path does
-     * not run (an `except` or `else` after it, deeper than the way out) does not count, nor a
-     * callback's `return` (`items.forEach((item) => { ...; return; })`), which ends one pass only.
-     */
-    const exitsAfter = (at: Loc, loop: NonNullable<ReturnType<typeof view.enclosingLoop>>): boolean => leavesLoopAfter(ctx.textOf, at, loop);
-    /**
      * The program lists the files of the name family a fresh-named write belongs to and loads them
      * back: a glob whose fixed parts the written name has (`glob(f"{BASE}*.json")` for
      * `f"{BASE}{stamp}.json"`, `sessions.glob("chat-*.json")` for `sessions / f"chat-{id}.json"`),
@@ -1153,7 +1143,8 @@ For an in-place write of text — \`with open(path, "w") as f:\` around a single
       if (throughCaller) return undefined;
       const loop = view.enclosingLoop(at);
       // A loop that writes a different file on each pass (`for name in files: open(join(d, name), "w")`) rewrites nothing.
-      if (loop && !perPass(p, loop) && !exitsAfter(at, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
+      // A pass that writes and then leaves the loop (`return p` after the write in a retry loop) writes the file once.
+      if (loop && !perPass(p, loop) && !leavesLoopAfter(ctx.textOf, at, loop)) return { why: 'it is written again on every pass of this loop', consequence: 'the run loses what it saved' };
       const firstCall = structured ? namedOnFirstCall(at, built) : undefined;
       if (firstCall) {
         return {

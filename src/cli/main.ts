@@ -31,6 +31,7 @@ import type { FileOutcome, Finding } from './check';
 import { colorWanted, createColors } from './color';
 import { formatDiff } from '../engine/diffReport';
 import { isSourceFile, selectChanged, walkedFolders } from '../host/files';
+import { heapCollector } from '../host/heap';
 import type { Discovery } from '../host/files';
 import type { WalkedFiles } from '../host/project';
 import { applicableAcross, MAX_FIX_PASSES } from '../engine/fixpoint';
@@ -357,6 +358,7 @@ async function check(args: string[], io: Io): Promise<number> {
       const script = threadsOption === 1 ? undefined : workerScript();
       job.grammars = await compiling;
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
+      if (early.length) collectStartupGarbage();
       const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => walkInThisThread(paths, io.cwd)) : walkInThisThread(paths, io.cwd);
       if (discovery.errors.length) {
         stopLintWorkers(early.splice(0));
@@ -438,6 +440,7 @@ async function check(args: string[], io: Io): Promise<number> {
     if (stats) stats.threads = workers;
     // Those started early beyond what the files pay for stop now; the others are taken over.
     stopLintWorkers(early.splice(workers));
+    collectStartupGarbage();
     await lintInWorkers(script, files, job, workers, (i, r) => take(files[i], r), early);
   } else {
     stopLintWorkers(early);
@@ -713,6 +716,26 @@ export function walkedScope(paths: readonly string[], cwd: string, discovery: Pi
  * editor wants its few hot paths optimized early.
  */
 const OPTIMIZE_AFTER_BYTES = 1_000_000;
+
+let startupCollected = false;
+
+/**
+ * Collects the main thread's whole heap once, when its start-up is done and the lint workers
+ * have started (they do the linting; this thread then mostly waits for their results).
+ *
+ * Why: what this thread read to start (the CLI's bundle, the parser's runtime and grammars) was
+ * read into page-backed memory (core/pageBacked.ts), which is given back only when the garbage
+ * collector finds it dead, and this thread allocates so little once the workers run that V8 did
+ * not collect its whole heap for ~8 s (its memory reducer): 5.3 MB held to the end of most runs,
+ * through the workers' peak. Measured on the real-code corpus (2 threads): the collection takes
+ * ~9 ms while the workers load their engines, and the main thread's memory outside the heap goes
+ * from 7.4 to 1.7 MB.
+ */
+function collectStartupGarbage(): void {
+  if (startupCollected) return;
+  startupCollected = true;
+  heapCollector()?.('full');
+}
 
 /** How long a run that lints in this thread goes on before it lets the event loop run. */
 const YIELD_EVERY_MS = 100;

@@ -8,53 +8,27 @@
  * what that analysis had built so far (7–13 ms, most of the editor's p95). Collected once the
  * answer is out, the young generation holds only the last analysis's results and garbage, and
  * the next keystroke starts with it empty (bench/editor-probe.ts measures both).
- *
- * Node has no API that asks for a collection; V8's `gc` function (the `--expose-gc` flag) is
- * made for one new context and the flag is turned off again at once, so no other code of the
- * process (the extension host runs other extensions) gets a `gc` global.
  */
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
-
-export type Collect = (options: { type: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
-
-/** V8's collection function, or undefined where it cannot be had (the flag is refused). */
-export function heapCollector(): Collect | undefined {
-  const exposed = typeof (globalThis as { gc?: unknown }).gc === 'function';
-  if (exposed) return (globalThis as unknown as { gc: Collect }).gc;
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    const collect: unknown = vm.runInNewContext('gc');
-    return typeof collect === 'function' ? (collect as Collect) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    v8.setFlagsFromString('--no-expose-gc');
-  }
-}
+import type { Collect } from '../host/heap';
 
 /**
- * Growth of the used heap since the last full collection at which the next idle collection is a
- * full one: V8 would otherwise finish a full collection in the middle of a keystroke's analysis
- * every ~30 keystrokes (4–9 ms), while one at rest takes 3–5 ms on the 3,000-line benchmark file.
+ * Only the young generation: V8 collects the whole heap itself when it needs to (about once in
+ * a hundred keystrokes on the benchmark file). A full collection asked for at rest after every
+ * 16 MB of growth (every ~3 keystrokes) made the keystrokes after it slower: on the 3,000-line
+ * benchmark file (bench/editor-probe.ts, 200 edits, 3 runs each), p50 9.7 → 10.9–11.3 ms and p95
+ * 16.7–17.1 → 18.8–22.1 ms in Python, 10.5–10.7 → 11.2–11.7 and 17.9 → 19.7–23.5 ms in
+ * TypeScript. (Until this was found, that full collection had in fact been a young one: see
+ * host/heap.ts.)
  */
-const FULL_AFTER_GROWTH = 16 * 1024 * 1024;
-
 export class IdleCollection {
   private pending = false;
-  /** The used heap after the last full collection asked for here. */
-  private usedAfterFull = 0;
 
-  constructor(
-    private readonly collect: Collect | undefined,
-    private readonly usedHeap: () => number = () => v8.getHeapStatistics().used_heap_size,
-  ) {}
+  constructor(private readonly collect: Collect | undefined) {}
 
   /**
    * Called when an analysis is done: the young generation is collected once the messages
-   * already waiting have been handled (the answer is sent first), and the whole heap when it
-   * has grown by FULL_AFTER_GROWTH (or a quarter) since the last time. Several analyses in a
-   * row (the cells of a notebook, the files that import a changed one) make one collection.
+   * already waiting have been handled (the answer is sent first). Several analyses in a row (the
+   * cells of a notebook, the files that import a changed one) make one collection.
    */
   workDone(): void {
     if (!this.collect || this.pending) return;
@@ -63,10 +37,7 @@ export class IdleCollection {
     // this call, and a collection queued before it would delay the answer by its own length.
     setTimeout(() => {
       this.pending = false;
-      const used = this.usedHeap();
-      if (used - this.usedAfterFull < Math.max(FULL_AFTER_GROWTH, this.usedAfterFull / 4)) return this.collect!({ type: 'minor' });
-      this.collect!({ type: 'major' });
-      this.usedAfterFull = this.usedHeap();
+      this.collect!('young');
     }, 0).unref();
   }
 }

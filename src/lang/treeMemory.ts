@@ -194,6 +194,10 @@ export function readTreeMemory(mem: TreeMemory, tree: number, sink: NodeSink, gr
   const aliasSequences = i32[(language + LANGUAGE_ALIAS_SEQUENCES) >> 2];
   const named = grammar.named;
   const { named: NAMED, missing: MISSING, error: HAS_ERROR } = grammar.flags;
+  // Flags combined once: an error node's `NAMED | HAS_ERROR`, written in the loop, was an
+  // operation no node had reached when V8 optimized it (see rootMissing).
+  const ERROR_FLAGS = NAMED | HAS_ERROR;
+  const MISSING_FLAGS = MISSING | HAS_ERROR;
   // Written in place (the columns have room for `expected` nodes) rather than through a call per node.
   const { typeId, fieldId, flags: flagsOf, start: startOf, end: endOf, parent: parentOf, subtreeEnd, depth: depthOfNode } = sink;
   if (typeId.length < expected || flagsOf.length < expected || startOf.length < expected || endOf.length < expected || fieldId.length < expected || parentOf.length < expected || subtreeEnd.length < expected || depthOfNode.length < expected) return false;
@@ -205,9 +209,11 @@ export function readTreeMemory(mem: TreeMemory, tree: number, sink: NodeSink, gr
   const rootType = rootSymbol === ERROR_SYMBOL ? ERROR_SYMBOL : u16[publicMap + rootSymbol];
   const rootStart = rootInline ? u8[tree + 6] : i32[(rootPtr + HEAP_PADDING_BYTES) >> 2];
   const rootEnd = rootStart + (rootInline ? u8[tree + 7] : i32[(rootPtr + HEAP_SIZE_BYTES) >> 2]);
-  const rootMissing = rootStart === rootEnd && (rootInline ? (u8[tree] >> 5) & 1 : (u8[rootPtr + HEAP_FLAGS2] >> 1) & 1) === 1;
-  let rootFlags = rootType === ERROR_SYMBOL ? NAMED | HAS_ERROR : named[rootType] ? NAMED : 0;
-  if (rootMissing) rootFlags |= MISSING | HAS_ERROR;
+  // Whether a node is a MISSING token is read without a branch here and below: code reached only
+  // for zero-width nodes had no type feedback when V8 optimized this loop, and the first such
+  // node threw the optimized code away (a worker optimized this function ~5 times a run).
+  const rootMissing = (rootInline ? (u8[tree] >> 5) & 1 : (u8[rootPtr + HEAP_FLAGS2] >> 1) & 1) & (rootStart === rootEnd ? 1 : 0);
+  const rootFlags = (rootType === ERROR_SYMBOL ? ERROR_FLAGS : named[rootType] ? NAMED : 0) | (-rootMissing & MISSING_FLAGS);
   typeId[0] = rootType;
   fieldId[0] = 0;
   flagsOf[0] = rootFlags;
@@ -284,8 +290,8 @@ export function readTreeMemory(mem: TreeMemory, tree: number, sink: NodeSink, gr
     if (visible) {
       const s = alias !== 0 ? alias : symbol;
       const type = s === ERROR_SYMBOL ? ERROR_SYMBOL : u16[publicMap + s];
-      let flags = type === ERROR_SYMBOL ? NAMED | HAS_ERROR : named[type] ? NAMED : 0;
-      if (start === end && (inline ? (bits >> 5) & 1 : (u8[ptr + HEAP_FLAGS2] >> 1) & 1) === 1) flags |= MISSING | HAS_ERROR;
+      const missing = (inline ? (bits >> 5) & 1 : (u8[ptr + HEAP_FLAGS2] >> 1) & 1) & (start === end ? 1 : 0);
+      const flags = (type === ERROR_SYMBOL ? ERROR_FLAGS : named[type] ? NAMED : 0) | (-missing & MISSING_FLAGS);
       // The field: from the production of the level's subtree, else up through the hidden subtrees it is in.
       let field = 0;
       if (!extra && stride !== 0) {

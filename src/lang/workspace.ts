@@ -1024,20 +1024,21 @@ export class Workspace {
    */
   private evictUnits(incoming = 0): void {
     // A text to come counts as one more unit, with its characters.
-    const units = () => this.units.size + (incoming ? 1 : 0);
-    const over = () => units() > MAX_UNITS || (this.unitChars + incoming > MAX_UNIT_CHARS && units() > 1);
-    for (const file of this.units.keys()) {
-      if (!over()) return;
-      const evicted = this.units.get(file);
-      this.units.delete(file);
-      if (!evicted) continue;
-      this.unitChars -= evicted.text.length;
-      if (!this.textsStay) this.textHashes.set(file, textHash(evicted.text));
-      if (this.editBases.get(file) === evicted.tree) {
-        this.editBases.delete(file);
-        evicted.tree.release();
-      }
-    }
+    const coming = incoming ? 1 : 0;
+    evictOldest(
+      this.units,
+      MAX_UNITS - coming,
+      (file, evicted) => {
+        if (!evicted) return;
+        this.unitChars -= evicted.text.length;
+        if (!this.textsStay) this.textHashes.set(file, textHash(evicted.text));
+        if (this.editBases.get(file) === evicted.tree) {
+          this.editBases.delete(file);
+          evicted.tree.release();
+        }
+      },
+      () => this.unitChars + incoming > MAX_UNIT_CHARS && this.units.size + coming > 1,
+    );
   }
 
   /** Resolves an import specifier written in `from` to a workspace file, if there is one. */

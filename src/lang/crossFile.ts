@@ -12,6 +12,7 @@ import type { EditBuilder } from '../core/edits';
 import type { FileView } from '../core/fileView';
 import type { LanguageId } from '../core/model';
 import { contains } from '../core/span';
+import { wholeNameOffsets } from '../core/words';
 import type { Loc } from '../core/span';
 import { editBuilderFor } from './edits';
 import type { Evaluator } from './evaluate';
@@ -20,16 +21,6 @@ import { isNotebook } from './notebook';
 import type { Node } from './parsers';
 import type { Binding } from './syntax';
 import type { FileUnit, Scope, SourceHost, Workspace } from './workspace';
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Every place `name` is written as a whole word (identifiers may hold `$` in TS/JS). */
-function wordsIn(text: string, name: string): number[] {
-  const re = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`, 'g');
-  return [...text.matchAll(re)].map((m) => m.index);
-}
 
 type Mention = 'comment' | 'docstring' | 'string' | 'import' | 'renamed-import' | 'code';
 
@@ -148,7 +139,7 @@ export class CrossFiles implements CrossFileView {
     for (const file of files) {
       const text = file === this.unit.file ? this.unit.text : file === def.file ? this.workspace.get(file)?.text : (this.host.projectText?.(file) ?? this.host.readFile(file));
       if (text === undefined) return { seen: false, why: `${file} cannot be read` };
-      const found = wordsIn(text, def.name);
+      const found = wholeNameOffsets(text, def.name);
       // Parsed only when the name is written there, to tell code from comments and strings (a notebook is not: its mentions all count).
       const unit = found.length ? (file === this.unit.file ? this.unit : this.workspace.get(file)) : undefined;
       const parsed = unit && unit.text === text ? unit : undefined;
@@ -172,7 +163,7 @@ export class CrossFiles implements CrossFileView {
       others.push(...(code.length ? code : inFile).map((m) => m.use));
     }
     // The request reads it exactly once.
-    const inRequest = wordsIn(this.unit.text, def.name).filter((s) => contains(requestAt, { start: s, end: s + def.name.length }) && !this.inComment(this.unit, s));
+    const inRequest = wholeNameOffsets(this.unit.text, def.name).filter((s) => contains(requestAt, { start: s, end: s + def.name.length }) && !this.inComment(this.unit, s));
     if (inRequest.length !== 1) return { seen: false, why: `the request does not read ${def.name} once` };
     return { seen: true, others };
   }
@@ -315,7 +306,7 @@ export class CrossFiles implements CrossFileView {
       const bindings = scope?.bindings.get(p.name) ?? [];
       if (bindings.length !== 1 || bindings[0].kind !== 'param' || bindings[0].key !== undefined || scope?.mutations.has(p.name)) continue;
       // Read anywhere else in the function (assigned again, changed in place, tested): the text may not be what the caller passed.
-      const elsewhere = wordsIn(from.text.slice(fn.startIndex, fn.endIndex), p.name)
+      const elsewhere = wholeNameOffsets(from.text.slice(fn.startIndex, fn.endIndex), p.name)
         .map((i) => i + fn.startIndex)
         .some((i) => i !== bindings[0].nameNode.startIndex && !(inner.startIndex <= i && i < inner.endIndex) && identifierAt(from, i, p.name.length));
       if (elsewhere) continue;

@@ -17,6 +17,7 @@ import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
 import { moduleBaseName } from './workspace';
 import { importedNamesOf } from './frontEnds';
+import { readsWholeName } from '../core/words';
 
 /** The names of the Python SDK's markers of a parameter not sent (`from anthropic import NOT_GIVEN`, `omit`, also from `anthropic._types`). */
 const SDK_NOT_GIVEN = /^anthropic\.(?:_types\.)?(?:NOT_GIVEN|not_given|omit)$/;
@@ -57,6 +58,11 @@ export interface Construction {
 export type Env = Map<string, Value>;
 
 /** A call of a function, whose arguments its parameters take (see Evaluator.callersOf). */
+/** A test of a text: whether it reads a name (readerOf). */
+interface NameReader {
+  test(text: string): boolean;
+}
+
 interface Caller {
   /** The file the call is in. */
   unit: FileUnit;
@@ -625,7 +631,7 @@ export class Evaluator {
    * is not decided (see reached); `and`, `or` and `not` around such parts still decide from the
    * others (`self.cache_tools and kw["tools"]` is false when `cache_tools` is).
    */
-  decide(unit: FileUnit, test: Node, env?: Env, depth = 0, avoid?: RegExp): boolean | undefined {
+  decide(unit: FileUnit, test: Node, env?: Env, depth = 0, avoid?: NameReader): boolean | undefined {
     if (depth > 8) return undefined;
     const e = unit.adapter.expr(test);
     if (e.k === 'wrap') return this.decide(unit, e.inner, env, depth + 1, avoid);
@@ -670,7 +676,7 @@ export class Evaluator {
    * so the very changes being applied, again (agno's message-merging loop: its module's
    * analysis took 6,500 evaluation steps with those tests decided, 3,682 without).
    */
-  private readsChanged(unit: FileUnit, test: Node, avoid: RegExp): boolean {
+  private readsChanged(unit: FileUnit, test: Node, avoid: NameReader): boolean {
     if (avoid.test(test.text)) return true;
     for (const name of namesIn(unit, test)) {
       const bound = this.boundExpression(unit, test, name);
@@ -2782,9 +2788,9 @@ function changedName(m: Mutation): string {
   return m.name.replace(/^<self>\./, '');
 }
 
-/** A pattern that holds for a text reading `name` as a whole name (not within a longer one: `history` in `history2`). */
-function readerOf(name: string): RegExp {
-  return new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+/** What holds for a text reading `name` as a whole name (not within a longer one: `history` in `history2`). */
+function readerOf(name: string): NameReader {
+  return { test: (text) => readsWholeName(text, name) };
 }
 
 /** The names an expression reads (`tool` in `tool.get("extras")`; not the attribute `get`). */

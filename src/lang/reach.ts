@@ -25,6 +25,7 @@ import type { SourceKind } from './sources';
 import type { Arg } from './syntax';
 import { walk } from './walk';
 import { SearchPath } from './searchPath';
+import { assignsName, declaresAfterKeyword } from '../core/words';
 import type { FileUnit, Scope } from './workspace';
 
 /**
@@ -181,8 +182,7 @@ function namesModuleOrClass(unit: FileUnit, from: { module: string; name: string
   const file = ws.modulePath(unit, from.module);
   const text = file === undefined ? undefined : ws.source(file)?.text;
   if (text === undefined) return false;
-  const n = from.name.replace(/[$]/g, '\\$');
-  return new RegExp(`\\b(?:class|def|function|namespace|enum)\\s+${n}\\b`).test(text);
+  return declaresAfterKeyword(text, DEFINING_KEYWORDS, from.name);
 }
 
 /** The name a call calls: the callee's name, or its last attribute (`prompts.build` -> `build`). */
@@ -193,10 +193,12 @@ function calledName(unit: FileUnit, callee: Node): string | undefined {
 
 /** A module text that declares `name` as a class and as nothing else a call could run (a function, an assignment). */
 function classOnly(text: string, name: string): boolean {
-  const n = name.replace(/[$]/g, '\\$');
-  if (!new RegExp(`\\bclass\\s+${n}\\b`).test(text)) return false;
-  return !new RegExp(`\\b(?:def|function)\\s+${n}\\b|\\b${n}[ \\t]{0,8}(?::[^=\\n]{0,200})?=[^=]`).test(text);
+  if (!declaresAfterKeyword(text, ['class'], name)) return false;
+  return !declaresAfterKeyword(text, ['def', 'function'], name) && !assignsName(text, name);
 }
+
+/** The keywords before a name that a module defines as a class, a function, a namespace or an enum. */
+const DEFINING_KEYWORDS = ['class', 'def', 'function', 'namespace', 'enum'];
 
 /** Functions whose calls are read for mayReachRequest in one analysis: past this, no more are. */
 const MAX_SCANNED = 64;

@@ -10,6 +10,7 @@ import type { ImportedName, ModuleHost, ModuleSyntax } from '../frontEnd';
 import { answersPerHost, inFolder } from '../moduleHost';
 import type { Node } from '../parsers';
 import { languageForPath } from '../parsers';
+import { isIdentifierChar } from '../../core/chars';
 
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const CONFIG_NAMES = ['tsconfig.json', 'jsconfig.json'];
@@ -123,10 +124,7 @@ function fileFor(host: ModuleHost, target: string): string | undefined {
  * closing brace (an arrow function with an expression body: to the end of its line).
  */
 function definitionText(text: string, name: string): string | undefined {
-  const n = name.replace(/[$]/g, '\\$');
   const parts: string[] = [];
-  // Bounded repetitions only: each start is tried in a bounded number of steps, whatever the text.
-  const head = new RegExp(`(?:\\bfunction[ \\t]{0,8}\\*?[ \\t]{0,8}${n}[ \\t]{0,8}\\(|(?<![\\w$.])${n}[ \\t]{0,8}(?:=|:)[ \\t]{0,8}(?:async[ \\t]{0,8})?(?:function\\b|\\([^)]{0,400}\\)[ \\t]{0,8}(?::[^=\\n]{0,200})?=>|[\\w$]{1,80}[ \\t]{0,8}=>)|^[ \\t]{0,80}(?<method>(?:(?:public|private|protected|static|async|override|readonly)[ \\t]{1,8}){0,6})${n}[ \\t]{0,8}(?:<[^>\\n]{0,200}>)?[ \\t]{0,8}\\()`, 'gm');
   const closing = (from: number, open: string, close: string) => {
     let depth = 0;
     for (let i = from; i < text.length; i++) {
@@ -135,24 +133,114 @@ function definitionText(text: string, name: string): string | undefined {
     }
     return text.length - 1;
   };
-  for (const m of text.matchAll(head)) {
-    let at = m.index! + m[0].length;
+  for (const m of definitionHeads(text, name)) {
+    let at = m.index + m.head.length;
     // Past the parameters (which may hold braces of their own: `{ prompt, system = '' }`).
-    if (m[0].endsWith('(')) at = closing(at - 1, '(', ')') + 1;
-    const arrow = m[0].includes('=>') ? at : text.indexOf('=>', at);
+    if (m.head.endsWith('(')) at = closing(at - 1, '(', ')') + 1;
+    const arrow = m.head.includes('=>') ? at : text.indexOf('=>', at);
     const open = text.indexOf('{', at);
     const lineEnd = text.indexOf('\n', at);
     if (open < 0) continue;
     // A method's parameters are followed by its body, or a return type and its body; a line that
     // calls the name (`  send(prompt);`) is no definition of it.
-    if (m.groups?.method !== undefined && (open - at > 320 || !/^\s*(?::[^;{}]*)?$/.test(text.slice(at, open)))) continue;
+    if (m.method !== undefined && (open - at > 320 || !/^\s*(?::[^;{}]*)?$/.test(text.slice(at, open)))) continue;
     if (arrow >= 0 && arrow < open && lineEnd >= 0 && lineEnd < open) {
-      parts.push(text.slice(m.index!, lineEnd));
+      parts.push(text.slice(m.index, lineEnd));
       continue;
     }
-    parts.push(text.slice(m.index!, closing(open, '{', '}') + 1));
+    parts.push(text.slice(m.index, closing(open, '{', '}') + 1));
   }
   return parts.length ? parts.join('\n') : undefined;
+}
+
+/** A definition head of a name (definitionHeads): where it starts, its text, and a method's modifiers (when it is a method's). */
+interface DefinitionHead {
+  index: number;
+  head: string;
+  method?: string;
+}
+
+/**
+ * The heads of the definitions of `name` in a module's text, in order, as the global, multiline
+ * pattern below would find them (without overlapping), `name` standing for itself:
+ *
+ *     \bfunction[ \t]{0,8}\*?[ \t]{0,8}NAME[ \t]{0,8}\(                           a function
+ *   | (?<![\w$.])NAME[ \t]{0,8}(?:=|:)[ \t]{0,8}(?:async[ \t]{0,8})?
+ *       (?:function\b|\([^)]{0,400}\)[ \t]{0,8}(?::[^=\n]{0,200})?=>|[\w$]{1,80}[ \t]{0,8}=>)   a function or an arrow function assigned
+ *   | ^[ \t]{0,80}(?<method>(?:(?:public|...|readonly)[ \t]{1,8}){0,6})NAME
+ *       [ \t]{0,8}(?:<[^>\n]{0,200}>)?[ \t]{0,8}\(                                   a method
+ *
+ * That pattern was made for each name, and each compiled to machine code (see core/words.ts).
+ * Here each place the name is written is tried with the three alternatives: the part before the
+ * name and the part after it do not depend on the name (expressions compiled once). Bounded
+ * repetitions only: each place is tried in a bounded number of steps, whatever the text.
+ */
+function definitionHeads(text: string, name: string): DefinitionHead[] {
+  const found: Array<DefinitionHead & { end: number; alternative: number }> = [];
+  if (!name) return found;
+  const after = (pattern: RegExp, at: number): number => {
+    pattern.lastIndex = at;
+    return pattern.test(text) ? pattern.lastIndex : -1;
+  };
+  for (let i = text.indexOf(name); i !== -1; i = text.indexOf(name, i + 1)) {
+    const nameEnd = i + name.length;
+    // The keyword `function` before the name (its `\b` is read inside the window: the longest prefix is 25 characters).
+    const windowStart = Math.max(0, i - 32);
+    const keyword = FUNCTION_KEYWORD_BEFORE.exec(text.slice(windowStart, i));
+    if (keyword) {
+      const end = after(CALL_AFTER_NAME, nameEnd);
+      if (end >= 0) found.push({ index: windowStart + keyword.index, head: '', end, alternative: 0 });
+    }
+    const c = i > 0 ? text.charCodeAt(i - 1) : -1;
+    if (c === -1 || !(isIdentifierChar(c) || c === 0x2e)) {
+      const end = after(ASSIGNED_FUNCTION_AFTER_NAME, nameEnd);
+      if (end >= 0) found.push({ index: i, head: '', end, alternative: 1 });
+    }
+    const lineStart = lineStartWithin(text, i, METHOD_PREFIX_MAX);
+    if (lineStart >= 0) {
+      const modifiers = METHOD_PREFIX.exec(text.slice(lineStart, i));
+      if (modifiers) {
+        const end = after(METHOD_AFTER_NAME, nameEnd);
+        if (end >= 0) found.push({ index: lineStart, head: '', end, alternative: 2, method: modifiers[1] });
+      }
+    }
+  }
+  // The search goes on from the end of each head found; at one place, the first alternative found wins.
+  found.sort((a, b) => a.index - b.index || a.alternative - b.alternative);
+  const out: DefinitionHead[] = [];
+  let searchFrom = 0;
+  for (const f of found) {
+    if (f.index < searchFrom) continue;
+    out.push(f.method === undefined ? { index: f.index, head: text.slice(f.index, f.end) } : { index: f.index, head: text.slice(f.index, f.end), method: f.method });
+    searchFrom = f.end;
+  }
+  return out;
+}
+
+/** `\bfunction[ \t]{0,8}\*?[ \t]{0,8}` right before the name (`\b` before a word character: no word character before it). */
+const FUNCTION_KEYWORD_BEFORE = /(?<!\w)function[ \t]{0,8}\*?[ \t]{0,8}$/;
+/** After the name of `function NAME`: its parameters open. */
+const CALL_AFTER_NAME = /[ \t]{0,8}\(/y;
+/** After `NAME` assigned (or given as a property) a function or an arrow function. */
+const ASSIGNED_FUNCTION_AFTER_NAME = /[ \t]{0,8}(?:=|:)[ \t]{0,8}(?:async[ \t]{0,8})?(?:function\b|\([^)]{0,400}\)[ \t]{0,8}(?::[^=\n]{0,200})?=>|[\w$]{1,80}[ \t]{0,8}=>)/y;
+/** From the start of a line to a method's name: indentation and modifiers. */
+const METHOD_PREFIX = /^[ \t]{0,80}((?:(?:public|private|protected|static|async|override|readonly)[ \t]{1,8}){0,6})$/;
+/** The longest text METHOD_PREFIX accepts: 80 + 6 × (9 + 8). */
+const METHOD_PREFIX_MAX = 80 + 6 * 17;
+/** After a method's name: type parameters, then its parameters open. */
+const METHOD_AFTER_NAME = /[ \t]{0,8}(?:<[^>\n]{0,200}>)?[ \t]{0,8}\(/y;
+
+/**
+ * Where the line of `at` starts, as `^` of a multiline pattern reads lines (after \n, \r,
+ * U+2028 or U+2029), when that is at most `within` characters before it; else -1.
+ */
+function lineStartWithin(text: string, at: number, within: number): number {
+  for (let j = at - 1; j >= at - within - 1; j--) {
+    if (j < 0) return 0;
+    const c = text.charCodeAt(j);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return j + 1;
+  }
+  return -1;
 }
 
 /**

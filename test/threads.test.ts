@@ -94,7 +94,7 @@ describe('threads', () => {
     ['hang', /internal error: the analysis did not finish within 5 s/],
   ] as const) {
     it(`a worker that ${what === 'exit' ? 'stops' : what === 'oom' ? 'runs out of memory' : 'hangs'} on a file fails that file only`, () => {
-      // The short deadline is the hang's: a file that runs out of memory fills the 72 MB heap and then,
+      // The short deadline is the hang's: a file that runs out of memory fills the 68 MB heap and then,
       // alone, the 1 GB one (~2.5 s on a quiet machine, more than 5 s on a loaded one).
       const env = { PREFIXLINT_WORKER_FAILPOINT: `${what}:${victim}`, ...(what === 'hang' ? { PREFIXLINT_FILE_DEADLINE_MS: '5000' } : {}) };
       const healthy = run(dir, ['check', '--format', 'json', '--threads', '1', '.']);

@@ -176,7 +176,7 @@ const FILES_PER_WORKER = 40;
  * The bound is a trade of memory for garbage collection. V8 starts a full collection when the
  * old generation reaches about halfway from what the last one left live to the bound (its
  * heap-growing factor, HEAP_GROWTH_PERCENT, allows more): a worker holds 30–40 MB after one, so
- * with 72 MB it collects again at ~51 MB. On the real-code corpus (2 threads), with 96 MB: 47
+ * with 68 MB it collects again at ~49–54 MB. On the real-code corpus (2 threads), with 96 MB: 47
  * full collections a run and a peak of 326–331 MB; with 80: 61 and 304–308 MB; with 72: 75 and
  * 293–295 MB. Each takes its marking on V8's helper threads: their share of the run's CPU went
  * from ~14% to ~16% with 80, ~18% with 72. No file of the corpus needs more. (Measured since,
@@ -184,11 +184,14 @@ const FILES_PER_WORKER = 40;
  * more time, 64 MB ~20 MB for ~12% more; single runs with 56 and 48 MB peaked at 254 and 239 MB,
  * each slower again.) Since room is made for a file before its parse (Workspace.evictUnits), on
  * the same corpus: 80 MB peaked at 247–255 MB in 6 alternating runs, 72 MB at 239–246 (and at
- * 239–246 in 7 more), for 0.8–1.7% more time. The peak is the sum of both workers' heaps just
- * before a full collection, the bound decides where that is, and a user's CI runner has a memory
- * limit: 72.
+ * 239–246 in 7 more), for 0.8–1.7% more time. Since names are found in module texts without a
+ * pattern per name (core/words.ts: less code in the heap, 1.7% less time), in alternating runs
+ * against 72 MB: 68 MB peaked at 237–247 MB and 234–235 (4 and 5 runs) against 240–254 and
+ * 237–245, for 1.1–1.6% more time; 64 MB at 231–247 for 2.3–2.7% more. The peak is the sum of
+ * both workers' heaps just before a full collection, the bound decides where that is, and a
+ * user's CI runner has a memory limit: 68.
  */
-const WORKER_HEAP_MB = 72;
+const WORKER_HEAP_MB = 68;
 /**
  * The heap of the worker that lints alone a file that ran out of WORKER_HEAP_MB: the largest
  * files read (5 MB of code, MAX_FILE_BYTES) take a few hundred MB to analyse.

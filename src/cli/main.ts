@@ -743,7 +743,7 @@ const YIELD_EVERY_MS = 100;
 
 /**
  * How far a thread's heap grows past what a full garbage collection left live before the next
- * one starts (`--heap-growing-percent`). A worker's heap was capped at 96 MB (now 72, see
+ * one starts (`--heap-growing-percent`). A worker's heap was capped at 96 MB (now 68, see
  * WORKER_HEAP_MB in lint.ts), and under a cap that small V8 lets the heap grow only 30% between
  * collections: a worker ran a full collection every ~150 ms, and marking its ~35 MB of live
  * objects again took ~5 s of CPU on the helper threads, which compete with the workers for the

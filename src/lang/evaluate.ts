@@ -57,12 +57,12 @@ export interface Construction {
 /** Values bound to names while a function is inlined (its parameters). */
 export type Env = Map<string, Value>;
 
-/** A call of a function, whose arguments its parameters take (see Evaluator.callersOf). */
 /** A test of a text: whether it reads a name (readerOf). */
 interface NameReader {
   test(text: string): boolean;
 }
 
+/** A call of a function, whose arguments its parameters take (see Evaluator.callersOf). */
 interface Caller {
   /** The file the call is in. */
   unit: FileUnit;

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assignsName, declaresAfterKeyword, isWordBoundary, readsWholeName, wholeNameOffsets } from '../src/core/words';
-import { typescriptModules } from '../src/lang/typescript/modules';
+import type { DefinitionHead } from '../src/lang/typescript/modules';
+import { definitionHeads, typescriptModules } from '../src/lang/typescript/modules';
 
 const escaped = (name: string) => name.replace(/[$]/g, '\\$');
 const wholeNamePattern = (name: string, flags = '') => new RegExp(`(?<![\\w$])${escaped(name)}(?![\\w$])`, flags);
@@ -21,32 +22,9 @@ function definitionHeadPattern(name: string): RegExp {
   );
 }
 
-/** definitionText as it was with that pattern: the oracle for the module's definitions. */
-function definitionTextByPattern(text: string, name: string): string | undefined {
-  const parts: string[] = [];
-  const closing = (from: number, open: string, close: string) => {
-    let depth = 0;
-    for (let i = from; i < text.length; i++) {
-      if (text[i] === open) depth++;
-      else if (text[i] === close && --depth === 0) return i;
-    }
-    return text.length - 1;
-  };
-  for (const m of text.matchAll(definitionHeadPattern(name))) {
-    let at = m.index + m[0].length;
-    if (m[0].endsWith('(')) at = closing(at - 1, '(', ')') + 1;
-    const arrow = m[0].includes('=>') ? at : text.indexOf('=>', at);
-    const open = text.indexOf('{', at);
-    const lineEnd = text.indexOf('\n', at);
-    if (open < 0) continue;
-    if (m.groups?.method !== undefined && (open - at > 320 || !/^\s*(?::[^;{}]*)?$/.test(text.slice(at, open)))) continue;
-    if (arrow >= 0 && arrow < open && lineEnd >= 0 && lineEnd < open) {
-      parts.push(text.slice(m.index, lineEnd));
-      continue;
-    }
-    parts.push(text.slice(m.index, closing(open, '{', '}') + 1));
-  }
-  return parts.length ? parts.join('\n') : undefined;
+/** The heads that pattern finds: where each starts, its text, and a method's modifiers. */
+function headsByPattern(text: string, name: string): DefinitionHead[] {
+  return [...text.matchAll(definitionHeadPattern(name))].map((m) => (m.groups?.method === undefined ? { index: m.index, head: m[0] } : { index: m.index, head: m[0], method: m.groups.method }));
 }
 
 /** A small deterministic generator (xorshift), so a failure names its seed. */
@@ -111,6 +89,23 @@ function generatedText(seed: number, names: readonly string[]): string {
     '_',
     '1',
     'é',
+    // Pieces of definition heads, so that the generated texts hold many of each kind.
+    'function ',
+    ' = ',
+    ' = (',
+    ') => ',
+    ' => ',
+    '(x)',
+    '(a, b) ',
+    ' = async ',
+    ' = function ',
+    'x => ',
+    '\n  ',
+    '\n\t',
+    'static async ',
+    'public ',
+    '(',
+    ') {',
   ];
   let text = '';
   const length = 20 + g.int(120);
@@ -201,14 +196,21 @@ describe('the definitions of a name in a TypeScript or JavaScript module text', 
   it('reads a head found inside another head as part of that one (the search goes on from its end)', () => {
     const text = 'export const send = (send = (x) => x) => {\n  return send;\n};\n';
     expect(definitions(text, 'send')).toBe('send = (send = (x) => x) => {\n  return send;\n}');
-    expect(definitions(text, 'send')).toBe(definitionTextByPattern(text, 'send'));
+    expect(definitionHeads(text, 'send')).toEqual(headsByPattern(text, 'send'));
   });
 
-  it('agrees with the pattern it replaces on generated texts (no overlapping heads, the first alternative at a place)', () => {
+  it('finds the heads the pattern it replaces finds, on generated texts (no overlapping heads, the first alternative at a place)', () => {
     const names = ['send', 'get', 'a$b', 'static'];
+    const kinds = { function: 0, assigned: 0, method: 0 };
     for (let seed = 1; seed <= 3000; seed++) {
       const text = generatedText(seed, names);
-      for (const name of names) expect(definitions(text, name), `seed ${seed}, ${JSON.stringify(name)} in ${JSON.stringify(text)}`).toBe(definitionTextByPattern(text, name));
+      for (const name of names) {
+        const heads = definitionHeads(text, name);
+        expect(heads, `seed ${seed}, ${JSON.stringify(name)} in ${JSON.stringify(text)}`).toEqual(headsByPattern(text, name));
+        for (const h of heads) kinds[h.method !== undefined ? 'method' : text.startsWith('function', h.index) ? 'function' : 'assigned']++;
+      }
     }
+    // The texts hold heads of each kind (the comparison is not of empty lists only).
+    expect(Math.min(kinds.function, kinds.assigned, kinds.method)).toBeGreaterThanOrEqual(20);
   });
 });

@@ -154,7 +154,7 @@ function definitionText(text: string, name: string): string | undefined {
 }
 
 /** A definition head of a name (definitionHeads): where it starts, its text, and a method's modifiers (when it is a method's). */
-interface DefinitionHead {
+export interface DefinitionHead {
   index: number;
   head: string;
   method?: string;
@@ -175,7 +175,7 @@ interface DefinitionHead {
  * name and the part after it do not depend on the name (expressions compiled once). Bounded
  * repetitions only: each place is tried in a bounded number of steps, whatever the text.
  */
-function definitionHeads(text: string, name: string): DefinitionHead[] {
+export function definitionHeads(text: string, name: string): DefinitionHead[] {
   const found: Array<DefinitionHead & { end: number; alternative: number }> = [];
   if (!name) return found;
   const after = (pattern: RegExp, at: number): number => {

@@ -1,12 +1,17 @@
 /**
  * Character tests for the scanners that read source text without a regular expression (one
  * character code at a time), as the patterns they stand for read it (textReach.ts, the callers
- * index of workspace.ts, pythonFunctionSpans.ts).
+ * index of workspace.ts, pythonFunctionSpans.ts, words.ts).
  */
 
 /** `[\w$]`: ASCII letters, digits, `_` and `$`. */
 export function isIdentifierChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x24;
+}
+
+/** `\w` (and so what `\b` tells apart): ASCII letters, digits and `_`, not `$`. */
+export function isWordChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 }
 
 export function isDigit(c: number): boolean {

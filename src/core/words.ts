@@ -10,12 +10,7 @@
  * read with the character tests of chars.ts or with expressions that do not depend on the name
  * (compiled once). Each function says which pattern it stands for; the same places match.
  */
-import { isIdentifierChar, isSpace } from './chars';
-
-/** `\w`: ASCII letters, digits and `_` (not `$`). */
-export function isWordChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
-}
+import { isIdentifierChar, isSpace, isWordChar } from './chars';
 
 /** `\b` at `at`: a word character on one side only (the text's ends count as non-word). */
 export function isWordBoundary(text: string, at: number): boolean {

@@ -1,14 +1,15 @@
 /**
  * A name looked for in a text without a regular expression made for that name.
  *
- * Why: V8 compiles every regular expression it runs on a text of 1,000 characters or more to
- * machine code at once, and keeps that code in the heap of the thread while the expression's
- * source is in its compilation cache. A pattern written around a name (`\bclass\s+${name}\b`)
- * is a new expression for each name: on the real-code corpus the two workers of a run made
- * 1,055 and 1,646 of them (the definition heads of typescript/modules.ts alone 670), and the
- * code space of one grew from ~3 to 6.7 MB used (9.3 committed; 3.9 and 4.8 now). Here the name is found with `indexOf`, and what surrounds it is
- * read with the character tests of chars.ts or with expressions that do not depend on the name
- * (compiled once). Each function says which pattern it stands for; the same places match.
+ * Why: V8 compiles a regular expression to machine code once it has run (at once on a long
+ * text), and keeps that code in the heap of the thread while the expression's source is in its
+ * compilation cache. A pattern written around a name (`\bclass\s+${name}\b`) is a new
+ * expression for each name: on the real-code corpus the two workers of a run made 1,055 and
+ * 1,646 of them (the definition heads of typescript/modules.ts alone 670), and the code space of
+ * one grew from ~3 to 6.7 MB used (9.3 committed; 3.9 and 4.8 now; `--regexp-tier-up-ticks=50`
+ * did not change it). Here the name is found with `indexOf`, and what surrounds it is read with
+ * the character tests of chars.ts or with expressions that do not depend on the name (compiled
+ * once). Each function says which pattern it stands for; the same places match.
  */
 import { isIdentifierChar, isSpace, isWordChar } from './chars';
 

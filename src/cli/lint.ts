@@ -186,7 +186,7 @@ const FILES_PER_WORKER = 40;
  * the same corpus: 80 MB peaked at 247–255 MB in 6 alternating runs, 72 MB at 239–246 (and at
  * 239–246 in 7 more), for 0.8–1.7% more time. Since names are found in module texts without a
  * pattern per name (core/words.ts: less code in the heap, 1.7% less time), in alternating runs
- * against 72 MB: 68 MB peaked at 237–247 MB and 234–235 (4 and 5 runs) against 240–254 and
+ * against 72 MB: 68 MB peaked at 232–242 MB and 234–235 (4 and 5 runs) against 235–248 and
  * 237–245, for 1.1–1.6% more time; 64 MB at 231–247 for 2.3–2.7% more. The peak is the sum of
  * both workers' heaps just before a full collection, the bound decides where that is, and a
  * user's CI runner has a memory limit: 68.

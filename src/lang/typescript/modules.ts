@@ -176,8 +176,9 @@ export interface DefinitionHead {
  * repetitions only: each place is tried in a bounded number of steps, whatever the text.
  */
 export function definitionHeads(text: string, name: string): DefinitionHead[] {
-  const found: Array<DefinitionHead & { end: number; alternative: number }> = [];
-  if (!name) return found;
+  /** Each alternative that matches at a place of the name: where it starts and ends, and a method's modifiers. */
+  const found: Array<{ index: number; end: number; alternative: number; method?: string }> = [];
+  if (!name) return [];
   const after = (pattern: RegExp, at: number): number => {
     pattern.lastIndex = at;
     return pattern.test(text) ? pattern.lastIndex : -1;
@@ -189,19 +190,19 @@ export function definitionHeads(text: string, name: string): DefinitionHead[] {
     const keyword = FUNCTION_KEYWORD_BEFORE.exec(text.slice(windowStart, i));
     if (keyword) {
       const end = after(CALL_AFTER_NAME, nameEnd);
-      if (end >= 0) found.push({ index: windowStart + keyword.index, head: '', end, alternative: 0 });
+      if (end >= 0) found.push({ index: windowStart + keyword.index, end, alternative: 0 });
     }
     const c = i > 0 ? text.charCodeAt(i - 1) : -1;
     if (c === -1 || !(isIdentifierChar(c) || c === 0x2e)) {
       const end = after(ASSIGNED_FUNCTION_AFTER_NAME, nameEnd);
-      if (end >= 0) found.push({ index: i, head: '', end, alternative: 1 });
+      if (end >= 0) found.push({ index: i, end, alternative: 1 });
     }
     const lineStart = lineStartWithin(text, i, METHOD_PREFIX_MAX);
     if (lineStart >= 0) {
       const modifiers = METHOD_PREFIX.exec(text.slice(lineStart, i));
       if (modifiers) {
         const end = after(METHOD_AFTER_NAME, nameEnd);
-        if (end >= 0) found.push({ index: lineStart, head: '', end, alternative: 2, method: modifiers[1] });
+        if (end >= 0) found.push({ index: lineStart, end, alternative: 2, method: modifiers[1] });
       }
     }
   }

@@ -15,7 +15,7 @@ import type { SourceKind } from './sources';
 import type { Adapter, Arg, Binding, Expr, FunctionInfo, Mutation } from './syntax';
 import { walk } from './walk';
 import type { FileUnit, Scope } from './workspace';
-import { moduleBaseName } from './workspace';
+import { moduleBaseName } from './callIndex';
 import { importedNamesOf } from './frontEnds';
 import { readsWholeName } from '../core/words';
 
@@ -1037,7 +1037,7 @@ export class Evaluator {
    */
   private importedFunctionCallers(unit: FileUnit, fn: Node, name: string, out: Caller[]): void {
     // The module's default export is imported under any name (`import send from './llm'`): the
-    // files that import the module's default are asked too (Workspace.calledNames).
+    // files that import the module's default are asked too (callIndex.ts's callDigest).
     const isDefault = isFunction(this.refOf(this.exportValue(unit, 'default')), unit, fn);
     const files = new Map<string, FileUnit>();
     for (const other of this.callerFiles(unit, name, true)) files.set(other.file, other);

@@ -3,7 +3,7 @@
  * once, and import resolution between files of the same workspace.
  */
 import type { LanguageId } from '../core/model';
-import { isDigit, isIdentifierChar, isSpace } from '../core/chars';
+import { byteOrderMarkLength, callDigest, digestHas, nameKey } from './callIndex';
 import type { Loc } from '../core/span';
 import type { LanguageFamily, Node, Parsers, Tree } from './parsers';
 import * as path from 'node:path';
@@ -33,6 +33,12 @@ export interface SourceHost {
   projectFiles?(absPath: string): readonly string[] | undefined;
   /** The text of a file of `projectFiles` for a search over all of them (may be kept between calls); readFile when absent. */
   projectText?(absPath: string): string | undefined;
+  /**
+   * A file's bytes as on disk when the host would read its text from there now (valid until the
+   * next read), or why it is no source text (readFile then answers undefined); undefined when
+   * the host has a text for it (readFile answers). Read where the text is not needed.
+   */
+  readBytes?(absPath: string): { bytes: Buffer } | { skipped: string } | undefined;
 }
 
 export interface Scope {
@@ -505,136 +511,21 @@ export function readingDroppedViewsFails(on: boolean): void {
 /** Projects with more files than this are not searched for the callers of a method (see filesCalling). */
 const MAX_INDEXED_FILES = 20_000;
 /**
- * Characters of one project read for that search: about a second of reading and matching. Only a
+ * Bytes of one project read for that search: under a second of reading and matching. Only a
  * project larger than this is read up to it; the names of other projects' files are dropped
- * before (MAX_KEPT_INDEX_CHARS), so that what one project's search finds does not depend on the
+ * before (MAX_KEPT_INDEX_BYTES), so that what one project's search finds does not depend on the
  * projects read before it, nor on how a run shares them among threads.
  */
-const MAX_INDEXED_CHARS = 80_000_000;
+const MAX_INDEXED_BYTES = 80_000_000;
 /**
- * Characters of files whose called names stay indexed while another project is searched: past
- * it, the names of the other projects' files are dropped (those of the project searched stay, up
- * to MAX_INDEXED_CHARS). A run takes projects one after another (a run over many projects), and
+ * Bytes of files whose called names stay indexed while another project is searched: past it, the
+ * names of the other projects' files are dropped (those of the project searched stay, up to
+ * MAX_INDEXED_BYTES). A run takes projects one after another (a run over many projects), and
  * kept up to the reading bound the names of the projects a lint worker had finished with grew to
  * the end of the run (real-code corpus, 2 threads: 58–68 M characters read, 2.9–3.7 M characters
  * of names held at the end).
  */
-const MAX_KEPT_INDEX_CHARS = 16_000_000;
-
-/**
- * The names a text calls, one a line between newlines: the member names (`.name(`, `. name(`,
- * `.#name(`, what `/\.\s*#?([A-Za-z_$][\w$]*)\(/g` matches) as they are, and the names called
- * on their own (`name(`, also the `name` of `def name(`: a candidate, for the parser to confirm)
- * after a `:`. Comments and strings are included. Joined into a text of their own: a name matched
- * in the text is a slice of it, and would keep the whole file's text in memory. Found from each
- * `(` backwards, without a match object per call: this reads every file of a project, once per
- * thread, and the pattern's matches were most of what that allocated.
- */
-export function calledNames(text: string): string {
-  const out = new Set<string>();
-  importedUnderOtherNames(text, out);
-  for (let paren = text.indexOf('('); paren !== -1; paren = text.indexOf('(', paren + 1)) {
-    let start = paren;
-    while (start > 0 && isIdentifierChar(text.charCodeAt(start - 1))) start--;
-    if (start === paren || isDigit(text.charCodeAt(start))) continue;
-    let before = start;
-    const hash = before > 0 && text.charCodeAt(before - 1) === 0x23; /* # */
-    if (hash) before--;
-    while (before > 0 && isSpace(text.charCodeAt(before - 1))) before--;
-    if (before > 0 && text.charCodeAt(before - 1) === 0x2e /* . */) out.add(text.slice(start, paren));
-    else if (!hash) out.add(`:${text.slice(start, paren)}`);
-  }
-  return out.size ? `\n${[...out].join('\n')}\n` : '';
-}
-
-/**
- * A file's called names (calledNames) as the index keeps them: each name's 32-bit hash (FNV-1a
- * of its code units) as two UTF-16 code units, at an even offset. A name is 4 bytes instead of
- * ~12 characters plus its newline: the index holds the names of every file of the projects
- * searched (on the real-code corpus 3.6 MB a worker while it was in skyvern, under 1.1 MB so).
- * Two names with one hash make a file a candidate that it is not; the parser confirms every
- * candidate (filesCalling), so that costs a parse, with 1 chance in ~40 million per name and file.
- */
-export function nameDigest(names: string): string {
-  const out: number[] = [];
-  for (let start = 1, end = names.indexOf('\n', 1); end !== -1; start = end + 1, end = names.indexOf('\n', start)) {
-    const hash = fnv1a(names, start, end);
-    out.push(hash >>> 16, hash & 0xffff);
-  }
-  let digest = '';
-  // In slices: String.fromCharCode takes its code units as arguments.
-  for (let i = 0; i < out.length; i += 8192) digest += String.fromCharCode(...out.slice(i, i + 8192));
-  return digest;
-}
-
-/** The 32-bit FNV-1a hash of the code units of `text` from `start` to `end`. */
-function fnv1a(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash;
-}
-
-/** A name's hash as nameDigest writes it (two code units). */
-export function nameKey(name: string): string {
-  const hash = fnv1a(name, 0, name.length);
-  return String.fromCharCode(hash >>> 16, hash & 0xffff);
-}
-
-/** Whether a digest (nameDigest) holds a name's key (nameKey): at an even offset, where a hash starts. */
-export function digestHas(digest: string, key: string): boolean {
-  for (let at = digest.indexOf(key); at !== -1; at = digest.indexOf(key, at + 1)) if ((at & 1) === 0) return true;
-  return false;
-}
-
-/**
- * Names a text imports under another name, as calledNames records them: `:name` for `name as
- * alias` in an import statement (`from m import name as alias`, `import { name as alias } from
- * 'm'`, also in a list that runs over lines), and `:default:m` for a default import (`import
- * alias from './m'`; `m` is the last part of the path, without an extension). Their calls are the
- * alias's: the search for a function's callers would otherwise miss the files that call it so.
- * A candidate, as the rest (`import numpy as np` adds `:numpy`).
- */
-function importedUnderOtherNames(text: string, out: Set<string>): void {
-  // Each `import` keyword, then the names of its statement: to the end of its line, or of the
-  // `(…)` / `{…}` list it opens (a multi-char search over the whole text costs several times the
-  // one-character search of calledNames, so ` as ` is looked for in import statements only).
-  for (let at = text.indexOf('import'); at !== -1; at = text.indexOf('import', at + 6)) {
-    if ((at > 0 && isIdentifierChar(text.charCodeAt(at - 1))) || !isSpace(text.charCodeAt(at + 6))) continue;
-    if (at === 0 || text.charCodeAt(at - 1) === 0x0a) {
-      DEFAULT_IMPORT.lastIndex = at;
-      const m = DEFAULT_IMPORT.exec(text);
-      if (m) out.add(`:default:${moduleBaseName(m[1])}`);
-    }
-    let names = at + 7;
-    while (names < text.length && isSpace(text.charCodeAt(names)) && text.charCodeAt(names) !== 0x0a) names++;
-    const open = text.charCodeAt(names);
-    const close = open === 0x28 ? ')' : open === 0x7b ? '}' : '\n';
-    let end = text.indexOf(close, names);
-    if (end === -1 || end - names > MAX_IMPORT_LIST) end = Math.min(text.length, names + MAX_IMPORT_LIST);
-    const list = text.slice(names, end);
-    for (let as = list.indexOf(' as '); as !== -1; as = list.indexOf(' as ', as + 4)) {
-      let first = as;
-      while (first > 0 && isIdentifierChar(list.charCodeAt(first - 1))) first--;
-      if (first < as) out.add(`:${list.slice(first, as)}`);
-    }
-  }
-}
-
-/** Characters of an import statement's list read for aliases. */
-const MAX_IMPORT_LIST = 4000;
-/** `import alias from 'spec'` (with named imports after it or not), read at a line's start. */
-const DEFAULT_IMPORT = /import\s+(?:type\s+)?[A-Za-z_$][\w$]*\s*(?:,\s*\{[^}]{0,2000}\}\s*)?from\s*['"]([^'"\n]{1,500})['"]/y;
-
-/**
- * The name a module is imported by at the end of its path: `llm` for `./lib/llm`, `./llm.js` and
- * `src/llm.ts`, and the folder's name for its index (`./llm` for `llm/index.ts`).
- */
-export function moduleBaseName(spec: string): string {
-  const parts = spec.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
-  let last = (parts.pop() ?? '').replace(/\.(?:[cm]?[jt]sx?|py)$/, '');
-  if (last === 'index' && parts.length) last = parts.pop()!;
-  return last;
-}
+const MAX_KEPT_INDEX_BYTES = 16_000_000;
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -795,8 +686,8 @@ export class Workspace {
      * read and the parser's memory stays at what one file needs.
      */
     private readonly maxEditBases = MAX_EDIT_BASES,
-    /** Characters of project files read and kept for the search of callers (MAX_INDEXED_CHARS; smaller in tests). */
-    private readonly maxIndexedChars = MAX_INDEXED_CHARS,
+    /** Bytes of project files read for the search of callers (MAX_INDEXED_BYTES; smaller in tests). */
+    private readonly maxIndexedBytes = MAX_INDEXED_BYTES,
     /**
      * The host's texts do not change while the workspace lives, and each file is given the text
      * the host has for it (a command-line run that fixes nothing): what was read of a file is
@@ -805,8 +696,8 @@ export class Workspace {
      * functions took ~100 ms of a one-thread run over the real-code corpus).
      */
     private readonly textsStay = false,
-    /** Past these, other projects' indexed names are dropped (MAX_KEPT_INDEX_CHARS; smaller in tests). */
-    private readonly maxKeptIndexChars = MAX_KEPT_INDEX_CHARS,
+    /** Past these, other projects' indexed names are dropped (MAX_KEPT_INDEX_BYTES; smaller in tests). */
+    private readonly maxKeptIndexBytes = MAX_KEPT_INDEX_BYTES,
   ) {}
 
   /** Whether the units made keep only their index's node views between analyses (dropViews): set with textsStay. */
@@ -1190,7 +1081,7 @@ export class Workspace {
   /** Per module, what leadsTo found: it leads at `leadsFrom` imports away and more, and not at `notUpTo` and fewer. */
   private readonly leads = new AnswerCache<{ leadsFrom?: number; notUpTo?: number }>(MAX_CACHED_ANSWERS);
 
-  /** The names each project file calls (calledNames, as a nameDigest), read from its text once (see filesCalling). */
+  /** The names each project file calls (callDigest), read from its bytes once (see filesCalling). */
   private readonly memberCalls = new Map<string, string>();
 
   /**
@@ -1223,22 +1114,19 @@ export class Workspace {
         continue;
       }
       if (names === undefined) {
-        if (this.indexedChars > Math.min(this.maxKeptIndexChars, this.maxIndexedChars) && !evicted) {
+        if (this.indexedBytes > Math.min(this.maxKeptIndexBytes, this.maxIndexedBytes) && !evicted) {
           evicted = true;
           const project = new Set(files);
           for (const other of [...this.memberCalls.keys()]) if (!project.has(other)) this.forgetIndexed(other);
         }
         // A very large project is read up to a bound, once: the files past it are not searched.
-        if (this.indexedChars > this.maxIndexedChars) {
+        if (this.indexedBytes > this.maxIndexedBytes) {
           whole = false;
           continue;
         }
-        // Not kept: the texts of a whole project would push out of the host's cache the files
-        // the analysis reads again, and outlive the young generation (measured on the real-code
-        // corpus, 2 threads: ~1.1 GB of objects promoted to the old generation → ~0.96 GB).
-        const text = this.source(f, true)?.text;
-        names = text === undefined ? '' : nameDigest(calledNames(text));
-        this.putIndexed(f, names, text?.length ?? 0);
+        const read = this.indexRead(f);
+        names = read.names;
+        this.putIndexed(f, names, read.bytes);
       }
       if (digestHas(names, asMember) || (plain && digestHas(names, alone))) out.push(f);
     }
@@ -1274,23 +1162,46 @@ export class Workspace {
    */
   private callingFiles = new WeakMap<readonly string[], Map<string, string[]>>();
 
-  /** Characters read for the entries of memberCalls, in all and per file. */
-  private indexedChars = 0;
+  /** Bytes read for the entries of memberCalls, in all and per file. */
+  private indexedBytes = 0;
   private readonly indexedLength = new Map<string, number>();
+
+  /**
+   * What memberCalls holds for a file read now, and the bytes it was read from: from the bytes on
+   * disk when the host gives them (not decoded, not kept: the texts of a whole project would push
+   * out of the host's cache the files the analysis reads again, and outlive the young generation),
+   * else from the text the analysis would parse.
+   */
+  private indexRead(file: string): { names: string; bytes: number } {
+    if (!this.units.has(file) && !this.overlays.has(file) && languageForPath(file)) {
+      const read = this.host.readBytes?.(file);
+      if (read) return 'bytes' in read ? { names: callDigest(read.bytes), bytes: read.bytes.length - byteOrderMarkLength(read.bytes) } : { names: '', bytes: 0 };
+    }
+    const text = this.source(file, true)?.text;
+    return text === undefined ? { names: '', bytes: 0 } : this.fromText(text);
+  }
+
+  private fromText(text: string): { names: string; bytes: number } {
+    const bytes = Buffer.from(text, 'utf8');
+    return { names: callDigest(bytes), bytes: bytes.length };
+  }
 
   /**
    * A file is given a text: what memberCalls holds for it (if anything) is read from that text,
    * and the kept answers stay when it calls the same names. A command-line run gives each file it
-   * parses the text the index has read already: dropping the entry made the next search read the
-   * file from disk again and forget every kept answer.
+   * parses the text the index has read already (textsStay): dropping the entry made the next
+   * search read the file from disk again and forget every kept answer, and reading it again
+   * finds what was found.
    */
   private indexText(file: string, text: string): void {
-    if (this.memberCalls.has(file)) this.putIndexed(file, nameDigest(calledNames(text)), text.length);
+    if (this.textsStay || !this.memberCalls.has(file)) return;
+    const read = this.fromText(text);
+    this.putIndexed(file, read.names, read.bytes);
   }
 
-  /** Sets what memberCalls holds for a file read from `length` characters; the kept answers go when that changes. */
+  /** Sets what memberCalls holds for a file read from `length` bytes; the kept answers go when that changes. */
   private putIndexed(file: string, names: string, length: number): void {
-    this.indexedChars += length - (this.indexedLength.get(file) ?? 0);
+    this.indexedBytes += length - (this.indexedLength.get(file) ?? 0);
     this.indexedLength.set(file, length);
     if (this.memberCalls.get(file) === names) return;
     this.memberCalls.set(file, names);
@@ -1301,7 +1212,7 @@ export class Workspace {
   private forgetIndexed(file: string): void {
     if (!this.memberCalls.delete(file)) return;
     this.callingFiles = new WeakMap();
-    this.indexedChars -= this.indexedLength.get(file) ?? 0;
+    this.indexedBytes -= this.indexedLength.get(file) ?? 0;
     this.indexedLength.delete(file);
   }
 

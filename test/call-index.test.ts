@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generator } from './generator';
 import { byteOrderMarkLength, callDigest, digestHas, moduleBaseName, nameKey } from '../src/lang/callIndex';
 
 /** What an import statement names under another name: `:name` of `name as alias`, `:default:m` of `import alias from './m'`. */
@@ -48,20 +49,6 @@ const digestOf = (names: readonly string[]) => [...new Set(names.map(nameKey))].
 
 /** callDigest of a text written as UTF-8. */
 const digestOfText = (text: string) => callDigest(Buffer.from(text, 'utf8'));
-
-/** A small deterministic generator (xorshift), so a failure names its seed. */
-function generator(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  return { pick: <T>(xs: readonly T[]): T => xs[next() % xs.length], int: (n: number) => next() % n };
-}
 
 /** Pieces of import statements, calls and the characters around them: every kind of space (one to four bytes in UTF-8), quotes, brackets, non-ASCII names and text. */
 const PIECES = [

@@ -4,6 +4,7 @@
  * hand-written edge cases and on generated texts, with the patterns themselves as the oracle.
  */
 import { describe, expect, it } from 'vitest';
+import { generator } from './generator';
 import { assignsName, declaresAfterKeyword, isWordBoundary, readsWholeName, wholeNameOffsets } from '../src/core/words';
 import type { DefinitionHead } from '../src/lang/typescript/modules';
 import { definitionHeads, typescriptModules } from '../src/lang/typescript/modules';
@@ -25,20 +26,6 @@ function definitionHeadPattern(name: string): RegExp {
 /** The heads that pattern finds: where each starts, its text, and a method's modifiers. */
 function headsByPattern(text: string, name: string): DefinitionHead[] {
   return [...text.matchAll(definitionHeadPattern(name))].map((m) => (m.groups?.method === undefined ? { index: m.index, head: m[0] } : { index: m.index, head: m[0], method: m.groups.method }));
-}
-
-/** A small deterministic generator (xorshift), so a failure names its seed. */
-function generator(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  return { pick: <T>(xs: readonly T[]): T => xs[next() % xs.length], int: (n: number) => next() % n };
 }
 
 /** Texts made of the pieces the patterns turn on: names and their neighbours, keywords, spaces of every kind, line breaks, brackets. */

@@ -15,7 +15,7 @@
  * Each name is kept as the 32-bit FNV-1a hash of its UTF-16 code units (a name of identifier
  * characters is ASCII: its bytes are its code units).
  */
-import { isDigit, isIdentifierChar } from '../core/chars';
+import { isDigit, isIdentifierChar, isSpace } from '../core/chars';
 
 /**
  * A file's called names as the index keeps them: each name's hash as two UTF-16 code units (at
@@ -156,30 +156,25 @@ export function byteOrderMarkLength(bytes: Buffer): number {
 }
 
 /**
- * The length in bytes of the character that starts at `at` when it is what `\s` matches (ASCII
- * white space, or one of the Unicode spaces, in UTF-8), else 0.
+ * The length in bytes of the character that starts at `at` when it is what `\s` matches (isSpace:
+ * ASCII white space, or one of the Unicode spaces, of two or three bytes in UTF-8), else 0.
  */
 function spaceStartingAt(bytes: Buffer, at: number): number {
   if (at >= bytes.length) return 0;
   const c = bytes[at];
-  if (c < 0x80) return (c >= 0x09 && c <= 0x0d) || c === 0x20 ? 1 : 0;
-  if (c === 0xc2) return bytes[at + 1] === 0xa0 ? 2 : 0;
-  return at + 2 < bytes.length && isWideSpace(c, bytes[at + 1], bytes[at + 2]) ? 3 : 0;
+  if (c < 0x80) return isSpace(c) ? 1 : 0;
+  if (c >= 0xc0 && c < 0xe0) return at + 1 < bytes.length && isSpace(((c & 0x1f) << 6) | (bytes[at + 1] & 0x3f)) ? 2 : 0;
+  return c >= 0xe0 && c < 0xf0 && at + 2 < bytes.length && isSpace(((c & 0x0f) << 12) | ((bytes[at + 1] & 0x3f) << 6) | (bytes[at + 2] & 0x3f)) ? 3 : 0;
 }
 
 /** spaceStartingAt for the character that ends before `end`, not starting before `from`. */
 function spaceEndingAt(bytes: Buffer, end: number, from: number): number {
   if (end <= from) return 0;
-  const c = bytes[end - 1];
-  if (c < 0x80) return (c >= 0x09 && c <= 0x0d) || c === 0x20 ? 1 : 0;
-  if (end - 2 >= from && bytes[end - 2] === 0xc2 && c === 0xa0) return 2;
-  return end - 3 >= from && isWideSpace(bytes[end - 3], bytes[end - 2], c) ? 3 : 0;
-}
-
-/** The three-byte UTF-8 forms of the spaces `\s` matches: U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF. */
-function isWideSpace(a: number, b: number, c: number): boolean {
-  if (a === 0xe2) return b === 0x80 ? c <= 0x8a || c === 0xa8 || c === 0xa9 || c === 0xaf : b === 0x81 && c === 0x9f;
-  return (a === 0xe1 && b === 0x9a && c === 0x80) || (a === 0xe3 && b === 0x80 && c === 0x80) || (a === 0xef && b === 0xbb && c === 0xbf);
+  if (bytes[end - 1] < 0x80) return isSpace(bytes[end - 1]) ? 1 : 0;
+  // The character's first byte: the nearest one before `end` that is not a continuation byte.
+  let lead = end - 1;
+  while (lead > from && (bytes[lead] & 0xc0) === 0x80 && end - lead < 3) lead--;
+  return spaceStartingAt(bytes, lead) === end - lead ? end - lead : 0;
 }
 
 /** Past the spaces (`\s*`) from `at`. */
